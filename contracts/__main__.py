@@ -1,0 +1,31 @@
+"""`python -m contracts export [--check]`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from contracts import export
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m contracts")
+    commands = parser.add_subparsers(dest="command", required=True)
+    export_cmd = commands.add_parser("export", help="write JSON Schema and TypeScript types for the SPA")
+    export_cmd.add_argument("--check", action="store_true", help="fail if the committed files are stale")
+    args = parser.parse_args(argv)
+    if args.check:
+        problems = export.stale()
+        if problems:
+            print("\n".join(problems))
+            print("generated contract files are stale: run `make contracts`", file=sys.stderr)
+            return 1
+        print("generated contract files are up to date")
+        return 0
+    for path in export.write():
+        print(f"wrote {path.relative_to(export.ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

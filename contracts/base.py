@@ -1,0 +1,42 @@
+"""The base Struct every wire type derives from, and the shapes shared by all calls."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class Wire(msgspec.Struct, kw_only=True):
+    """A type that crosses the wire. Field names are the platform's, never renamed."""
+
+
+class PlatformReply(Wire, kw_only=True):
+    """The platform's envelope: failures are `success: false` with a description or code.
+
+    An expired session is HTTP 200 with `code: "SESSION_EXPIRED"` (PLATFORM-NOTES.md).
+    """
+
+    success: bool = True
+    code: str | None = None
+    description: str | None = None
+    message: str | None = None
+
+
+class FieldErrors(PlatformReply, kw_only=True):
+    """A rejected form: `description` is the first message; `errors` names each field.
+
+    `errors` is the sandbox's addition (the platform shows one description); the
+    gateway passes it through and the SPA may show it next to the field.
+    """
+
+    errors: dict[str, str] | None = None
+
+
+class BffError(Wire, kw_only=True):
+    """The one error shape the gateway itself answers with (502, 504, 403, 404, 409, 429...)."""
+
+    message: str
+    code: str
+    requestId: str
+
+
+SESSION_EXPIRED = "SESSION_EXPIRED"

@@ -1,0 +1,454 @@
+"""The route catalogue: every platform call the product makes (section 7 of both specs,
+plus game launches and content), with its policy.
+
+The gateway forwards only these routes; the sandbox implements every one of them; the
+SPA's types come from the request/response types named here.
+
+Policy classes:
+- `content`: public GET, cacheable per skin + path + query.
+- `read`: per-session (or per-visitor) read, coalescable, safe to join.
+- `exclusive`: login/register/logout/cashier/bank/password/withdraw and other
+  account-changing calls: never retried, one at a time per session; an identical
+  duplicate joins the first, a different one is refused while one is in flight.
+
+Paths that carry the session id hold a `{wsession}` placeholder. Only the gateway
+fills it; the browser calls the path without that segment (`public_path`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from functools import cached_property
+from typing import Any, Literal
+
+import msgspec
+
+from contracts import cashier, content, games, history, player, sports, wallet
+from contracts.base import PlatformReply
+
+Method = Literal["GET", "POST"]
+Upstream = Literal["api", "capi", "sbapi", "rest"]
+Policy = Literal["content", "read", "exclusive"]
+UPSTREAMS: tuple[Upstream, ...] = ("api", "capi", "sbapi", "rest")
+PREFIXES: Mapping[str, Upstream] = {"/api/": "api", "/capi/": "capi", "/sbapi/": "sbapi", "/rest/": "rest"}
+WSESSION = "{wsession}"
+
+_PARAM = re.compile(r"\{(\w+)\}")
+
+
+class Route(msgspec.Struct, frozen=True, kw_only=True, dict=True):
+    name: str
+    method: Method
+    upstream: Upstream
+    path: str
+    policy: Policy
+    auth: bool
+    request: Any = None
+    response: Any = PlatformReply
+    multipart: bool = False
+    binary: bool = False
+    """The response is not JSON (an image, a page)."""
+    summary: str = ""
+
+    @property
+    def carries_session_in_path(self) -> bool:
+        return WSESSION in self.path
+
+    @cached_property
+    def public_path(self) -> str:
+        """The path the browser calls: the `{wsession}` segment is the gateway's to add."""
+        return self.path.replace("/" + WSESSION, "")
+
+    @cached_property
+    def params(self) -> tuple[str, ...]:
+        return tuple(_PARAM.findall(self.public_path))
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        """Matches a public path; each `{param}` is one non-empty segment."""
+        parts = _PARAM.split(self.public_path)
+        regex = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>[^/]+)" for i, part in enumerate(parts))
+        return re.compile(f"^{regex}$")
+
+    def upstream_path(self, params: Mapping[str, str], wsession: str | None = None) -> str:
+        """The upstream path with its parameters (and, where it has one, the session) filled."""
+        values = dict(params)
+        if self.carries_session_in_path:
+            if not wsession:
+                raise ValueError(f"{self.name} carries the session in its path")
+            values["wsession"] = wsession
+        return _PARAM.sub(lambda m: values[m.group(1)], self.path)
+
+
+def _post(name: str, path: str, policy: Policy, auth: bool, request: Any = None,
+          response: Any = PlatformReply, **kw: Any) -> Route:  # fmt: skip
+    upstream = PREFIXES["/" + path.split("/")[1] + "/"]
+    return Route(name=name, method="POST", upstream=upstream, path=path, policy=policy, auth=auth,
+                 request=request, response=response, **kw)  # fmt: skip
+
+
+def _get(name: str, path: str, policy: Policy, auth: bool, response: Any = PlatformReply,
+         **kw: Any) -> Route:  # fmt: skip
+    upstream = PREFIXES["/" + path.split("/")[1] + "/"]
+    return Route(name=name, method="GET", upstream=upstream, path=path, policy=policy, auth=auth,
+                 response=response, **kw)  # fmt: skip
+
+
+ROUTES: tuple[Route, ...] = (
+    # --- Player and account (site-shell section 7, cashier-account section 7) ----------
+    _post("login", "/api/player/login", "exclusive", False, player.LoginRequest, player.LoginResponse),
+    _post("logout", "/api/player/logout", "exclusive", True),
+    _post(
+        "register",
+        "/api/player/register",
+        "exclusive",
+        False,
+        player.RegisterRequest,
+        player.RegisterResponse,
+    ),
+    _post(
+        "generateCaptcha",
+        "/api/player/generateCaptcha",
+        "read",
+        False,
+        binary=True,
+        summary="An image blob (SVG).",
+    ),
+    # getCountries is a public read; POST as the platform's reads are.
+    _post("getCountries", "/api/player/getCountries", "read", False, None, player.CountriesResponse),
+    _post("forgotPassword", "/api/player/forgotPassword", "exclusive", False, player.ForgotPasswordRequest),
+    _post("generateOTP", "/api/player/generateOTP", "exclusive", False, player.OtpRequest),
+    _post(
+        "verifyAccount",
+        "/api/player/verifyAccount",
+        "exclusive",
+        False,
+        player.VerifyAccountRequest,
+        player.VerifyAccountResponse,
+    ),
+    # Contact works for visitors and players: the session is sent when there is one.
+    _post("contactUs", "/api/player/contactUs", "exclusive", False, player.ContactRequest),
+    _post("affiliateHit", "/api/affiliateHistory/getHitCountSummary", "read", False, player.AffiliateHitRequest),
+    _post("mrGameURL", "/api/player/mrGameURL", "read", True, games.MrGameUrlRequest, games.GenericLaunch),
+    _post("getProfile", "/api/player/getProfile", "read", True, None, player.Profile),
+    _post("updateProfile", "/api/player/updateProfile", "exclusive", True, player.UpdateProfileRequest),
+    _post("updatePassword", "/api/player/updatePassword", "exclusive", True, player.UpdatePasswordRequest),
+    _post("getLaunchURLS", "/api/player/getLaunchURLS", "read", True, None, player.LaunchUrls),
+    _post(
+        "getPokerTournamentsList",
+        "/api/player/getPokerTournamentsList",
+        "read",
+        True,
+        None,
+        player.PokerTournamentsResponse,
+    ),
+    _post("getStats", "/api/player/getStats", "read", True, None, player.PlayerStats),
+    _post("getCurrencies", "/api/player/getCurrencies", "read", False, None, player.CurrenciesResponse),
+    _post("getGames", "/api/player/getGames", "read", False, None, player.GamesResponse),
+    _post("mPlayGameURL", "/api/player/mPlayGameURL", "read", True, games.MrGameUrlRequest, games.GenericLaunch),
+    _post(
+        "getPlayerProviderList",
+        "/api/player/getPlayerProviderList",
+        "read",
+        True,
+        player.ProviderPermissionsRequest,
+        list[player.ProviderPermission],
+    ),
+    _post(
+        "uploadFile",
+        "/api/player/uploadFile",
+        "exclusive",
+        True,
+        None,
+        player.UploadFileResponse,
+        multipart=True,
+        summary="multipart: file, docType (0-3), docNumber",
+    ),
+    _post("getDocuments", "/api/player/getDocuments", "read", True, None, player.DocumentsResponse),
+    _post("getPlayerWageringInfo", "/api/player/getPlayerWageringInfo", "read", True, None, player.WageringInfo),
+    # Pre-login provider list: path and method not shown beyond this one call.
+    _post("getProviders", "/api/agentAccount/getProviders", "read", False, None, list[player.ProviderStatus]),
+    _post("playerLevels", "/api/cp/playerLevels", "read", True, None, wallet.PlayerLevelsResponse),
+    _post("exchangeRates", "/api/cp/exchangeRates", "read", True, None, wallet.ExchangeRatesResponse),
+    _post("exchange", "/api/cp/exchange", "exclusive", True, wallet.ExchangeRequest, wallet.ExchangeResponse),
+    # The Blackjack League is public: its lists need no session.
+    _post("leaderboardList", "/api/leaderboard/list", "read", False, None, wallet.LeaderboardListResponse),
+    _post(
+        "leaderboardParticipants",
+        "/api/leaderboard/getParticipants",
+        "read",
+        False,
+        wallet.LeaderboardParticipantsRequest,
+        wallet.LeaderboardParticipantsResponse,
+    ),
+    # --- Cashier (/api/cashier/) -----------------------------------------------------
+    _post("balance", "/api/cashier/balance", "read", True, None, wallet.BalanceResponse),
+    _post("resetPlayMoneyBalance", "/api/cashier/resetPlayMoneyBalance", "exclusive", True),
+    _post(
+        "getPaymentSystems",
+        "/api/cashier/getPaymentSystems",
+        "read",
+        True,
+        None,
+        cashier.PaymentSystemsResponse,
+        summary="query: pgid",
+    ),
+    _post(
+        "depositSystems",
+        "/api/cashier/depositSystems",
+        "read",
+        True,
+        None,
+        cashier.PaymentSystemsResponse,
+        summary="query: pgid",
+    ),
+    _post(
+        "getCashOutInfo",
+        "/api/cashier/getCashOutInfo",
+        "read",
+        True,
+        None,
+        cashier.CashOutInfo,
+        summary="query: pgid",
+    ),
+    # Withdrawal submits. The spec leaves the paykassma and Argentine paths 'not shown':
+    # paykassma (form A) -> cashout12, Argentine (form B) -> mercadoCashout,
+    # bank (India, interkassa-style payload) -> interKassaCashout, IMPS/Transact -> cashout.
+    _post("cashout", "/api/cashier/cashout", "exclusive", True, cashier.CashoutRequest, cashier.WithdrawResponse),
+    _post(
+        "cashout12",
+        "/api/cashier/cashout12",
+        "exclusive",
+        True,
+        cashier.WithdrawFormA,
+        cashier.WithdrawResponse,
+    ),
+    _post(
+        "mercadoCashout",
+        "/api/cashier/mercadoCashout",
+        "exclusive",
+        True,
+        cashier.WithdrawFormB,
+        cashier.WithdrawResponse,
+    ),
+    _post(
+        "interKassaCashout",
+        "/api/cashier/interKassaCashout",
+        "exclusive",
+        True,
+        cashier.BankWithdrawRequest,
+        cashier.WithdrawResponse,
+    ),
+    _post("buy", "/api/cashier/buy", "exclusive", True, cashier.DepositRequest, cashier.DepositResponse),
+    _post("Mbuy", "/api/cashier/Mbuy", "exclusive", True, cashier.DepositRequest, cashier.DepositResponse),
+    # depositCallBack: scan-and-pay confirmation ({seque_no, txnId} -> status, message).
+    _post(
+        "depositCallBack",
+        "/api/cashier/depositCallBack",
+        "exclusive",
+        True,
+        cashier.TransactionDetailRequest,
+        cashier.TransactionDetail,
+    ),
+    # depositCallBackStatus: the postback status check ({sid} -> status, comments), polled.
+    _post(
+        "depositCallBackStatus",
+        "/api/cashier/depositCallBackStatus",
+        "read",
+        True,
+        cashier.PostbackStatusRequest,
+        cashier.PostbackStatus,
+    ),
+    # mercadoDepositCallBack: the payment status call to the provider (method not shown: POST).
+    _post(
+        "mercadoDepositCallBack",
+        "/api/cashier/mercadoDepositCallBack",
+        "read",
+        True,
+        cashier.PostbackStatusRequest,
+        cashier.TransactionDetail,
+    ),
+    # Payment redirect data (path not shown): the gateway's redirect endpoint asks this.
+    _post(
+        "paymentRedirect",
+        "/api/cashier/paymentRedirect",
+        "read",
+        True,
+        cashier.PaymentRedirectRequest,
+        cashier.PaymentRedirect,
+    ),
+    _post(
+        "getOpenWithdrawRequests",
+        "/api/cashier/getOpenWithdrawRequests",
+        "read",
+        True,
+        None,
+        cashier.OpenWithdrawalsResponse,
+    ),
+    _post(
+        "cancelWithdrawRequest",
+        "/api/cashier/cancelWithdrawRequest",
+        "exclusive",
+        True,
+        cashier.CancelWithdrawRequest,
+    ),
+    _post("addBankAccount", "/api/cashier/addBankAccount", "exclusive", True, cashier.BankAccount),
+    _post("getBankAccounts", "/api/cashier/getBankAccounts", "read", True, None, cashier.BankAccountsResponse),
+    _post(
+        "deleteBankAccounts",
+        "/api/cashier/deleteBankAccounts",
+        "exclusive",
+        True,
+        cashier.DeleteBankAccountsRequest,
+    ),
+    _post(
+        "getPaymentMethods",
+        "/api/cashier/getPaymentMethods",
+        "read",
+        True,
+        None,
+        cashier.PaymentMethodsResponse,
+    ),
+    # --- History -----------------------------------------------------------------------
+    _post(
+        "transactionHistory",
+        "/api/history/transactionCheck",
+        "read",
+        True,
+        history.TransactionHistoryRequest,
+        history.TransactionHistoryResponse,
+    ),
+    _post(
+        "gameHistory",
+        "/api/history/game",
+        "read",
+        True,
+        history.GameHistoryRequest,
+        history.GameHistoryResponse,
+    ),
+    _post(
+        "remoteGamesHistory",
+        "/api/history/remoteGames",
+        "read",
+        True,
+        history.GameHistoryRequest,
+        history.RemoteGamesResponse,
+    ),
+    # --- Game launches (/rest) -------------------------------------------------------
+    _get("ezugiLaunch", "/rest/ezugi/session/{wsession}", "read", True, games.EzugiLaunch),
+    _get("habaneroLaunch", "/rest/habanero/session/{wsession}/{gameId}", "read", True, games.ProviderUrlLaunch),
+    _get(
+        "endorphinaLaunch",
+        "/rest/endorphina/endorphinaUrl/{wsession}/{gameId}",
+        "read",
+        True,
+        games.ProviderUrlLaunch,
+    ),
+    _get("btiLaunch", "/rest/bti/btiToken/{wsession}", "read", True, games.BtiLaunch),
+    _post(
+        "pragmaticLaunch",
+        "/rest/pp/ppToken/{gameId}",
+        "read",
+        True,
+        games.ProviderGameRequest,
+        games.PragmaticLaunch,
+    ),
+    _post(
+        "mancalaLaunch",
+        "/rest/mancala/getToken/{Id}",
+        "read",
+        True,
+        games.ProviderGameRequest,
+        games.MancalaLaunch,
+    ),
+    # Not shown: ruby play, vivo, vibra and the generic launcher paths. Chosen below.
+    _post(
+        "rubyPlayLaunch",
+        "/rest/rubyplay/launch/{gameId}",
+        "read",
+        True,
+        games.ProviderGameRequest,
+        games.RubyPlayLaunch,
+    ),
+    _post("vivoLaunch", "/rest/vivo/session", "read", True, games.ProviderGameRequest, games.LiveCasinoSession),
+    _post("vibraLaunch", "/rest/vibra/launch", "read", True, games.ProviderGameRequest, games.GenericLaunch),
+    _post("genericLaunch", "/rest/game/launch", "read", True, games.GameLaunchRequest, games.GenericLaunch),
+    _post("ticketEmail", "/rest/bet/email/ticket", "exclusive", True, sports.TicketEmailRequest),
+    # --- Content (/capi, Strapi) -------------------------------------------------------
+    _get("homeBanners", "/capi/home-banners", "content", False, content.HomeBanners),
+    _get("lobbyBanners", "/capi/lobby-slot-images", "content", False, content.LobbyBanners),
+    _get("footerBanners", "/capi/footer-slot-images", "content", False, content.FooterBanners),
+    _get("eventBanners", "/capi/event-banners", "content", False, content.EventBanners),
+    _get("pokerBanners", "/capi/poker-banners", "content", False, content.PokerBanners),
+    _get(
+        "gamesLists",
+        "/capi/games-lists",
+        "content",
+        False,
+        content.GamesLists,
+        summary="filters[locale][$eq], filters[status][$eq], filters[gameProviderName][$eq], filters[category][$eq]",
+    ),
+    _get("newReels", "/capi/new-reels", "content", False, content.ReelDealsList),
+    _get("headerLinks", "/capi/header-links", "content", False, content.HeaderLinks),
+    _get("media", "/capi/uploads/{file}", "content", False, None, binary=True, summary="CMS media (images)."),
+    # --- Sportsbook (/sbapi, BTi) ------------------------------------------------------
+    # The combined events call's path is not shown: chosen GET /sbapi/sports/events?lang=.
+    _get(
+        "sportsEvents",
+        "/sbapi/sports/events",
+        "content",
+        False,
+        sports.SportEvents,
+        summary="query: lang (es, pt, en), sport (optional)",
+    ),
+    _get("sportsList", "/sbapi/sports/sports", "content", False, sports.SportsList),
+    _post("betslip", "/sbapi/bets/betslip", "read", True, sports.BetslipRequest, sports.Betslip),
+    _post("anonymousBet", "/sbapi/bets/anonymousbet", "read", False, sports.BetslipRequest, sports.Betslip),
+    _post("sportsBonus", "/sbapi/bets/bonus", "read", True, None, sports.SportsbookBonus),
+    _post("coupon", "/sbapi/bets/coupon", "exclusive", True, sports.CouponRequest, sports.Coupon),
+    _post("getBets", "/sbapi/bets/getbets", "read", True, None, sports.BetsResponse),
+    _post("sportsAuth", "/sbapi/auth/remote", "read", True, None, sports.RemoteAuth),
+)
+
+ROUTES_BY_NAME: Mapping[str, Route] = {route.name: route for route in ROUTES}
+
+
+class Catalogue:
+    """Finds the route for a method and a public path, by upstream prefix first."""
+
+    def __init__(self, routes: tuple[Route, ...] = ROUTES) -> None:
+        self._static: dict[tuple[str, str], Route] = {}
+        self._templated: dict[Upstream, list[Route]] = {u: [] for u in UPSTREAMS}
+        for route in routes:
+            if route.params:
+                self._templated[route.upstream].append(route)
+            else:
+                self._static[(route.method, route.public_path)] = route
+
+    def match(self, method: str, path: str) -> tuple[Route, dict[str, str]] | None:
+        route = self._static.get((method, path))
+        if route is not None:
+            return route, {}
+        upstream = upstream_of(path)
+        if upstream is None:
+            return None
+        for candidate in self._templated[upstream]:
+            if candidate.method != method:
+                continue
+            found = candidate.pattern.match(path)
+            if found is not None:
+                return candidate, found.groupdict()
+        return None
+
+    def __iter__(self) -> Iterator[Route]:
+        yield from self._static.values()
+        for routes in self._templated.values():
+            yield from routes
+
+
+def upstream_of(path: str) -> Upstream | None:
+    for prefix, upstream in PREFIXES.items():
+        if path.startswith(prefix):
+            return upstream
+    return None

@@ -1,0 +1,142 @@
+"""Content (`/capi`): a Strapi CMS. Lists are `{data: [...], meta: {pagination}}`.
+
+The entries carry the shapes the spec names (routerLink, status, heroBanner.url...).
+Media URLs are `/capi/uploads/<file>` on the skin's content upstream.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, Literal, TypeVar
+
+from contracts.base import Wire
+
+T = TypeVar("T")
+
+BannerStatus = Literal["active", "inactive"]
+Locale = Literal["es", "pt", "en"]
+LOCALES: tuple[Locale, ...] = ("es", "pt", "en")
+# Per-language groups appear in this order: Spanish first, English second, Portuguese third.
+BANNER_GROUP_ORDER: tuple[Locale, ...] = ("es", "en", "pt")
+
+
+class Pagination(Wire, kw_only=True):
+    page: int = 1
+    pageSize: int = 25
+    pageCount: int = 1
+    total: int = 0
+
+
+class Meta(Wire, kw_only=True):
+    pagination: Pagination
+
+
+class StrapiList(Wire, Generic[T], kw_only=True):
+    data: list[T]
+    meta: Meta
+
+
+class Media(Wire, kw_only=True):
+    url: str
+    alternativeText: str | None = None
+    width: int | None = None
+    height: int | None = None
+
+
+class HomeBanner(Wire, kw_only=True):
+    id: int
+    routerLink: str
+    status: BannerStatus
+    locale: Locale
+    heroBanner: Media
+
+
+class LobbyBanner(Wire, kw_only=True):
+    id: int
+    title: str
+    routerLink: str
+    status: BannerStatus
+    locale: Locale
+    LobbyImage: Media
+
+
+class FooterBanner(Wire, kw_only=True):
+    id: int
+    title: str
+    routerLink: str
+    status: BannerStatus
+    locale: Locale
+    FooterImage: Media
+
+
+class EventBanner(Wire, kw_only=True):
+    id: int
+    eventName: str
+    routerLink: str
+    status: BannerStatus
+    locale: Locale
+    eventBanner: Media
+
+
+class PokerBanner(Wire, kw_only=True):
+    id: int
+    status: BannerStatus
+    locale: Locale
+    routerLink: str
+    pokerBanner: Media
+
+
+class Game(Wire, kw_only=True):
+    """A game of a provider list: status 1 shows a NEW label.
+
+    Providers name fields differently (gameId/Id, gameName/name, media/mediaPP/Images);
+    the list carries all the spec names so every provider's reader finds its own.
+    """
+
+    gameId: str
+    gameName: str
+    name: str
+    Id: str
+    media: str
+    mediaPP: str | None = None
+    Images: str | None = None
+    status: Literal[0, 1] = 0
+    provider: str | None = None
+    category: str | None = None
+
+
+class GamesList(Wire, kw_only=True):
+    """`games-lists` entry: the games are read as `data[0].gamesList`."""
+
+    id: int
+    gameProviderName: str
+    category: str | None = None
+    status: BannerStatus = "active"
+    locale: Locale = "es"
+    gamesList: list[Game]
+
+
+class ReelDeals(Wire, kw_only=True):
+    """`new-reels`: the Winter escape reel deals (spelling `Tornament` is the platform's)."""
+
+    id: int
+    locale: Locale
+    prizeDrop: list[Game]
+    Tornament: list[Game]
+
+
+class HeaderLink(Wire, kw_only=True):
+    id: int
+    name: str
+    translatedNames: dict[str, str]
+    url: str
+    icon: str | None = None
+
+
+HomeBanners = StrapiList[HomeBanner]
+LobbyBanners = StrapiList[LobbyBanner]
+FooterBanners = StrapiList[FooterBanner]
+EventBanners = StrapiList[EventBanner]
+PokerBanners = StrapiList[PokerBanner]
+GamesLists = StrapiList[GamesList]
+ReelDealsList = StrapiList[ReelDeals]
+HeaderLinks = StrapiList[HeaderLink]

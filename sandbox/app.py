@@ -1,0 +1,58 @@
+"""The sandbox app factory: every catalogue route, plus its sandbox-only control calls."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from litestar import Litestar
+from litestar.openapi import OpenAPIConfig
+
+from sandbox import cashier, content, control, history, launches, players, sports
+from sandbox.platform import Registry
+from sandbox.seed import build
+from sandbox.state import PlatformState
+
+MODULES = (players, cashier, history, content, sports, launches)
+
+
+@dataclass(frozen=True)
+class SandboxSettings:
+    seed: int = 7
+    idle_timeout_s: float = 30 * 60
+    deposit_approval_delay_s: float = 5.0
+    public_url: str | None = None
+    """Base address of this sandbox as a browser reaches it (demo game pages, media)."""
+
+
+def new_state(settings: SandboxSettings) -> PlatformState:
+    state = PlatformState(
+        seed=settings.seed,
+        idle_timeout_s=settings.idle_timeout_s,
+        deposit_approval_delay_s=settings.deposit_approval_delay_s,
+        public_url=settings.public_url,
+    )
+    build(state)
+    return state
+
+
+def registry() -> Registry:
+    """All sandbox handlers, one per catalogue route."""
+    merged = Registry()
+    for module in MODULES:
+        merged.handlers.update(module.routes.handlers)
+    return merged
+
+
+def create_app(settings: SandboxSettings | None = None) -> Litestar:
+    settings = settings or SandboxSettings()
+    state = new_state(settings)
+    handlers = registry().route_handlers(state)
+    return Litestar(
+        route_handlers=[
+            *handlers,
+            *control.route_handlers(state, settings, new_state),
+            launches.demo_game_page,
+        ],
+        openapi_config=OpenAPIConfig(title="Casino platform sandbox", version="1", path="/_sandbox/schema"),
+        state=None,
+    )

@@ -1,0 +1,133 @@
+"""Sandbox-only control calls under `/_sandbox/`: faults, provider switches, forced expiry,
+call counts and ledgers for tests and benchmarks. Never part of the catalogue, so the
+gateway never forwards them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+from litestar import Router, delete, get, post, put
+from litestar.exceptions import NotFoundException
+
+from sandbox.state import Fault, PlatformState, Site
+
+
+class FaultSpec(msgspec.Struct, kw_only=True):
+    latencyMs: int = 0
+    errorRate: float = 0.0
+    errorStatus: int = 500
+    timeout: bool = False
+    sessionExpired: bool = False
+    count: int | None = None
+
+
+class ProviderSwitch(msgspec.Struct):
+    enabled: bool
+
+
+class ExpireRequest(msgspec.Struct):
+    login: str | None = None
+
+
+class ConfigUpdate(msgspec.Struct, kw_only=True):
+    idleTimeoutS: float | None = None
+    depositApprovalDelayS: float | None = None
+
+
+def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any], PlatformState]) -> list[Router]:
+    def site_of(site_id: str) -> Site:
+        site = state.sites.get(site_id)
+        if site is None:
+            raise NotFoundException(f"no site {site_id}")
+        return site
+
+    @get("/health", sync_to_thread=False)
+    def health() -> dict[str, Any]:
+        return {"ok": True, "sites": sorted(state.sites)}
+
+    @get("/calls", sync_to_thread=False)
+    def calls() -> dict[str, int]:
+        return dict(state.calls)
+
+    @delete("/calls", sync_to_thread=False)
+    def reset_calls() -> None:
+        state.calls.clear()
+
+    @put("/faults/{name:str}", sync_to_thread=False)
+    def set_fault(name: str, data: FaultSpec) -> dict[str, Any]:
+        state.faults[name] = Fault(
+            latency_ms=data.latencyMs,
+            error_rate=data.errorRate,
+            error_status=data.errorStatus,
+            timeout=data.timeout,
+            session_expired=data.sessionExpired,
+            remaining=data.count,
+        )
+        return {"route": name, "fault": msgspec.to_builtins(data)}
+
+    @delete("/faults", sync_to_thread=False)
+    def clear_faults() -> None:
+        state.faults.clear()
+
+    @delete("/faults/{name:str}", sync_to_thread=False)
+    def clear_fault(name: str) -> None:
+        state.faults.pop(name, None)
+
+    @put("/sites/{site_id:str}/providers/{name:str}", sync_to_thread=False)
+    def switch_provider(site_id: str, name: str, data: ProviderSwitch) -> dict[str, bool]:
+        site = site_of(site_id)
+        site.providers[name] = data.enabled
+        return dict(site.providers)
+
+    @post("/sites/{site_id:str}/sessions/expire", sync_to_thread=False)
+    def expire(site_id: str, data: ExpireRequest) -> dict[str, int]:
+        return {"expired": state.expire_sessions(site_of(site_id), data.login)}
+
+    @get("/sites/{site_id:str}/players/{login:str}", sync_to_thread=False)
+    def player_summary(site_id: str, login: str) -> dict[str, Any]:
+        site = site_of(site_id)
+        player = site.player(login)
+        if player is None:
+            raise NotFoundException(f"no player {login}")
+        return {
+            "login": player.login,
+            "wallets": {name: {"cash": str(w.cash), "bonus": str(w.bonus)} for name, w in player.wallets.items()},
+            "deposits": [
+                {"seque_no": d.seque_no, "amount": str(d.amount), "status": d.status} for d in player.deposits
+            ],
+            "cashouts": [
+                {"cashoutId": c.cashout_id, "amount": str(c.amount), "status": c.status} for c in player.cashouts
+            ],
+            "bankAccounts": len(player.bank_accounts),
+            "documents": [d.doc_type for d in player.documents],
+            "verifyToken": player.verify_token,
+            "sessions": sum(1 for s in site.sessions.values() if s.login == player.login),
+        }
+
+    @get("/sites/{site_id:str}/ledger", sync_to_thread=False)
+    def ledger(site_id: str) -> list[dict[str, Any]]:
+        return [
+            {"login": e.login, "kind": e.kind, "amount": str(e.amount), "balanceAfter": str(e.balance_after),
+             "reference": e.reference}
+            for e in site_of(site_id).ledger
+        ]  # fmt: skip
+
+    @put("/config", sync_to_thread=False)
+    def configure(data: ConfigUpdate) -> dict[str, float]:
+        if data.idleTimeoutS is not None:
+            state.idle_timeout_s = data.idleTimeoutS
+        if data.depositApprovalDelayS is not None:
+            state.deposit_approval_delay_s = data.depositApprovalDelayS
+        return {"idleTimeoutS": state.idle_timeout_s, "depositApprovalDelayS": state.deposit_approval_delay_s}
+
+    @post("/reset", sync_to_thread=False)
+    def reset() -> dict[str, bool]:
+        fresh = rebuild(settings)
+        state.__dict__.update(fresh.__dict__)
+        return {"reset": True}
+
+    handlers = [health, calls, reset_calls, set_fault, clear_faults, clear_fault, switch_provider, expire,
+                player_summary, ledger, configure, reset]  # fmt: skip
+    return [Router(path="/_sandbox", route_handlers=handlers)]
