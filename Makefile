@@ -12,7 +12,7 @@ PYTHON := $(VENV)/bin/python
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/$(VENV)
 export UV_PYTHON := $(shell command -v $(PY))
 
-.PHONY: help run test lint typecheck contracts contracts-check pytest sandbox clean
+.PHONY: help run test lint typecheck contracts contracts-check pytest sandbox spa spa-test clean
 
 help:
 	@echo "make run    - install from lock files and serve the product at http://127.0.0.1:8000"
@@ -36,10 +36,22 @@ spa/node_modules/.installed: spa/package-lock.json
 	cd spa && npm ci --no-audit --no-fund
 	@touch $@
 
-run: $(VENV)/.run-deps
-	$(PYTHON) -m sandbox --host 127.0.0.1 --port 8000
+SPA_SOURCES := $(shell find spa/src spa/public -type f 2>/dev/null) spa/index.html spa/vite.config.ts spa/tsconfig.json
 
-sandbox: run
+spa/dist/index.html: spa/node_modules/.installed $(SPA_SOURCES)
+	cd spa && npm run build
+
+spa: spa/dist/index.html
+
+# The product on the embedded defaults: built-in skin, sandbox upstream, in-memory store.
+run: $(VENV)/.run-deps spa/dist/index.html
+	GATEWAY_ENV=development $(PYTHON) -m gateway --with-sandbox --host 127.0.0.1 --port 8000
+
+sandbox: $(VENV)/.run-deps
+	$(PYTHON) -m sandbox --host 127.0.0.1 --port 8001
+
+spa-test: spa/node_modules/.installed
+	cd spa && npm run typecheck && npm test
 
 lint: $(VENV)/.dev-deps
 	$(VENV)/bin/ruff check .
@@ -60,7 +72,7 @@ pytest: $(VENV)/.dev-deps
 	@$(PYTHON) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$rc
 
-test: lint typecheck contracts-check
+test: lint typecheck contracts-check spa-test spa/dist/index.html
 	$(MAKE) --no-print-directory pytest
 
 clean:

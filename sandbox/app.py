@@ -13,6 +13,7 @@ from sandbox.seed import build
 from sandbox.state import PlatformState
 
 MODULES = (players, cashier, history, content, sports, launches)
+MAX_UPLOAD_BYTES = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -54,5 +55,6 @@ def create_app(settings: SandboxSettings | None = None) -> Litestar:
             launches.demo_game_page,
         ],
         openapi_config=OpenAPIConfig(title="Casino platform sandbox", version="1", path="/_sandbox/schema"),
-        state=None,
+        # Document uploads go up to 20 MB and more (uploadFile); Litestar's default is 10 MB.
+        request_max_body_size=MAX_UPLOAD_BYTES,
     )

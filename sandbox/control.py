@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 from litestar import Router, delete, get, post, put
 from litestar.exceptions import NotFoundException
+from litestar.params import FromPath, FromQuery, JSONBody
 
 from sandbox.state import Fault, PlatformState, Site
 
@@ -56,7 +57,7 @@ def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any],
         state.calls.clear()
 
     @put("/faults/{name:str}", sync_to_thread=False)
-    def set_fault(name: str, data: FaultSpec) -> dict[str, Any]:
+    def set_fault(name: FromPath[str], data: JSONBody[FaultSpec]) -> dict[str, Any]:
         state.faults[name] = Fault(
             latency_ms=data.latencyMs,
             error_rate=data.errorRate,
@@ -72,21 +73,21 @@ def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any],
         state.faults.clear()
 
     @delete("/faults/{name:str}", sync_to_thread=False)
-    def clear_fault(name: str) -> None:
+    def clear_fault(name: FromPath[str]) -> None:
         state.faults.pop(name, None)
 
     @put("/sites/{site_id:str}/providers/{name:str}", sync_to_thread=False)
-    def switch_provider(site_id: str, name: str, data: ProviderSwitch) -> dict[str, bool]:
+    def switch_provider(site_id: FromPath[str], name: FromPath[str], data: JSONBody[ProviderSwitch]) -> dict[str, bool]:
         site = site_of(site_id)
         site.providers[name] = data.enabled
         return dict(site.providers)
 
     @post("/sites/{site_id:str}/sessions/expire", sync_to_thread=False)
-    def expire(site_id: str, data: ExpireRequest) -> dict[str, int]:
+    def expire(site_id: FromPath[str], data: JSONBody[ExpireRequest]) -> dict[str, int]:
         return {"expired": state.expire_sessions(site_of(site_id), data.login)}
 
     @get("/sites/{site_id:str}/players/{login:str}", sync_to_thread=False)
-    def player_summary(site_id: str, login: str) -> dict[str, Any]:
+    def player_summary(site_id: FromPath[str], login: FromPath[str]) -> dict[str, Any]:
         site = site_of(site_id)
         player = site.player(login)
         if player is None:
@@ -107,15 +108,34 @@ def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any],
         }
 
     @get("/sites/{site_id:str}/ledger", sync_to_thread=False)
-    def ledger(site_id: str) -> list[dict[str, Any]]:
+    def ledger(site_id: FromPath[str]) -> list[dict[str, Any]]:
         return [
             {"login": e.login, "kind": e.kind, "amount": str(e.amount), "balanceAfter": str(e.balance_after),
              "reference": e.reference}
             for e in site_of(site_id).ledger
         ]  # fmt: skip
 
+    @get("/sites/{site_id:str}/contact-messages", sync_to_thread=False)
+    def contact_messages(site_id: FromPath[str]) -> list[dict[str, Any]]:
+        return list(site_of(site_id).contact_messages)
+
+    @get("/sites/{site_id:str}/affiliates", sync_to_thread=False)
+    def affiliates(site_id: FromPath[str]) -> dict[str, Any]:
+        site = site_of(site_id)
+        return {"hits": dict(site.affiliate_hits), "postbacks": list(site.affiliate_postbacks)}
+
+    @get("/affiliate/postback", sync_to_thread=False)
+    def affiliate_postback(
+        campaignCode: FromQuery[str],
+        login: FromQuery[str],
+        siteid: FromQuery[str] = "aurora",
+    ) -> dict[str, bool]:
+        """The affiliate network's end of a sign-up postback (registration hands it out)."""
+        site_of(siteid).affiliate_postbacks.append({"campaignCode": campaignCode, "login": login})
+        return {"recorded": True}
+
     @put("/config", sync_to_thread=False)
-    def configure(data: ConfigUpdate) -> dict[str, float]:
+    def configure(data: JSONBody[ConfigUpdate]) -> dict[str, float]:
         if data.idleTimeoutS is not None:
             state.idle_timeout_s = data.idleTimeoutS
         if data.depositApprovalDelayS is not None:
@@ -129,5 +149,6 @@ def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any],
         return {"reset": True}
 
     handlers = [health, calls, reset_calls, set_fault, clear_faults, clear_fault, switch_provider, expire,
-                player_summary, ledger, configure, reset]  # fmt: skip
+                player_summary, ledger, contact_messages, affiliates, affiliate_postback, configure,
+                reset]  # fmt: skip
     return [Router(path="/_sandbox", route_handlers=handlers)]

@@ -84,15 +84,25 @@ class Call:
             raise failure("Expected a JSON object", "BAD_REQUEST", 400)
         return data
 
+    @property
+    def base_url(self) -> str:
+        """Where a browser reaches this sandbox (demo pages, payment pages, postbacks)."""
+        return (self.state.public_url or str(self.request.base_url)).rstrip("/")
+
     def body(self, typ: type[T], rules: FormRules | None = None) -> T:
         """The body decoded as `typ`, after section 5 `rules` (field-level messages)."""
         data = self.json()
         if rules is not None:
             check(rules, data)
-        try:
-            return msgspec.convert(data, typ)
-        except msgspec.ValidationError as exc:
-            raise Reject(FieldErrors(success=False, code="VALIDATION", description=str(exc)), 200) from None
+        return convert(data, typ)
+
+
+def convert(data: Any, typ: type[T]) -> T:
+    """`data` as the contract type `typ`; a mismatch is the platform's validation failure."""
+    try:
+        return msgspec.convert(data, typ)
+    except msgspec.ValidationError as exc:
+        raise Reject(FieldErrors(success=False, code="VALIDATION", description=str(exc)), 200) from None
 
 
 def check(rules: FormRules, data: Mapping[str, Any]) -> None:
@@ -135,7 +145,7 @@ def _litestar_route(spec: Route, fn: Handler, state: PlatformState) -> HTTPRoute
         return await answer(state, spec, fn, request)
 
     endpoint.__name__ = f"platform_{spec.name}"
-    return route(_litestar_path(spec.path), http_method=[spec.method], name=spec.name, sync_to_thread=False)(endpoint)
+    return route(_litestar_path(spec.path), http_method=[spec.method], name=spec.name)(endpoint)
 
 
 async def answer(state: PlatformState, spec: Route, fn: Handler, request: Request[Any, Any, Any]) -> Response[Any]:

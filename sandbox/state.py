@@ -68,6 +68,9 @@ class DepositRecord:
     txn_id: str | None = None
     credited: bool = False
     history_status: str = "Pending"
+    approve_after: float | None = None
+    """Wall time (time.time) from which the sandbox provider approves it; None: it waits
+    (seeded history, or a scan-and-pay deposit whose transaction id is not yet given)."""
 
 
 @dataclass
@@ -93,6 +96,19 @@ class GameRound:
     payouts: Decimal
     win: Decimal
     closing_balance: Decimal
+
+
+@dataclass
+class BetRecord:
+    """A placed sportsbook coupon; settlement is not shown, so it stays open."""
+
+    coupon_id: str
+    placed: float
+    stake: Decimal
+    total_odds: float
+    potential_win: Decimal
+    selection_ids: tuple[str, ...]
+    status: str = "Open"
 
 
 @dataclass
@@ -125,6 +141,7 @@ class Player:
     comp_points_earned: Decimal = Decimal("0.00")
     accumulated_bet: Decimal = Decimal("0.00")
     wagering_requirement: Decimal = Decimal("0.00")
+    bets: list[BetRecord] = field(default_factory=list)
 
     @property
     def main(self) -> Wallet:
@@ -164,8 +181,10 @@ class Site:
     ledger: list[LedgerEntry] = field(default_factory=list)
     contact_messages: list[dict[str, Any]] = field(default_factory=list)
     affiliate_hits: Counter[str] = field(default_factory=Counter)
+    affiliate_postbacks: list[dict[str, str]] = field(default_factory=list)
     content: dict[str, Any] = field(default_factory=dict)
-    """Content collections (Strapi shapes as builtins) and sports events, built by `seed`."""
+    """Content collections (contract Structs keyed by catalogue route name) and the sports
+    fixtures under "sports", built by `seed`."""
 
     def player(self, login: str) -> Player | None:
         return self.players.get(login.lower())

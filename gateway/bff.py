@@ -1,0 +1,150 @@
+"""The gateway's own endpoints for the SPA and for operators: `/bff/*`."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import httpx
+import msgspec
+from litestar import Request, Response, get, post
+from litestar.params import JSONBody
+
+from contracts.catalogue import ROUTES_BY_NAME
+from gateway.errors import error_response
+from gateway.proxy import call_upstream, guard, upstream_headers
+from gateway.runtime import Gateway, RequestContext
+from gateway.session import SessionData
+
+SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,128}$")
+
+
+class AdoptRequest(msgspec.Struct):
+    sid: str
+
+
+def _gateway(request: Request[Any, Any, Any]) -> Gateway:
+    gateway: Gateway = request.app.state.gateway
+    return gateway
+
+
+@get("/bff/config", sync_to_thread=False)
+def config(request: Request[Any, Any, Any]) -> Response[Any]:
+    """The public part of the skin: one SPA build serves every skin."""
+    gateway = _gateway(request)
+    ctx = RequestContext.of(request)
+    skin = gateway.skin_for(request)
+    if skin is None:
+        return error_response(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
+    return Response({"skin": skin.public()}, headers={"cache-control": "no-cache", "x-request-id": ctx.request_id})
+
+
+@get("/bff/session")
+async def session_state(request: Request[Any, Any, Any]) -> Response[Any]:
+    """Whether the browser's session is logged in; also hands out the session and XSRF cookies."""
+    gateway = _gateway(request)
+    ctx = RequestContext.of(request)
+    skin = gateway.skin_for(request)
+    if skin is None:
+        return error_response(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
+    session = await gateway.sessions.load(skin.id, request.cookies.get(gateway.session_cookie))
+    body = {"loggedIn": session.data.logged_in, "login": session.data.login}
+    response: Response[Any] = Response(body, headers={"cache-control": "no-store"})
+    gateway.finish(request, response, session, ctx)
+    return response
+
+
+@post("/bff/session/adopt", status_code=200)
+async def adopt_session(request: Request[Any, Any, Any], data: JSONBody[AdoptRequest]) -> Response[Any]:
+    """A session id that arrived in a URL (`sid` / `wsession`) is adopted once the upstream
+    confirms it, and never again shows in the browser."""
+    gateway = _gateway(request)
+    ctx = RequestContext.of(request)
+    skin = gateway.skin_for(request)
+    if skin is None:
+        return error_response(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
+    ctx.skin, ctx.route = skin.id, "adoptSession"
+    session = await gateway.sessions.load(skin.id, request.cookies.get(gateway.session_cookie))
+    refusal = guard(gateway, request, session, ctx)
+    if refusal is not None:
+        return refusal
+    if not SESSION_ID.match(data.sid):
+        return error_response(400, "BAD_SESSION_ID", "Not a session id", ctx)
+    route = ROUTES_BY_NAME["getProfile"]
+    candidate = SessionData(wsession=data.sid, jars=session.data.jars)
+    probe = type(session)(session.id, candidate, session.stored)
+    headers = upstream_headers(gateway, request, skin, probe, route, ctx)
+    try:
+        answer = await call_upstream(gateway, skin, route, {}, probe, "", b"{}", headers, ctx)
+    except httpx.TimeoutException:
+        return error_response(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
+    except httpx.TransportError:
+        return error_response(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
+    profile = _json(answer.content)
+    session.data.jars = probe.data.jars
+    if answer.status_code != 200 or profile.get("success") is not True:
+        await gateway.sessions.save(skin.id, session)
+        return error_response(401, "SESSION_NOT_ADOPTED", "That session is not valid", ctx)
+    login = profile.get("login")
+    session.log_in(data.sid, login if isinstance(login, str) else None, remember=False)
+    await gateway.sessions.save(skin.id, session)
+    response: Response[Any] = Response({"loggedIn": True, "login": session.data.login})
+    gateway.finish(request, response, session, ctx)
+    return response
+
+
+@get("/bff/health", sync_to_thread=False)
+def health() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@get("/bff/ready")
+async def ready(request: Request[Any, Any, Any]) -> Response[Any]:
+    """Ready when the store answers and every upstream origin speaks HTTP."""
+    gateway = _gateway(request)
+    checks: dict[str, Any] = {}
+    try:
+        await gateway.sessions.store.set("ready-probe", b"1", expires_in=5)
+        checks["store"] = "ok"
+    except Exception as exc:
+        checks["store"] = type(exc).__name__
+    upstreams = {}
+    for origin in sorted(gateway.skins.upstream_origins()):
+        ok, detail = await gateway.clients.reachable(origin)
+        upstreams[origin] = "ok" if ok else detail
+    checks["upstreams"] = upstreams
+    healthy = checks["store"] == "ok" and all(v == "ok" for v in upstreams.values())
+    return Response(
+        {"status": "ready" if healthy else "degraded", "checks": checks}, status_code=200 if healthy else 503
+    )
+
+
+@get("/bff/logo.svg", sync_to_thread=False)
+def logo(request: Request[Any, Any, Any]) -> Response[bytes]:
+    """The default logo: the skin's name in its colours."""
+    skin = _gateway(request).skin_for(request)
+    name = html.escape(skin.name if skin else "Casino")
+    primary = skin.branding.primary if skin else "#f5b301"
+    accent = skin.branding.accent if skin else "#e23d5b"
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="220" height="48" viewBox="0 0 220 48" role="img" '
+        f'aria-label="{name}"><defs><linearGradient id="g" x1="0" x2="1"><stop offset="0" stop-color="{primary}"/>'
+        f'<stop offset="1" stop-color="{accent}"/></linearGradient></defs>'
+        f'<circle cx="24" cy="24" r="18" fill="url(#g)"/><text x="24" y="31" font-size="20" text-anchor="middle" '
+        f'font-family="sans-serif" font-weight="700" fill="#0d0f1a">{name[:1]}</text>'
+        f'<text x="52" y="31" font-size="20" font-family="sans-serif" font-weight="700" fill="url(#g)">{name}</text>'
+        "</svg>"
+    )
+    return Response(svg.encode(), media_type="image/svg+xml", headers={"cache-control": "public, max-age=3600"})
+
+
+def _json(body: bytes) -> dict[str, Any]:
+    try:
+        data = msgspec.json.decode(body)
+    except msgspec.DecodeError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+route_handlers = [config, session_state, adopt_session, health, ready, logo]

@@ -1,0 +1,41 @@
+"""The one error shape the gateway answers with: `{message, code, requestId}`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import structlog
+from litestar import Request, Response
+from litestar.exceptions import HTTPException
+
+from contracts.base import BffError
+from gateway.runtime import RequestContext
+
+log = structlog.get_logger("gateway.errors")
+
+
+def error_response(status: int, code: str, message: str, ctx: RequestContext) -> Response[Any]:
+    body = msgspec.json.encode(BffError(message=message, code=code, requestId=ctx.request_id))
+    return Response(
+        content=body,
+        status_code=status,
+        media_type="application/json",
+        headers={"x-request-id": ctx.request_id, "cache-control": "no-store"},
+    )
+
+
+def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    ctx = RequestContext.of(request)
+    code = {400: "BAD_REQUEST", 403: "FORBIDDEN", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
+            413: "TOO_LARGE", 429: "RATE_LIMITED"}.get(exc.status_code, "ERROR")  # fmt: skip
+    response = error_response(exc.status_code, code, str(exc.detail), ctx)
+    if exc.headers:
+        response.headers.update(exc.headers)
+    return response
+
+
+def internal_error_handler(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    ctx = RequestContext.of(request)
+    log.error("unhandled error", request_id=ctx.request_id, error=type(exc).__name__)
+    return error_response(500, "INTERNAL", "Something went wrong", ctx)

@@ -1,0 +1,107 @@
+"""Logging: structlog, JSON when not on a terminal, readable on one; one access line per
+request; secrets redacted wherever they would appear.
+
+Litestar's LoggingMiddleware is not used: it reads request bodies (which breaks
+streaming) and logs headers and cookies. The access line here is written by a small
+ASGI middleware from the request's context.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+import time
+from collections.abc import MutableMapping
+from typing import Any, cast
+
+import structlog
+from litestar.enums import ScopeType
+from litestar.types import ASGIApp, HTTPScope, Message, Receive, Scope, Send
+
+from gateway.runtime import CONTEXT_KEY, RequestContext
+from gateway.security import request_id
+from gateway.settings import Settings
+
+SECRET_KEYS = re.compile(
+    r"pass(word)?|session|wsession|cookie|token|secret|authorization|ssn|cbu|cuit|bankaccount|accountnumber|"
+    r"personalnumber|ifsc|upi",
+    re.IGNORECASE,
+)
+REDACTED = "[redacted]"
+
+
+def redact(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    """Replaces the value of any key that names a secret, at any depth."""
+    for key, value in list(event.items()):
+        if key != "event" and SECRET_KEYS.search(key):
+            event[key] = REDACTED
+        elif isinstance(value, dict):
+            event[key] = redact(None, "", dict(value))
+    return event
+
+
+def configure_logging(settings: Settings) -> None:
+    """Configured once per process by the app factory (structlog's configuration is global)."""
+    level = logging.getLevelNamesMapping().get(settings.log_level.upper(), logging.INFO)
+    console = settings.log_format == "console" or (settings.log_format == "auto" and sys.stdout.isatty())
+    renderer: Any = structlog.dev.ConsoleRenderer() if console else structlog.processors.JSONRenderer()
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            redact,
+            renderer,
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(sys.stdout),
+        cache_logger_on_first_use=True,
+    )
+
+
+class AccessLog:
+    """One line per HTTP request: skin, route, status, ms, upstream ms, dedup, request id."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.log = structlog.get_logger("gateway.access")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await self.app(scope, receive, send)
+            return
+        http: HTTPScope = scope
+        ctx = RequestContext(request_id(_header(http, b"x-request-id")))
+        cast("dict[str, Any]", http).setdefault("state", {})[CONTEXT_KEY] = ctx
+        status = 500
+
+        async def observe(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, observe)
+        finally:
+            self.log.info(
+                "request",
+                method=http["method"],
+                path=http["path"],
+                status=status,
+                ms=round((time.perf_counter() - ctx.started) * 1000, 2),
+                skin=ctx.skin,
+                route=ctx.route,
+                upstream_ms=round(ctx.upstream_ms, 2) if ctx.upstream_status is not None else None,
+                upstream_status=ctx.upstream_status,
+                dedup=ctx.dedup,
+                request_id=ctx.request_id,
+            )
+
+
+def _header(scope: HTTPScope, name: bytes) -> str | None:
+    for key, value in scope["headers"]:
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None

@@ -1,0 +1,403 @@
+"""The allowlisted proxy: catalogue routes only, forwarded to the skin's upstream with the
+site and session headers, the upstream's cookies kept server-side and its XSRF token echoed.
+
+One request, in order: path check -> catalogue match -> session -> XSRF/cross-site guard ->
+body -> dedup (join an identical flight, or lead one) -> forward -> observe the answer
+(capture the session at login/register, end it at logout or SESSION_EXPIRED) -> reply.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import parse_qsl
+
+import httpx
+import msgspec
+from litestar import Request, Response
+from litestar.background_tasks import BackgroundTask
+from litestar.response import Stream
+
+from contracts.base import SESSION_EXPIRED
+from contracts.catalogue import Route
+from gateway.dedup import ExclusiveConflict, body_digest
+from gateway.errors import error_response
+from gateway.runtime import Gateway, RequestContext
+from gateway.security import SAFE_METHODS, XSRF_COOKIE, cross_site
+from gateway.session import Session
+from gateway.skins import Skin
+
+# Percent-escapes of '.', '/', '\' and control bytes, '..' and '.' segments, empty
+# segments, backslashes and scheme-like segments are refused before any lookup.
+_BAD_PATH = re.compile(r"%(2e|2f|5c|0[0-9a-f]|1[0-9a-f]|7f)|\\|//|(^|/)\.\.?(/|$)|:/|[^\x21-\x7e]", re.IGNORECASE)
+
+FORWARDED_REQUEST_HEADERS = (
+    "content-type",
+    "accept",
+    "accept-language",
+    "user-agent",
+    "if-none-match",
+    "if-modified-since",
+)
+RETURNED_RESPONSE_HEADERS = (
+    "content-type",
+    "cache-control",
+    "etag",
+    "last-modified",
+    "expires",
+    "content-disposition",
+    "content-language",
+)
+STREAMED_RESPONSE_HEADERS = (*RETURNED_RESPONSE_HEADERS, "content-encoding", "content-length")
+SESSION_CAPTURE_ROUTES = frozenset({"login", "register"})
+UPSTREAM_XSRF_HEADER = "X-XSRF-TOKEN"
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass
+class Outcome:
+    reply: Reply
+    session: Session | None
+    """The session as the call left it (login and logout change it); None for content."""
+
+
+@dataclass
+class Forward:
+    """Everything one upstream call needs, fixed before the flight starts."""
+
+    skin: Skin
+    route: Route
+    params: dict[str, str]
+    session: Session
+    query: str
+    body: bytes | None
+    stream: AsyncIterator[bytes] | None
+    headers: dict[str, str]
+    remember: bool = False
+    login: str | None = None
+    """The login name sent at login/register, for `/bff/session` when the platform does not echo it."""
+
+
+def upstream_headers(
+    gateway: Gateway, request: Request[Any, Any, Any], skin: Skin, session: Session, route: Route, ctx: RequestContext
+) -> dict[str, str]:
+    """An allowlist: client-sent siteid, wsession, cookies and hop-by-hop headers never pass."""
+    headers = {name: value for name in FORWARDED_REQUEST_HEADERS if (value := request.headers.get(name)) is not None}
+    headers["siteid"] = skin.site_id
+    if session.data.wsession and route.policy != "content":
+        headers["wsession"] = session.data.wsession
+    headers["x-request-id"] = ctx.request_id
+    peer = request.client.host if request.client else ""
+    trusted = peer in gateway.settings.trusted_proxies
+    chain = request.headers.get("x-forwarded-for") if trusted else None
+    headers["x-forwarded-for"] = f"{chain}, {peer}" if chain else peer
+    proto = request.headers.get("x-forwarded-proto") if trusted else None
+    headers["x-forwarded-proto"] = proto if proto in {"http", "https"} else request.url.scheme
+    # Bodies the gateway reads (login, SESSION_EXPIRED) must arrive uncompressed.
+    headers["accept-encoding"] = "identity"
+    return headers
+
+
+def refused_path(raw_path: str) -> bool:
+    return _BAD_PATH.search(raw_path) is not None
+
+
+async def proxy(gateway: Gateway, request: Request[Any, Any, Any]) -> Response[Any]:
+    ctx = RequestContext.of(request)
+    skin = gateway.skin_for(request)
+    if skin is None:
+        return error_response(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
+    ctx.skin = skin.id
+    raw_path = request.scope.get("raw_path", b"").decode("latin-1") or request.scope["path"]
+    if refused_path(raw_path):
+        return error_response(400, "BAD_PATH", "This path is not allowed", ctx)
+    found = gateway.catalogue.match(request.method, request.scope["path"])
+    if found is None:
+        return error_response(404, "NOT_FOUND", "No such route", ctx)
+    route, params = found
+    ctx.route = route.name
+    session = await gateway.sessions.load(skin.id, request.cookies.get(gateway.session_cookie))
+    refusal = guard(gateway, request, session, ctx)
+    if refusal is not None:
+        return refusal
+    if route.auth and not session.data.logged_in:
+        return _reply_response(gateway, request, _expired_reply(), session, ctx)
+    forward = await _prepare(gateway, request, skin, route, params, session, ctx)
+    if isinstance(forward, Response):
+        return forward
+    if route.binary or route.multipart:
+        return await _stream(gateway, request, forward, ctx)
+    return await _flight(gateway, request, forward, ctx)
+
+
+def guard(
+    gateway: Gateway, request: Request[Any, Any, Any], session: Session, ctx: RequestContext
+) -> Response[Any] | None:
+    """Unsafe calls must come from this site and echo the session's XSRF token."""
+    if request.method in SAFE_METHODS:
+        return None
+    headers = request.headers
+    if cross_site(headers.get("origin"), headers.get("sec-fetch-site"), headers.get("host")):
+        return error_response(403, "CROSS_SITE", "Cross-site requests are refused", ctx)
+    if session.is_new or not gateway.xsrf.valid(session.id, headers.get("x-xsrf-token")):
+        return error_response(403, "XSRF", "Missing or invalid X-XSRF-TOKEN", ctx)
+    return None
+
+
+async def _prepare(
+    gateway: Gateway,
+    request: Request[Any, Any, Any],
+    skin: Skin,
+    route: Route,
+    params: dict[str, str],
+    session: Session,
+    ctx: RequestContext,
+) -> Forward | Response[Any]:
+    headers = upstream_headers(gateway, request, skin, session, route, ctx)
+    query = request.scope.get("query_string", b"").decode("latin-1")
+    if route.multipart:
+        return Forward(skin, route, params, session, query, None, request.stream(), headers)
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > gateway.settings.max_json_body:
+        return error_response(413, "TOO_LARGE", "Request body too large", ctx)
+    body = await request.body()
+    if len(body) > gateway.settings.max_json_body:
+        return error_response(413, "TOO_LARGE", "Request body too large", ctx)
+    forward = Forward(skin, route, params, session, query, body if route.method != "GET" else None, None, headers)
+    if route.name in SESSION_CAPTURE_ROUTES and body:
+        _take_login_fields(forward, body)
+    return forward
+
+
+def _take_login_fields(forward: Forward, body: bytes) -> None:
+    """Notes the login name; `rememberMe` is the gateway's to keep (a persistent cookie),
+    so it is taken out before the platform sees the body."""
+    try:
+        data = msgspec.json.decode(body)
+    except msgspec.DecodeError:
+        return
+    if not isinstance(data, dict):
+        return
+    login = data.get("login")
+    forward.login = login.lower() if isinstance(login, str) else None
+    if "rememberMe" in data:
+        forward.remember = data.pop("rememberMe") is True
+        forward.body = msgspec.json.encode(data)
+
+
+async def _flight(
+    gateway: Gateway, request: Request[Any, Any, Any], forward: Forward, ctx: RequestContext
+) -> Response[Any]:
+    route = forward.route
+    session_key = "anonymous" if route.policy == "content" else forward.session.id
+    query = tuple(sorted(parse_qsl(forward.query, keep_blank_values=True)))
+    key = (forward.skin.id, session_key, route.method, request.scope["path"], query, body_digest(forward.body or b""))
+    slot = (forward.skin.id, forward.session.id, route.name) if route.policy == "exclusive" else None
+    try:
+        outcome, role = await gateway.dedup.run(key, lambda: _call(gateway, forward, ctx), slot)
+    except ExclusiveConflict:
+        return error_response(409, "IN_PROGRESS", "request already in progress", ctx)
+    except httpx.TimeoutException:
+        return error_response(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
+    except httpx.TransportError:
+        return error_response(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
+    ctx.dedup = role
+    return _reply_response(gateway, request, outcome.reply, outcome.session or forward.session, ctx)
+
+
+async def _call(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Outcome:
+    """The leader's upstream call, and what its answer does to the session (done once)."""
+    route, session = forward.route, forward.session
+    response = await call_upstream(gateway, forward.skin, route, forward.params, session, forward.query,
+                                   forward.body, forward.headers, ctx)  # fmt: skip
+    reply = Reply(
+        response.status_code, _returned_headers(response.headers, RETURNED_RESPONSE_HEADERS), response.content
+    )
+    if route.policy == "content":
+        return Outcome(reply, None)
+    reply = _observe(route, reply, session, forward)
+    await gateway.sessions.save(forward.skin.id, session)
+    return Outcome(reply, session)
+
+
+async def call_upstream(
+    gateway: Gateway,
+    skin: Skin,
+    route: Route,
+    params: dict[str, str],
+    session: Session,
+    query: str,
+    body: bytes | None,
+    headers: dict[str, str],
+    ctx: RequestContext,
+) -> httpx.Response:
+    """One buffered upstream call with the session's cookies and the upstream's XSRF echo.
+
+    Content calls are anonymous: no session cookies go out and none are kept.
+    """
+    client, url, origin = gateway.upstream_target(skin, route, params, session, query)
+    keeps_cookies = route.policy != "content"
+    for attempt in (1, 2):
+        sent = dict(headers)
+        if keeps_cookies:
+            _add_jar(sent, session.data.jars.get(origin, {}))
+        with ctx.upstream_timer():
+            response = await client.request(route.method, url, content=body, headers=sent,
+                                            timeout=gateway.timeouts[route.policy])  # fmt: skip
+        jar_changed = keeps_cookies and _keep_cookies(session, origin, response)
+        # A visitor's first unsafe call meets the upstream's XSRF check before it has a token:
+        # the upstream refuses it unprocessed and issues one, so it is sent once more.
+        if attempt == 1 and response.status_code == 403 and jar_changed and route.method != "GET":
+            continue
+        break
+    ctx.upstream_status = response.status_code
+    return response
+
+
+def _observe(route: Route, reply: Reply, session: Session, forward: Forward) -> Reply:
+    """Capture the upstream session at login/register (and strip it), end it at logout
+    or on SESSION_EXPIRED."""
+    if route.name == "logout":
+        session.log_out()
+        return reply
+    if route.name in SESSION_CAPTURE_ROUTES and b"sessionId" in reply.body:
+        return _capture(reply, session, forward)
+    if SESSION_EXPIRED.encode() in reply.body and _code(reply.body) == SESSION_EXPIRED:
+        session.log_out()
+    return reply
+
+
+def _capture(reply: Reply, session: Session, forward: Forward) -> Reply:
+    try:
+        data = msgspec.json.decode(reply.body)
+    except msgspec.DecodeError:
+        return reply
+    if not isinstance(data, dict):
+        return reply
+    found = data.get("loginResponse")
+    nested: dict[str, Any] = found if isinstance(found, dict) else {}
+    wsession = data.pop("sessionId", None) or nested.get("sessionId")
+    nested.pop("sessionId", None)
+    if data.get("success") is True and isinstance(wsession, str) and wsession:
+        login = nested.get("login") or data.get("login")
+        session.log_in(wsession, login if isinstance(login, str) else forward.login, forward.remember)
+    return Reply(reply.status, reply.headers, msgspec.json.encode(data))
+
+
+def _code(body: bytes) -> str | None:
+    try:
+        data = msgspec.json.decode(body)
+    except msgspec.DecodeError:
+        return None
+    return data.get("code") if isinstance(data, dict) else None
+
+
+def _expired_reply() -> Reply:
+    body = msgspec.json.encode({"success": False, "code": SESSION_EXPIRED, "description": "Session expired"})
+    return Reply(200, {"content-type": "application/json"}, body)
+
+
+async def _stream(
+    gateway: Gateway, request: Request[Any, Any, Any], forward: Forward, ctx: RequestContext
+) -> Response[Any]:
+    """Binary answers (media, captcha) and uploads stream through without being held."""
+    route, session = forward.route, forward.session
+    client, url, origin = gateway.upstream_target(forward.skin, route, forward.params, session, forward.query)
+    headers = dict(forward.headers)
+    if route.policy != "content":
+        _add_jar(headers, session.data.jars.get(origin, {}))
+    if forward.stream is not None and (length := request.headers.get("content-length")):
+        headers["content-length"] = length
+    if route.binary and (encoding := request.headers.get("accept-encoding")):
+        headers["accept-encoding"] = encoding
+    slot = (forward.skin.id, session.id, route.name) if route.policy == "exclusive" else None
+    if slot is not None and not gateway.claim(slot):
+        return error_response(409, "IN_PROGRESS", "request already in progress", ctx)
+    try:
+        upstream_request = client.build_request(
+            route.method, url, headers=headers, content=forward.stream if forward.stream is not None else forward.body,
+            timeout=gateway.timeouts[route.policy],
+        )  # fmt: skip
+        with ctx.upstream_timer():
+            response = await client.send(upstream_request, stream=True)
+    except httpx.TimeoutException:
+        return error_response(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
+    except httpx.TransportError:
+        return error_response(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
+    finally:
+        if slot is not None:
+            gateway.release(slot)
+    ctx.upstream_status = response.status_code
+    if route.policy != "content" and _keep_cookies(session, origin, response):
+        await gateway.sessions.save(forward.skin.id, session)
+    stream = Stream(
+        response.aiter_raw(),
+        status_code=response.status_code,
+        headers=_returned_headers(response.headers, STREAMED_RESPONSE_HEADERS),
+        background=BackgroundTask(response.aclose),
+    )
+    gateway.finish(request, stream, session, ctx)
+    return stream
+
+
+def _reply_response(
+    gateway: Gateway, request: Request[Any, Any, Any], reply: Reply, session: Session, ctx: RequestContext
+) -> Response[Any]:
+    response: Response[Any] = Response(
+        content=reply.body,
+        status_code=reply.status,
+        headers=reply.headers,
+        media_type=reply.headers.get("content-type", "application/json"),
+    )
+    gateway.finish(request, response, session, ctx)
+    return response
+
+
+def _returned_headers(headers: httpx.Headers, allowed: tuple[str, ...]) -> dict[str, str]:
+    return {name: value for name in allowed if (value := headers.get(name)) is not None}
+
+
+def _add_jar(headers: dict[str, str], jar: dict[str, str]) -> None:
+    if not jar:
+        return
+    headers["cookie"] = "; ".join(f"{name}={value}" for name, value in jar.items())
+    token = jar.get(XSRF_COOKIE)
+    if token:
+        headers[UPSTREAM_XSRF_HEADER] = token
+
+
+def _keep_cookies(session: Session, origin: str, response: httpx.Response) -> bool:
+    """Upstream cookies go to the session's jar for that origin, never to the browser."""
+    set_cookies = response.headers.get_list("set-cookie")
+    if not set_cookies:
+        return False
+    jar = dict(session.data.jars.get(origin, {}))
+    for header in set_cookies:
+        for name, morsel in _parse_cookie(header).items():
+            expired = morsel["max-age"] == "0" or morsel.value in {"", "null"}
+            if expired:
+                jar.pop(name, None)
+            else:
+                jar[name] = morsel.value
+    if jar == session.data.jars.get(origin, {}):
+        return False
+    session.data.jars = {**session.data.jars, origin: jar}
+    return True
+
+
+def _parse_cookie(header: str) -> SimpleCookie:
+    parsed: SimpleCookie = SimpleCookie()
+    try:
+        parsed.load(header)
+    except Exception:  # an unparsable cookie is the upstream's problem, not the player's
+        return SimpleCookie()
+    return parsed

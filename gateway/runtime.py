@@ -1,0 +1,124 @@
+"""The gateway's parts for one app instance, and the per-request context the access log reads."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from litestar import Request, Response
+from litestar.datastructures import Cookie
+
+from contracts.catalogue import Catalogue, Policy, Route
+from gateway.dedup import Dedup
+from gateway.security import XSRF_COOKIE, XsrfTokens, request_id
+from gateway.session import REMEMBER_SECONDS, Session, Sessions
+from gateway.settings import Settings
+from gateway.skins import Skin, Skins
+from gateway.upstream import TIMEOUTS, UpstreamClients
+
+CONTEXT_KEY = "bff"
+
+
+@dataclass
+class RequestContext:
+    """What the access line says about one request."""
+
+    request_id: str
+    started: float = field(default_factory=time.perf_counter)
+    skin: str | None = None
+    route: str | None = None
+    dedup: str | None = None
+    upstream_ms: float = 0.0
+    upstream_status: int | None = None
+
+    @classmethod
+    def of(cls, request: Request[Any, Any, Any]) -> RequestContext:
+        state: dict[str, Any] = request.scope.setdefault("state", {})
+        ctx: RequestContext | None = state.get(CONTEXT_KEY)
+        if ctx is None:
+            ctx = state[CONTEXT_KEY] = cls(request_id(request.headers.get("x-request-id")))
+        return ctx
+
+    @contextmanager
+    def upstream_timer(self) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.upstream_ms += (time.perf_counter() - started) * 1000
+
+
+@dataclass
+class Gateway:
+    settings: Settings
+    skins: Skins
+    clients: UpstreamClients
+    sessions: Sessions
+    xsrf: XsrfTokens
+    catalogue: Catalogue = field(default_factory=Catalogue)
+    dedup: Dedup[Any] = field(default_factory=Dedup)
+    timeouts: dict[Policy, httpx.Timeout] = field(default_factory=lambda: dict(TIMEOUTS))
+    _claims: set[Hashable] = field(default_factory=set)
+
+    @property
+    def session_cookie(self) -> str:
+        # __Host- cookies must be Secure, host-only and Path=/ (no sharing across subdomains).
+        return "__Host-bff" if self.settings.production else "bff"
+
+    def skin_for(self, request: Request[Any, Any, Any]) -> Skin | None:
+        return self.skins.for_host(request.headers.get("host"))
+
+    def upstream_target(
+        self, skin: Skin, route: Route, params: dict[str, str], session: Session, query: str
+    ) -> tuple[httpx.AsyncClient, str, str]:
+        base = skin.upstreams.base(route.upstream)
+        if route.name == "sportsEvents" and skin.sports_feed:
+            base, path = skin.sports_feed.rstrip("/"), ""
+        else:
+            path = route.upstream_path(params, session.data.wsession)
+        url = base + path + (f"?{query}" if query else "")
+        origin = _origin(base)
+        return self.clients.client(origin), url, origin
+
+    def claim(self, slot: Hashable) -> bool:
+        """One streamed exclusive call (an upload) per session and route at a time."""
+        if slot in self._claims:
+            return False
+        self._claims.add(slot)
+        return True
+
+    def release(self, slot: Hashable) -> None:
+        self._claims.discard(slot)
+
+    def finish(
+        self, request: Request[Any, Any, Any], response: Response[Any], session: Session, ctx: RequestContext
+    ) -> None:
+        """The browser's cookies (session id, XSRF token) and the request id."""
+        response.headers["x-request-id"] = ctx.request_id
+        secure = self.settings.production
+        if session.is_new:
+            response.cookies.append(
+                Cookie(
+                    key=self.session_cookie,
+                    value=session.id,
+                    path="/",
+                    httponly=True,
+                    samesite="lax",
+                    secure=secure,
+                    max_age=REMEMBER_SECONDS if session.data.remember else None,
+                )
+            )
+        token = self.xsrf.for_session(session.id)
+        if request.cookies.get(XSRF_COOKIE) != token:
+            response.cookies.append(
+                Cookie(key=XSRF_COOKIE, value=token, path="/", httponly=False, samesite="lax", secure=secure)
+            )
+
+
+def _origin(url: str) -> str:
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://{rest.split('/', 1)[0]}"

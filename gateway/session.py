@@ -1,0 +1,118 @@
+"""The player's server-side session: the browser holds only an opaque cookie.
+
+Litestar's `Store` (memory, or Redis with many instances) keeps the data. Litestar's
+`ServerSideSessionBackend` is not used because it rewrites the session on every response
+(a balance poll that ends after a login would write back the pre-login session) and
+cannot rotate the id at login; here a session is saved only when it changed, and
+`rotate()` gives it a new id (no fixation).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from dataclasses import dataclass
+
+import msgspec
+from litestar.stores.base import Store
+
+SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
+REMEMBER_SECONDS = 30 * 24 * 3600
+IDLE_SECONDS = 24 * 3600
+"""A browser-session cookie's server side lives this long without use."""
+
+
+class SessionData(msgspec.Struct, kw_only=True):
+    wsession: str | None = None
+    """The upstream platform's session id: never leaves the gateway."""
+    login: str | None = None
+    remember: bool = False
+    jars: dict[str, dict[str, str]] = {}
+    """Upstream cookies per upstream origin (its XSRF-TOKEN among them)."""
+    created: float = 0.0
+
+    @property
+    def logged_in(self) -> bool:
+        return self.wsession is not None
+
+
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(SessionData)
+
+
+@dataclass
+class Session:
+    """One request's view of a session: its id, data, and whether anything must be saved."""
+
+    id: str
+    data: SessionData
+    stored: bytes | None
+    """The bytes loaded from the store (None: nothing stored yet)."""
+    previous_id: str | None = None
+    """The id before a rotation: deleted from the store when saved."""
+    ended: bool = False
+    is_new: bool = False
+    """The browser does not have this id yet: the cookie must be set."""
+
+    def log_in(self, wsession: str, login: str | None, remember: bool) -> None:
+        self.data.wsession = wsession
+        self.data.login = login
+        self.data.remember = remember
+        self.rotate()
+
+    def log_out(self) -> None:
+        """Forgets the player; the visitor keeps browsing with a fresh, empty session."""
+        self.data = SessionData(created=time.time())
+        self.rotate()
+
+    def rotate(self) -> None:
+        if self.previous_id is None and self.stored is not None:
+            self.previous_id = self.id
+        self.id = new_id()
+        self.is_new = True
+
+    def encoded(self) -> bytes:
+        return _encoder.encode(self.data)
+
+
+def new_id() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class Sessions:
+    """Loads and saves sessions in a Litestar store, namespaced per skin."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def load(self, skin_id: str, session_id: str | None) -> Session:
+        if session_id and SESSION_ID.match(session_id):
+            raw = await self.store.get(f"{skin_id}:{session_id}", renew_for=None)
+            if raw is not None:
+                try:
+                    return Session(session_id, _decoder.decode(raw), raw)
+                except msgspec.DecodeError:
+                    pass
+            # An id the store does not know (ended, expired, or never stored because the
+            # visitor had nothing to keep) is an empty anonymous session. It holds no
+            # privilege: logging in always rotates to a new id.
+            return Session(session_id, SessionData(created=time.time()), None)
+        return Session(new_id(), SessionData(created=time.time()), None, is_new=True)
+
+    async def save(self, skin_id: str, session: Session) -> None:
+        """Writes the session if it changed; removes the old id after a rotation."""
+        if session.previous_id is not None:
+            await self.store.delete(f"{skin_id}:{session.previous_id}")
+            session.previous_id = None
+        if session.stored is None and not session.data.logged_in and not session.data.jars:
+            return  # an anonymous visitor with nothing to keep costs no storage
+        encoded = session.encoded()
+        if encoded == session.stored:
+            return
+        ttl = REMEMBER_SECONDS if session.data.remember else IDLE_SECONDS
+        await self.store.set(f"{skin_id}:{session.id}", encoded, expires_in=ttl)
+        session.stored = encoded
+
+    async def revoke(self, skin_id: str, session_id: str) -> None:
+        await self.store.delete(f"{skin_id}:{session_id}")

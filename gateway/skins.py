@@ -1,0 +1,164 @@
+"""Skins: which white-label site a request belongs to, and where its upstreams are.
+
+A skins file (TOML) maps host names to skins. It is validated with msgspec when it is
+read: a bad file stops the start with a message naming the field. Without a file there
+is one built-in skin pointing at the local sandbox.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Literal
+from urllib.parse import urlsplit
+
+import msgspec
+
+from contracts.catalogue import Upstream
+
+Locale = Literal["es", "pt", "en"]
+HttpUrl = Annotated[str, msgspec.Meta(pattern=r"^https?://[^\s/?#]+(/[^\s?#]*)?$")]
+Colour = Annotated[str, msgspec.Meta(pattern=r"^#[0-9a-fA-F]{3,8}$")]
+HostName = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9.-]+$", min_length=1, max_length=253)]
+
+
+class SkinsFileError(Exception):
+    """The skins file cannot be used; the message names the file and the field."""
+
+
+class Upstreams(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    api: HttpUrl
+    capi: HttpUrl
+    sbapi: HttpUrl
+    rest: HttpUrl
+
+    def base(self, upstream: Upstream) -> str:
+        url: str = getattr(self, upstream)
+        return url.rstrip("/")
+
+
+class Branding(msgspec.Struct, forbid_unknown_fields=True, frozen=True, rename="camel"):
+    logo: str = "/bff/logo.svg"
+    primary: Colour = "#f5b301"
+    accent: Colour = "#e23d5b"
+    background: Colour = "#0d0f1a"
+    surface: Colour = "#171a2b"
+    text: Colour = "#f3f4f8"
+    operator_line: str = ""
+
+
+class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    id: Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9-]{1,32}$")]
+    site_id: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
+    hosts: Annotated[list[HostName], msgspec.Meta(min_length=1)]
+    currency: Annotated[str, msgspec.Meta(pattern=r"^[A-Z]{3}$")]
+    upstreams: Upstreams
+    currency_symbol: str = ""
+    default_locale: Locale = "es"
+    locales: list[Locale] = msgspec.field(default_factory=lambda: ["es", "pt", "en"])
+    sports_feed: HttpUrl | None = None
+    """Where the combined sports events come from, when not from the sbapi upstream."""
+    frame_hosts: list[HttpUrl] = []
+    """Game-provider origins allowed in frames (CSP frame-src)."""
+    branding: Branding = Branding()
+    features: dict[str, bool] = {}
+
+    def public(self) -> dict[str, object]:
+        """What the SPA may know: never the upstreams."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "currency": self.currency,
+            "currencySymbol": self.currency_symbol or self.currency,
+            "defaultLocale": self.default_locale,
+            "locales": list(self.locales),
+            "branding": msgspec.to_builtins(self.branding),
+            "features": dict(self.features),
+        }
+
+
+class SkinsFile(msgspec.Struct, forbid_unknown_fields=True):
+    skins: Annotated[list[Skin], msgspec.Meta(min_length=1)]
+
+
+class Skins:
+    """Host name -> skin, built once per configuration."""
+
+    def __init__(self, skins: list[Skin]) -> None:
+        self.all: tuple[Skin, ...] = tuple(skins)
+        self._by_host: dict[str, Skin] = {}
+        for skin in skins:
+            if skin.default_locale not in skin.locales:
+                raise SkinsFileError(f"skins[{skin.id}].default_locale: {skin.default_locale} is not in locales")
+            for host in skin.hosts:
+                if host in self._by_host:
+                    raise SkinsFileError(f"skins[{skin.id}].hosts: {host} already belongs to {self._by_host[host].id}")
+                self._by_host[host] = skin
+        ids = [s.id for s in skins]
+        if len(set(ids)) != len(ids):
+            raise SkinsFileError("skins: ids must be unique")
+
+    def for_host(self, host: str | None) -> Skin | None:
+        """The skin of a Host header value (port and case ignored)."""
+        if not host:
+            return None
+        return self._by_host.get(_hostname(host))
+
+    def upstream_origins(self) -> set[str]:
+        return {_origin(skin.upstreams.base(u)) for skin in self.all for u in ("api", "capi", "sbapi", "rest")}
+
+
+def _hostname(host: str) -> str:
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host.split("]", 1)[0] + "]"
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def load(path: Path) -> Skins:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SkinsFileError(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(raw.decode())
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SkinsFileError(f"{path}: not valid TOML ({exc})") from None
+    return parse(data, str(path))
+
+
+def parse(data: Mapping[str, object], source: str = "skins") -> Skins:
+    try:
+        skins_file = msgspec.convert(data, SkinsFile)
+    except msgspec.ValidationError as exc:
+        # msgspec names the field: "Expected `str`, got `int` - at `$.skins[0].currency`"
+        raise SkinsFileError(f"{source}: {exc}") from None
+    try:
+        return Skins(skins_file.skins)
+    except SkinsFileError as exc:
+        raise SkinsFileError(f"{source}: {exc}") from None
+
+
+def builtin(sandbox_url: str) -> Skins:
+    """One skin on the local sandbox's `aurora` site, answering any local host name."""
+    upstream = Upstreams(api=sandbox_url, capi=sandbox_url, sbapi=sandbox_url, rest=sandbox_url)
+    skin = Skin(
+        id="aurora",
+        site_id="aurora",
+        name="Aurora Casino",
+        hosts=["127.0.0.1", "localhost", "aurora.localhost", "testserver.local"],
+        currency="INR",
+        currency_symbol="Bs.",
+        upstreams=upstream,
+        frame_hosts=[sandbox_url],
+        branding=Branding(operator_line="Aurora Casino is a sandbox demo. Play responsibly. 18+"),
+        features={"deposits": True, "withdrawals": True},
+    )
+    return Skins([skin])

@@ -1,0 +1,43 @@
+import { render, screen, waitFor } from "@testing-library/react";
+import { Provider } from "react-redux";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+
+import i18n from "../i18n";
+import { loggedOut, skinConfig, stubBff } from "../test/bff";
+import { appRoutes } from "./router";
+import { makeStore } from "./store";
+
+function renderApp(url: string) {
+  const router = createMemoryRouter(appRoutes, { initialEntries: [url] });
+  render(
+    <Provider store={makeStore()}>
+      <RouterProvider router={router} />
+    </Provider>,
+  );
+  return router;
+}
+
+describe("app routes", () => {
+  it("redirects / to the lazily loaded home screen and applies the skin", async () => {
+    const branding = { ...skinConfig.skin.branding, primary: "#33cc99" };
+    stubBff({ "/bff/config": { skin: { ...skinConfig.skin, branding } }, "/bff/session": loggedOut });
+
+    const router = renderApp("/");
+
+    expect(await screen.findByRole("heading", { name: "Casino Sandbox" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/home");
+    expect(screen.getByRole("group", { name: i18n.t("language.label") })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe("Casino Sandbox"));
+    expect(document.documentElement.style.getPropertyValue("--color-primary")).toBe("#33cc99");
+  });
+
+  it("shows the not-found screen outside the layout for unknown paths", async () => {
+    stubBff({});
+
+    renderApp("/no-such-page");
+
+    expect(await screen.findByRole("heading", { name: i18n.t("notFound.title") })).toBeInTheDocument();
+    expect(screen.queryByRole("group", { name: i18n.t("language.label") })).not.toBeInTheDocument();
+  });
+});

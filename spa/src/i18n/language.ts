@@ -1,0 +1,26 @@
+export const LOCALES = ["es", "pt", "en"] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = "es";
+
+// Browser-storage keys from the spec: `locale` for the site, `localS` for banner content.
+const STORAGE_KEYS = ["locale", "localS"] as const;
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+}
+
+/** The language the visitor chose earlier, or the default. */
+export function storedLanguage(storage: Storage = localStorage): Locale {
+  const stored = storage.getItem("locale");
+  return isLocale(stored) ? stored : DEFAULT_LOCALE;
+}
+
+export function rememberLanguage(lng: Locale, storage: Storage = localStorage): void {
+  for (const key of STORAGE_KEYS) storage.setItem(key, lng);
+}
+
+/** Stores the choice and reloads, so every screen and cached response starts in the new language. */
+export function setLanguage(lng: Locale): void {
+  rememberLanguage(lng);
+  window.location.reload();
+}

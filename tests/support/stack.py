@@ -1,0 +1,70 @@
+"""The real product in subprocesses: `python -m gateway --with-sandbox` on free ports."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Stack:
+    url: str
+    sandbox_url: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def logs(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+
+def start_stack(log_dir: Path, env: dict[str, str] | None = None, port: int | None = None) -> Stack:
+    port = port or free_port()
+    sandbox_port = free_port()
+    log_path = log_dir / f"stack-{port}.log"
+    environment = {**os.environ, "GATEWAY_ENV": "development", "LOG_FORMAT": "json", **(env or {})}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gateway", "--with-sandbox", "--port", str(port), "--sandbox-port", str(sandbox_port)],
+        cwd=ROOT,
+        env=environment,
+        stdout=log_path.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    stack = Stack(f"http://127.0.0.1:{port}", f"http://127.0.0.1:{sandbox_port}", process, log_path)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the stack exited early:\n{stack.logs()}")
+        try:
+            if httpx.get(stack.url + "/bff/health", timeout=1).status_code == 200:
+                return stack
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    stack.stop()
+    raise RuntimeError(f"the stack did not start:\n{stack.logs()}")

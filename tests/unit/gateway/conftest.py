@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+import respx
+
+from tests.support.gateway import UPSTREAM, Browser, browser_on, gateway_app
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def upstream() -> respx.Router:
+    """The mocked platform. Every call lands here; tests count them."""
+    router = respx.Router(base_url=UPSTREAM, assert_all_called=False)
+    router.post("/api/player/login").mock(
+        return_value=httpx.Response(
+            200,
+            json={"success": True, "sessionId": "UPSTREAM-SID-1", "loginResponse": {"sessionId": "UPSTREAM-SID-1"}},
+            headers={"set-cookie": "XSRF-TOKEN=up-token; Path=/"},
+        )
+    )
+    router.post("/api/player/logout").mock(return_value=httpx.Response(200, json={"success": True}))
+    return router
+
+
+@pytest.fixture
+async def browser(upstream: respx.Router) -> AsyncIterator[Browser]:
+    async with browser_on(gateway_app(upstream)) as b:
+        await b.start()
+        yield b
+
+
+def calls(route: Any) -> int:
+    return int(route.call_count)

@@ -1,0 +1,55 @@
+"""The skins file: validated at start with messages that name the field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gateway import skins
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "deploy" / "skins.example.toml"
+
+
+def test_the_example_file_maps_hosts_to_skins() -> None:
+    configured = skins.load(EXAMPLE)
+    assert configured.for_host("127.0.0.1:8000").id == "aurora"  # type: ignore[union-attr]
+    assert configured.for_host("PAMPA.localhost:8000").id == "pampa"  # type: ignore[union-attr]
+    assert configured.for_host("evil.example") is None
+    pampa = configured.for_host("pampa.localhost")
+    assert pampa is not None and pampa.branding.primary == "#2ec27e"
+
+
+def test_the_public_part_never_shows_upstreams() -> None:
+    public = skins.load(EXAMPLE).all[0].public()
+    assert "upstreams" not in public and "127.0.0.1:8001" not in str(public)
+    assert public["branding"]["operatorLine"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("[[skins]]\nid='a'\n", "$.skins[0]"),
+        (EXAMPLE.read_text().replace('currency = "INR"', 'currency = "rupees"'), "$.skins[0].currency"),
+        (
+            EXAMPLE.read_text().replace('api = "http://127.0.0.1:8001"', 'api = "ftp://x"', 1),
+            "$.skins[0].upstreams.api",
+        ),
+        (EXAMPLE.read_text().replace('primary = "#f5b301"', 'primary = "gold"'), "$.skins[0].branding.primary"),
+        (EXAMPLE.read_text().replace('hosts = ["pampa.localhost"]', 'hosts = ["localhost"]'), "hosts"),
+        (EXAMPLE.read_text() + "\nunknown = 1\n", "unknown"),
+        ("this is = not toml [", "not valid TOML"),
+    ],
+)
+def test_a_bad_file_is_refused_naming_the_field(tmp_path: Path, text: str, field: str) -> None:
+    path = tmp_path / "skins.toml"
+    path.write_text(text)
+    with pytest.raises(skins.SkinsFileError) as error:
+        skins.load(path)
+    assert field in str(error.value) and str(path) in str(error.value)
+
+
+def test_without_a_file_one_skin_points_at_the_sandbox() -> None:
+    builtin = skins.builtin("http://127.0.0.1:8001")
+    assert [s.id for s in builtin.all] == ["aurora"]
+    assert builtin.upstream_origins() == {"http://127.0.0.1:8001"}
