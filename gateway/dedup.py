@@ -47,10 +47,12 @@ class Dedup(Generic[R]):
         self._flights[key] = _Flight(task, slot)
         if slot is not None:
             self._slots[slot] = key
-        task.add_done_callback(lambda _: self._land(key))
+        task.add_done_callback(lambda done: self._land(key, done))
         return await asyncio.shield(task), "leader"
 
-    def _land(self, key: Hashable) -> None:
+    def _land(self, key: Hashable, task: asyncio.Task[R]) -> None:
+        if not task.cancelled():
+            task.exception()  # retrieved here too: every waiter may have gone away
         flight = self._flights.pop(key, None)
         if flight is not None and flight.slot is not None:
             self._slots.pop(flight.slot, None)

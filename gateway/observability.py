@@ -46,6 +46,9 @@ def configure_logging(settings: Settings) -> None:
     level = logging.getLevelNamesMapping().get(settings.log_level.upper(), logging.INFO)
     console = settings.log_format == "console" or (settings.log_format == "auto" and sys.stdout.isatty())
     renderer: Any = structlog.dev.ConsoleRenderer() if console else structlog.processors.JSONRenderer()
+    # httpx logs every upstream URL at INFO, and launch paths carry the platform's session id.
+    for noisy in ("httpx", "httpcore"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,

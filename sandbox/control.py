@@ -105,6 +105,8 @@ def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any],
             "documents": [d.doc_type for d in player.documents],
             "verifyToken": player.verify_token,
             "sessions": sum(1 for s in site.sessions.values() if s.login == player.login),
+            # For tests that prove the platform's session id never leaks through the gateway.
+            "sessionIds": [token for token, s in site.sessions.items() if s.login == player.login],
         }
 
     @get("/sites/{site_id:str}/ledger", sync_to_thread=False)
