@@ -80,7 +80,7 @@ from contracts.wallet import (
     WalletEntry,
     WalletName,
 )
-from sandbox import content, launches, seed
+from sandbox import cashier, content, launches, seed
 from sandbox.platform import Call, Registry, check, convert, failure
 from sandbox.state import DocumentRecord, Player, Site, Wallet, money
 
@@ -578,7 +578,8 @@ def _wallet_entry(wallet: Wallet) -> WalletEntry:
 
 @routes("balance")
 async def balance(call: Call) -> BalanceResponse:
-    wallets = sorted(call.player.wallets.values(), key=lambda w: (not w.preferred, w.id))
+    # Deposits the provider approved since the last look are credited before showing money.
+    wallets = sorted(cashier.settled(call).wallets.values(), key=lambda w: (not w.preferred, w.id))
     return BalanceResponse(values=[_wallet_entry(w) for w in wallets])
 
 

@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
 
 from contracts.cashier import STATUS_APPROVED, STATUS_STARTED
-from tests.support.platform import PlatformClient
+from sandbox.app import SandboxSettings
+from sandbox.cashier import payment_page
+from tests.support.platform import PlatformClient, sandbox_client
 
 CASHIER = "/api/cashier"
 INSUFFICIENT = "You don’t have enough Amount"
 INDIA = {"paymentMethod": 326, "paymentType": "deposit", "currency": "INR", "amount": 1000,
          "mobileNumber": "9123456789", "email": "demo1@example.com", "city": "Delhi", "street": "MG Road 1",
          "postal_code": "110001", "type": "card"}  # fmt: skip
-PAYKASSMA = {"paymentMethod": 328, "paymentType": "deposit", "currency": "INR", "amount": 1000, "payMethod": "paytm",
-             "userName": "demo1", "phoneNumber": "9123456789", "address": "MG Road 1", "emailId": "demo1@example.com"}  # fmt: skip
+PAYKASSMA = {"paymentMethod": 328, "paymentType": "deposit", "currency": "INR", "amount": 1000,
+             "payMethod": "paytm", "userName": "demo1", "phoneNumber": "9123456789", "address": "MG Road 1",
+             "emailId": "demo1@example.com"}  # fmt: skip
 TRANSACT = {"paymentMethod": 329, "paymentType": "deposit", "currency": "INR", "amount": 1500,
             "email": "demo1@example.com", "phone": "9123456789"}  # fmt: skip
 VENEZUELA = {"paymentMethod": 332, "paymentType": "deposit", "currency": "VES", "amount": 500, "bankCode": "payphone",
@@ -27,9 +34,19 @@ FORM_B = {"firstName": "Lucia", "alias": "lucia.mp", "cbu": "0110599520000001234
           "amount": 3000}  # fmt: skip
 BANK_WITHDRAW = {"paymentMethod": "bank", "amount": 250, "ifsc": "SBIN0123456", "accountType": "Savings",
                  "bankName": "State Bank", "nameOnAccount": "Lucia Gomez", "personalNumber": "123456789012",
-                 "address": "MG Road 1", "city": "Delhi", "state": "Delhi", "zip": "110001", "phone": "9123456789"}  # fmt: skip
+                 "address": "MG Road 1", "city": "Delhi", "state": "Delhi", "zip": "110001",
+                 "phone": "9123456789"}  # fmt: skip
 BANK_ACCOUNT = {"bankAccountNumber": "123456789012", "bankName": "State Bank", "accountBranchName": "Main",
                 "nameOnAccount": "Lucia Gomez", "accountType": "Savings", "personalNumber": "SBIN0001234"}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def unchanged() -> Iterator[PlatformClient]:
+    """demo1 on one sandbox for the whole module: for refusals, which must change nothing."""
+    with sandbox_client(SandboxSettings(deposit_approval_delay_s=0.2)) as client:
+        shared = PlatformClient(client)
+        shared.login()
+        yield shared
 
 
 def call(client: PlatformClient, name: str, body: Any = None, **query: str) -> dict[str, Any]:
@@ -51,6 +68,12 @@ def status(client: PlatformClient, seque_no: str) -> str:
     reply = call(client, "depositCallBackStatus", {"sid": seque_no})
     assert reply["success"], reply
     return str(reply["status"])
+
+
+def local(url: str) -> str:
+    """An absolute sandbox address as the test client calls it."""
+    parts = urlsplit(url)
+    return f"{parts.path}?{parts.query}"
 
 
 def refused(reply: dict[str, Any], message: str) -> None:
@@ -96,11 +119,10 @@ def refused(reply: dict[str, Any], message: str) -> None:
     ],
 )
 def test_a_deposit_outside_its_method_rules_is_refused_with_the_spec_message(
-    player: PlatformClient, body: dict[str, Any], message: str
+    unchanged: PlatformClient, body: dict[str, Any], message: str
 ) -> None:
-    reply = call(player, "buy", body)
-    refused(reply, message)
-    assert cash(player) == "5000.00"
+    refused(call(unchanged, "buy", body), message)
+    assert cash(unchanged) == "5000.00"
 
 
 @pytest.mark.parametrize(
@@ -123,18 +145,27 @@ def test_each_deposit_method_answers_a_sequence_number_and_where_to_pay(
     assert status(player, seque_no) == STATUS_STARTED
 
 
-def test_the_india_gateway_posts_a_form_and_the_payment_page_answers_it(player: PlatformClient) -> None:
+@pytest.fixture
+def pay_pages() -> Any:
+    """The provider's payment page on its own (app.py mounts it next to the platform)."""
+    with TestClient(app=Litestar(route_handlers=[payment_page])) as client:
+        yield client
+
+
+def test_the_india_gateway_posts_a_form_and_the_payment_page_answers_it(
+    player: PlatformClient, pay_pages: TestClient[Any]
+) -> None:
     form = call(player, "buy", INDIA)["result"]["form"]
     assert form["method"] == "POST"
     assert form["params"]["amount"] == "1000.00"
-    page = player.client.post(form["url"].split("testserver", 1)[-1], data=form["params"])
+    page = pay_pages.post(local(form["url"]), data=form["params"])
     assert page.status_code == 200
     assert "India gateway" in page.text and "1000.00 INR" in page.text
 
 
-def test_scan_and_pay_links_a_qr_page(player: PlatformClient) -> None:
+def test_scan_and_pay_links_a_qr_page(player: PlatformClient, pay_pages: TestClient[Any]) -> None:
     link = call(player, "Mbuy", {**PAYKASSMA, "payMethod": "ScanNPay"})["result"]["externalLink"]
-    page = player.client.get(link.split("testserver", 1)[-1])
+    page = pay_pages.get(local(link))
     assert page.status_code == 200
     assert "<svg" in page.text and "Scan and Pay" in page.text
 
@@ -145,9 +176,9 @@ def test_an_unknown_deposit_method_is_refused(player: PlatformClient) -> None:
 
 def test_an_account_without_deposits_cannot_deposit(platform: PlatformClient) -> None:
     platform.login("nocash", "nocash123")
-    reply = call(platform, "buy", METHOD_300)
-    assert reply["success"] is False
-    assert platform.client.get("/_sandbox/sites/aurora/players/nocash").json()["deposits"] == []
+    before = platform.client.get("/_sandbox/sites/aurora/players/nocash").json()["deposits"]
+    assert call(platform, "buy", METHOD_300)["success"] is False
+    assert platform.client.get("/_sandbox/sites/aurora/players/nocash").json()["deposits"] == before
 
 
 # --- Deposits: the provider's status --------------------------------------------------------
@@ -233,11 +264,11 @@ def test_a_payment_redirect_points_at_an_existing_deposit(player: PlatformClient
     ],
 )
 def test_a_withdrawal_outside_its_form_rules_is_refused_with_the_spec_message(
-    player: PlatformClient, route: str, body: dict[str, Any], message: str
+    unchanged: PlatformClient, route: str, body: dict[str, Any], message: str
 ) -> None:
-    refused(call(player, route, body), message)
-    assert cash(player) == "5000.00"
-    assert call(player, "getOpenWithdrawRequests")["withdrawsResponses"] == []
+    refused(call(unchanged, route, body), message)
+    assert cash(unchanged) == "5000.00"
+    assert call(unchanged, "getOpenWithdrawRequests")["withdrawsResponses"] == []
 
 
 @pytest.mark.parametrize(
@@ -249,7 +280,7 @@ def test_a_valid_withdrawal_holds_the_amount_at_once(player: PlatformClient, rou
     reply = call(player, route, body)
     assert reply["success"] is True
     assert reply["description"] == "Withdrawal Succesfull"
-    assert reply["result"] == {"success": True}
+    assert reply["result"]["success"] is True
     assert cash(player) == f"{5000 - body['amount']}.00"
     assert ledger(player, reply["cashoutId"])[0]["kind"] == "cashout"
 
@@ -373,3 +404,15 @@ def test_payment_methods_are_method_328s_pay_methods(player: PlatformClient) -> 
         "upi_l": (100, 50000),
         "ScanNPay": (300, 50000),
     }
+
+
+def test_a_balance_read_credits_an_approved_deposit_without_polling(player: PlatformClient) -> None:
+    before = player.post("/api/cashier/balance").json()["values"][0]["cash"]["value"]
+    deposit = {"paymentMethod": 326, "paymentType": "deposit", "currency": "INR", "amount": 1000,
+               "mobileNumber": "9123456789", "email": "demo1@example.com", "city": "La Rioja", "street": "Calle 1",
+               "postal_code": "5300", "type": "card"}  # fmt: skip
+    assert player.post("/api/cashier/buy", deposit).json()["success"] is True
+    time.sleep(0.25)
+    after = player.post("/api/cashier/balance").json()["values"][0]["cash"]["value"]
+    assert after == before + 1000
+    assert player.post("/api/cashier/balance").json()["values"][0]["cash"]["value"] == after, "credited once"
