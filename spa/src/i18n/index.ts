@@ -2,7 +2,7 @@ import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
 
 import { DEFAULT_LOCALE, LOCALES, storedLanguage } from "./language";
-import { defaultNS, resources } from "./resources";
+import { defaultNS, namespaces, resources } from "./resources";
 
 i18n.on("languageChanged", (lng) => {
   document.documentElement.lang = lng;
@@ -15,7 +15,7 @@ void i18n.use(initReactI18next).init({
   fallbackLng: DEFAULT_LOCALE,
   supportedLngs: LOCALES,
   defaultNS,
-  ns: [defaultNS],
+  ns: [...namespaces],
   initAsync: false,
   interpolation: { escapeValue: false }, // React escapes.
 });
