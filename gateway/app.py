@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -15,13 +16,15 @@ from litestar.stores.memory import MemoryStore
 from litestar.stores.redis import RedisStore
 
 from gateway import bff, skins
+from gateway.dedup import SharedFlights
 from gateway.errors import http_exception_handler, internal_error_handler
 from gateway.observability import AccessLog, configure_logging
-from gateway.proxy import proxy
+from gateway.proxy import decode_outcome, encode_outcome, proxy
 from gateway.runtime import Gateway
 from gateway.security import XsrfTokens
 from gateway.session import Sessions
 from gateway.settings import Settings
+from gateway.shared import FailFast, FailFastStore, MemoryShared, RedisShared, Shared, connect
 from gateway.spa import spa_handlers
 from gateway.upstream import TransportFactory, UpstreamClients, aiohttp_transport
 
@@ -37,9 +40,20 @@ def create_app(
     settings = settings or Settings.from_env()
     configure_logging(settings)
     configured = skins.load(settings.skins_file) if settings.skins_file else skins.builtin(settings.sandbox_url)
-    store = store or _store(settings)
     clients = UpstreamClients(transport or aiohttp_transport)
-    gateway = Gateway(settings, configured, clients, Sessions(store), XsrfTokens(settings.secret_key))
+    redis = connect(settings.redis_url) if settings.redis_url else None
+    if redis is not None:
+        guard = FailFast()
+        shared: Shared = RedisShared(redis, guard)
+        sessions_store = store or FailFastStore(RedisStore(redis, namespace="bff:sessions"), guard)
+        flights: SharedFlights[Any] | None = SharedFlights(
+            shared, encode_outcome, decode_outcome, instance=secrets.token_hex(4)
+        )
+    else:
+        shared, sessions_store, flights = MemoryShared(), store or MemoryStore(), None
+    gateway = Gateway(
+        settings, configured, clients, Sessions(sessions_store), XsrfTokens(settings.secret_key), shared, flights
+    )
 
     @asynccontextmanager
     async def lifespan(_: Litestar) -> AsyncIterator[None]:
@@ -47,7 +61,10 @@ def create_app(
         try:
             yield
         finally:
+            await gateway.drain_background()
             await clients.aclose()
+            if redis is not None:
+                await redis.aclose()
 
     @route(PROXIED, http_method=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     async def forward(request: Request[Any, Any, Any]) -> Response[Any]:
@@ -63,9 +80,3 @@ def create_app(
         state=State({"gateway": gateway}),
         logging_config=None,
     )
-
-
-def _store(settings: Settings) -> Store:
-    if settings.redis_url:
-        return RedisStore.with_client(url=settings.redis_url, namespace="bff")
-    return MemoryStore()

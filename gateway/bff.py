@@ -16,6 +16,7 @@ from gateway.errors import error_response
 from gateway.proxy import call_upstream, guard, upstream_headers
 from gateway.runtime import Gateway, RequestContext
 from gateway.session import SessionData
+from gateway.shared import StoreUnavailable
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,128}$")
 
@@ -105,10 +106,11 @@ async def ready(request: Request[Any, Any, Any]) -> Response[Any]:
     gateway = _gateway(request)
     checks: dict[str, Any] = {}
     try:
+        await gateway.shared.ping()
         await gateway.sessions.store.set("ready-probe", b"1", expires_in=5)
         checks["store"] = "ok"
-    except Exception as exc:
-        checks["store"] = type(exc).__name__
+    except StoreUnavailable as exc:
+        checks["store"] = f"unavailable ({exc})"
     upstreams = {}
     for origin in sorted(gateway.skins.upstream_origins()):
         ok, detail = await gateway.clients.reachable(origin)

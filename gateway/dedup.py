@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import secrets
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 R = TypeVar("R")
 Role = Literal["leader", "follower"]
@@ -63,3 +64,94 @@ class Dedup(Generic[R]):
 
 def body_digest(body: bytes) -> str:
     return hashlib.blake2b(body, digest_size=16).hexdigest()
+
+
+class LeaderLost(Exception):
+    """The instance leading an exclusive call went away; its outcome is unknown."""
+
+
+@dataclass
+class SharedFlights(Generic[R]):
+    """Joins identical requests across instances through the shared store.
+
+    One instance wins a lease (`SET NX PX`) and calls the upstream, renewing the lease while
+    it waits; the others poll for its result. The result key carries the lease's token, so
+    a follower only takes the answer of the flight it joined, never a stale one from an
+    earlier flight. Polling a result key is chosen over pub/sub: a message published before a
+    follower subscribes is lost, so a result key would be needed anyway; and since requests
+    are joined in-process first, each instance polls at most once per key (cheap MGETs).
+
+    If the lease expires without a result, its leader died: for calls safe to repeat, one
+    follower takes over; for exclusive (money) calls the outcome is unknown and the
+    followers say so rather than send it twice.
+    """
+
+    shared: Any
+    encode: Callable[[R], bytes]
+    decode: Callable[[bytes], R]
+    instance: str
+    lease_ms: int = 1500
+    result_ms: int = 15000
+    poll_s: float = 0.01
+    max_wait_s: float = 60.0
+    namespace: str = "bff:flight"
+
+    async def run(self, key: str, call: Callable[[], Awaitable[R]], slot: str | None, takeover: bool) -> tuple[R, Role]:
+        lease = f"{self.namespace}:lease:{key}"
+        deadline = asyncio.get_running_loop().time() + self.max_wait_s
+        while True:
+            token = f"{self.instance}:{secrets.token_hex(8)}".encode()
+            if slot is not None:
+                await self._claim_slot(slot, key)
+            if await self.shared.set_nx(lease, token, self.lease_ms):
+                return await self._lead(key, lease, token, call, slot), "leader"
+            held = await self.shared.get(lease)
+            if held is None:
+                continue  # the lease ended between the two calls: try to win it
+            found = await self._follow(key, lease, held, deadline)
+            if found is not None:
+                return found, "follower"
+            if not takeover:
+                raise LeaderLost
+
+    async def _claim_slot(self, slot: str, key: str) -> None:
+        name = f"{self.namespace}:slot:{slot}"
+        if await self.shared.set_nx(name, key.encode(), self.lease_ms):
+            return
+        holder = await self.shared.get(name)
+        if holder is not None and holder != key.encode():
+            raise ExclusiveConflict
+
+    async def _lead(self, key: str, lease: str, token: bytes, call: Callable[[], Awaitable[R]], slot: str | None) -> R:
+        slot_key = f"{self.namespace}:slot:{slot}" if slot is not None else None
+        heartbeat = asyncio.ensure_future(self._renew(lease, token, slot_key, key.encode()))
+        try:
+            result = await call()
+        finally:
+            heartbeat.cancel()
+        await self.shared.set(f"{self.namespace}:result:{key}:{token.decode()}", self.encode(result), self.result_ms)
+        await self.shared.release(lease, token)
+        if slot_key is not None:
+            await self.shared.release(slot_key, key.encode())
+        return result
+
+    async def _renew(self, lease: str, token: bytes, slot_key: str | None, slot_value: bytes) -> None:
+        while True:
+            await asyncio.sleep(self.lease_ms / 3000)
+            await self.shared.extend(lease, token, self.lease_ms)
+            if slot_key is not None:
+                await self.shared.extend(slot_key, slot_value, self.lease_ms)
+
+    async def _follow(self, key: str, lease: str, token: bytes, deadline: float) -> R | None:
+        result_key = f"{self.namespace}:result:{key}:{token.decode()}"
+        loop = asyncio.get_running_loop()
+        delay = self.poll_s
+        while loop.time() < deadline:
+            result, holder = await self.shared.get_many(result_key, lease)
+            if result is not None:
+                return self.decode(result)
+            if holder != token:
+                return None  # the leader is gone (its lease expired or moved on) without an answer
+            await asyncio.sleep(delay)
+            delay = min(delay * 1.5, 0.05)
+        raise TimeoutError("no answer from the leading instance")

@@ -8,12 +8,14 @@ body -> dedup (join an identical flight, or lead one) -> forward -> observe the 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 import httpx
 import msgspec
@@ -23,11 +25,13 @@ from litestar.response import Stream
 
 from contracts.base import SESSION_EXPIRED
 from contracts.catalogue import Route
-from gateway.dedup import ExclusiveConflict, body_digest
+from gateway.cache import Entry
+from gateway.dedup import ExclusiveConflict, LeaderLost, body_digest
 from gateway.errors import error_response
 from gateway.runtime import Gateway, RequestContext
 from gateway.security import SAFE_METHODS, XSRF_COOKIE, cross_site
-from gateway.session import Session
+from gateway.session import Session, decode_session
+from gateway.shared import StoreUnavailable
 from gateway.skins import Skin
 
 # Percent-escapes of '.', '/', '\' and control bytes, '..' and '.' segments, empty
@@ -42,6 +46,8 @@ FORWARDED_REQUEST_HEADERS = (
     "if-none-match",
     "if-modified-since",
 )
+# Content is anonymous and cached per skin + path + query: nothing else may vary its answer.
+CONTENT_REQUEST_HEADERS = ("accept", "user-agent", "if-none-match", "if-modified-since")
 RETURNED_RESPONSE_HEADERS = (
     "content-type",
     "cache-control",
@@ -53,6 +59,7 @@ RETURNED_RESPONSE_HEADERS = (
 )
 STREAMED_RESPONSE_HEADERS = (*RETURNED_RESPONSE_HEADERS, "content-encoding", "content-length")
 SESSION_CAPTURE_ROUTES = frozenset({"login", "register"})
+LOGIN_NAME_ROUTES = frozenset({"login", "register", "forgotPassword"})
 UPSTREAM_XSRF_HEADER = "X-XSRF-TOKEN"
 
 
@@ -68,6 +75,8 @@ class Outcome:
     reply: Reply
     session: Session | None
     """The session as the call left it (login and logout change it); None for content."""
+    error: str | None = None
+    """`timeout` or `unreachable` when the platform gave no answer."""
 
 
 @dataclass
@@ -84,14 +93,55 @@ class Forward:
     headers: dict[str, str]
     remember: bool = False
     login: str | None = None
-    """The login name sent at login/register, for `/bff/session` when the platform does not echo it."""
+    """The login name sent at login/register/forgot-password (rate limits, `/bff/session`)."""
+
+
+class WireOutcome(msgspec.Struct, array_like=True):
+    """An outcome as it travels between instances and into idempotency records."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    error: str | None
+    session_id: str | None
+    session_data: bytes | None
+    session_new: bool
+
+
+def encode_outcome(outcome: Outcome) -> bytes:
+    session = outcome.session
+    wire = WireOutcome(
+        outcome.reply.status,
+        outcome.reply.headers,
+        outcome.reply.body,
+        outcome.error,
+        session.id if session else None,
+        session.encoded() if session else None,
+        session.is_new if session else False,
+    )
+    return _outcome_encoder.encode(wire)
+
+
+def decode_outcome(raw: bytes) -> Outcome:
+    wire = _outcome_decoder.decode(raw)
+    session = None
+    if wire.session_id is not None and wire.session_data is not None:
+        session = Session(
+            wire.session_id, decode_session(wire.session_data), wire.session_data, is_new=wire.session_new
+        )
+    return Outcome(Reply(wire.status, wire.headers, wire.body), session, wire.error)
+
+
+_outcome_encoder = msgspec.msgpack.Encoder()
+_outcome_decoder = msgspec.msgpack.Decoder(WireOutcome)
 
 
 def upstream_headers(
     gateway: Gateway, request: Request[Any, Any, Any], skin: Skin, session: Session, route: Route, ctx: RequestContext
 ) -> dict[str, str]:
     """An allowlist: client-sent siteid, wsession, cookies and hop-by-hop headers never pass."""
-    headers = {name: value for name in FORWARDED_REQUEST_HEADERS if (value := request.headers.get(name)) is not None}
+    allowed = CONTENT_REQUEST_HEADERS if route.policy == "content" else FORWARDED_REQUEST_HEADERS
+    headers = {name: value for name in allowed if (value := request.headers.get(name)) is not None}
     headers["siteid"] = skin.site_id
     if session.data.wsession and route.policy != "content":
         headers["wsession"] = session.data.wsession
@@ -105,6 +155,17 @@ def upstream_headers(
     # Bodies the gateway reads (login, SESSION_EXPIRED) must arrive uncompressed.
     headers["accept-encoding"] = "identity"
     return headers
+
+
+def client_ip(gateway: Gateway, request: Request[Any, Any, Any]) -> str:
+    """The player's address: behind a trusted balancer, the last hop it saw."""
+    peer = request.client.host if request.client else ""
+    chain = request.headers.get("x-forwarded-for")
+    if peer in gateway.settings.trusted_proxies and chain:
+        hops = [hop.strip() for hop in chain.split(",") if hop.strip()]
+        untrusted = [hop for hop in hops if hop not in gateway.settings.trusted_proxies]
+        return untrusted[-1] if untrusted else peer
+    return peer
 
 
 def refused_path(raw_path: str) -> bool:
@@ -125,7 +186,12 @@ async def proxy(gateway: Gateway, request: Request[Any, Any, Any]) -> Response[A
         return error_response(404, "NOT_FOUND", "No such route", ctx)
     route, params = found
     ctx.route = route.name
-    session = await gateway.sessions.load(skin.id, request.cookies.get(gateway.session_cookie))
+    if route.policy == "content":
+        return await _content(gateway, request, skin, route, params, ctx)
+    try:
+        session = await gateway.sessions.load(skin.id, request.cookies.get(gateway.session_cookie))
+    except StoreUnavailable:
+        return _unavailable(ctx)
     refusal = guard(gateway, request, session, ctx)
     if refusal is not None:
         return refusal
@@ -134,6 +200,12 @@ async def proxy(gateway: Gateway, request: Request[Any, Any, Any]) -> Response[A
     forward = await _prepare(gateway, request, skin, route, params, session, ctx)
     if isinstance(forward, Response):
         return forward
+    who = {"ip": client_ip(gateway, request), "login": forward.login, "session": session.id}
+    wait = await gateway.limiter.check(skin.id, route.name, who)
+    if wait is not None:
+        response = error_response(429, "RATE_LIMITED", "Too many attempts, please wait and try again", ctx)
+        response.headers["retry-after"] = str(wait)
+        return response
     if route.binary or route.multipart:
         return await _stream(gateway, request, forward, ctx)
     return await _flight(gateway, request, forward, ctx)
@@ -173,7 +245,7 @@ async def _prepare(
     if len(body) > gateway.settings.max_json_body:
         return error_response(413, "TOO_LARGE", "Request body too large", ctx)
     forward = Forward(skin, route, params, session, query, body if route.method != "GET" else None, None, headers)
-    if route.name in SESSION_CAPTURE_ROUTES and body:
+    if route.name in LOGIN_NAME_ROUTES and body:
         _take_login_fields(forward, body)
     return forward
 
@@ -194,31 +266,188 @@ def _take_login_fields(forward: Forward, body: bytes) -> None:
         forward.body = msgspec.json.encode(data)
 
 
+async def _content(
+    gateway: Gateway,
+    request: Request[Any, Any, Any],
+    skin: Skin,
+    route: Route,
+    params: dict[str, str],
+    ctx: RequestContext,
+) -> Response[Any]:
+    """Anonymous content: no session is read or written, the cache answers first."""
+    session = Session.anonymous()
+    headers = upstream_headers(gateway, request, skin, session, route, ctx)
+    query = request.scope.get("query_string", b"").decode("latin-1")
+    forward = Forward(skin, route, params, session, query, None, None, headers)
+    key = f"bff:{skin.id}:cache:{request.scope['path']}?{_sorted_query(query)}"
+    cache = gateway.cache
+    entry = await cache.get(key)
+    state = cache.state(entry, route.name) if entry is not None else None
+    if entry is not None and state is not None:
+        if state == "STALE":
+            gateway.background(cache.refresh_once(key, lambda: _fetch_entry(gateway, forward, ctx)))
+        return _cached_response(gateway, request, entry, state, ctx)
+    outcome = await _run_flight(gateway, request, forward, ctx)
+    if isinstance(outcome, Response):
+        return outcome
+    failed = outcome.error is not None or outcome.reply.status >= 500
+    if failed and entry is not None and cache.usable_on_error(entry, route.name):
+        return _cached_response(gateway, request, entry, "STALE", ctx)
+    if outcome.error is not None:
+        return _upstream_error(outcome.error, ctx)
+    if outcome.reply.status == 200:
+        await cache.put(key, Entry(cache.clock(), 200, outcome.reply.headers, outcome.reply.body))
+    response = _reply_response(gateway, request, outcome.reply, None, ctx)
+    response.headers["x-cache"] = "MISS"
+    return response
+
+
+async def _fetch_entry(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Entry | None:
+    outcome = await _call(gateway, forward, ctx)
+    if outcome.error is not None or outcome.reply.status != 200:
+        return None
+    return Entry(gateway.cache.clock(), 200, outcome.reply.headers, outcome.reply.body)
+
+
+def _cached_response(
+    gateway: Gateway, request: Request[Any, Any, Any], entry: Entry, state: str, ctx: RequestContext
+) -> Response[Any]:
+    response = _reply_response(gateway, request, Reply(entry.status, dict(entry.headers), entry.body), None, ctx)
+    response.headers["x-cache"] = state
+    ctx.dedup = f"cache-{state.lower()}"
+    return response
+
+
 async def _flight(
     gateway: Gateway, request: Request[Any, Any, Any], forward: Forward, ctx: RequestContext
 ) -> Response[Any]:
+    route, session = forward.route, forward.session
+    idempotency_key = request.headers.get("idempotency-key")
+    record = None
+    if idempotency_key is not None and route.policy == "exclusive":
+        verdict = await _idempotency(gateway, request, forward, idempotency_key, ctx)
+        if isinstance(verdict, Response):
+            return verdict
+        record = verdict
+    outcome = await _run_flight(gateway, request, forward, ctx)
+    if isinstance(outcome, Response):
+        if record is not None:
+            await _forget(gateway, record[0])
+        return outcome
+    if record is not None:
+        await _record(gateway, record, session, outcome)
+    if outcome.error is not None:
+        return _upstream_error(outcome.error, ctx)
+    return _reply_response(gateway, request, outcome.reply, outcome.session or session, ctx)
+
+
+async def _run_flight(
+    gateway: Gateway, request: Request[Any, Any, Any], forward: Forward, ctx: RequestContext
+) -> Outcome | Response[Any]:
+    """Joins an identical request in flight (in this process, then across instances) or leads one."""
     route = forward.route
     session_key = "anonymous" if route.policy == "content" else forward.session.id
-    query = tuple(sorted(parse_qsl(forward.query, keep_blank_values=True)))
-    key = (forward.skin.id, session_key, route.method, request.scope["path"], query, body_digest(forward.body or b""))
+    key = (forward.skin.id, session_key, route.method, request.scope["path"], _sorted_query(forward.query),
+           body_digest(forward.body or b""))  # fmt: skip
     slot = (forward.skin.id, forward.session.id, route.name) if route.policy == "exclusive" else None
+
+    async def lead() -> Outcome:
+        flights = gateway.flights
+        if flights is None:
+            return await _call(gateway, forward, ctx)
+        shared_slot = ":".join(slot) if slot is not None else None
+        try:
+            shared: tuple[Outcome, str] = await flights.run(
+                body_digest(repr(key).encode()), lambda: _call(gateway, forward, ctx), shared_slot,
+                takeover=route.policy != "exclusive",
+            )  # fmt: skip
+        except StoreUnavailable:
+            if route.policy != "content":
+                raise
+            return await _call(gateway, forward, ctx)  # anonymous content goes on without Redis
+        ctx.dedup = shared[1]
+        return shared[0]
+
     try:
-        outcome, role = await gateway.dedup.run(key, lambda: _call(gateway, forward, ctx), slot)
+        joined: tuple[Outcome, str] = await gateway.dedup.run(key, lead, slot)
+        outcome, role = joined
     except ExclusiveConflict:
         return error_response(409, "IN_PROGRESS", "request already in progress", ctx)
-    except httpx.TimeoutException:
+    except LeaderLost:
+        return error_response(
+            502, "OUTCOME_UNKNOWN", "The instance handling this request went away; check before retrying", ctx
+        )
+    except StoreUnavailable:
+        return _unavailable(ctx)
+    except TimeoutError:
         return error_response(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
-    except httpx.TransportError:
-        return error_response(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
-    ctx.dedup = role
-    return _reply_response(gateway, request, outcome.reply, outcome.session or forward.session, ctx)
+    ctx.dedup = "follower" if role == "follower" else (ctx.dedup or role)
+    return outcome
+
+
+async def _idempotency(
+    gateway: Gateway, request: Request[Any, Any, Any], forward: Forward, key: str, ctx: RequestContext
+) -> tuple[str, str] | Response[Any]:
+    """`(record name, fingerprint)` for a new call; a replay, a join or a refusal otherwise."""
+    records = gateway.records
+    if not records.valid(key):
+        return error_response(400, "BAD_IDEMPOTENCY_KEY", "Idempotency-Key must be 8-128 characters", ctx)
+    name = records.name(forward.skin.id, key)
+    fingerprint = body_digest(
+        f"{forward.route.method} {request.scope['path']}?{forward.query}".encode() + (forward.body or b"")
+    )
+    session = forward.session
+    try:
+        verdict = await records.begin(name, session.id, fingerprint)
+        while verdict.kind == "join":
+            await asyncio.sleep(0.05)  # the first call is in flight somewhere: its answer will be recorded
+            verdict = await records.begin(name, session.id, fingerprint)
+    except StoreUnavailable:
+        return _unavailable(ctx)
+    if verdict.kind == "foreign":
+        return error_response(409, "IDEMPOTENCY_KEY_IN_USE", "This Idempotency-Key belongs to another session", ctx)
+    if verdict.kind == "mismatch":
+        return error_response(
+            422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for a different request", ctx
+        )
+    if verdict.kind == "replay":
+        outcome = decode_outcome(verdict.outcome)
+        if outcome.error is not None:
+            response = _upstream_error(outcome.error, ctx)
+        else:
+            response = _reply_response(gateway, request, outcome.reply, session, ctx)
+        response.headers["idempotent-replayed"] = "true"
+        ctx.dedup = "replayed"
+        return response
+    return name, fingerprint
+
+
+async def _record(gateway: Gateway, record: tuple[str, str], session: Session, outcome: Outcome) -> None:
+    name, fingerprint = record
+    try:
+        if outcome.error == "unreachable":
+            await gateway.records.abandon(name)  # nothing reached the platform: the key may be used again
+        else:
+            await gateway.records.finish(name, session.id, fingerprint, encode_outcome(outcome))
+    except StoreUnavailable:
+        pass  # the answer still goes back; only a later replay is lost
+
+
+async def _forget(gateway: Gateway, name: str) -> None:
+    with contextlib.suppress(StoreUnavailable):
+        await gateway.records.abandon(name)
 
 
 async def _call(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Outcome:
     """The leader's upstream call, and what its answer does to the session (done once)."""
     route, session = forward.route, forward.session
-    response = await call_upstream(gateway, forward.skin, route, forward.params, session, forward.query,
-                                   forward.body, forward.headers, ctx)  # fmt: skip
+    try:
+        response = await call_upstream(gateway, forward.skin, route, forward.params, session, forward.query,
+                                       forward.body, forward.headers, ctx)  # fmt: skip
+    except httpx.TimeoutException:
+        return Outcome(Reply(504, {}, b""), None, "timeout")
+    except httpx.TransportError:
+        return Outcome(Reply(502, {}, b""), None, "unreachable")
     reply = Reply(
         response.status_code, _returned_headers(response.headers, RETURNED_RESPONSE_HEADERS), response.content
     )
@@ -227,6 +456,22 @@ async def _call(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Outc
     reply = _observe(route, reply, session, forward)
     await gateway.sessions.save(forward.skin.id, session)
     return Outcome(reply, session)
+
+
+def _upstream_error(error: str, ctx: RequestContext) -> Response[Any]:
+    if error == "timeout":
+        return error_response(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
+    return error_response(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
+
+
+def _unavailable(ctx: RequestContext) -> Response[Any]:
+    response = error_response(503, "STORE_UNAVAILABLE", "Service temporarily unavailable, please try again", ctx)
+    response.headers["retry-after"] = "1"
+    return response
+
+
+def _sorted_query(query: str) -> str:
+    return urlencode(sorted(parse_qsl(query, keep_blank_values=True)))
 
 
 async def call_upstream(
@@ -350,7 +595,7 @@ async def _stream(
 
 
 def _reply_response(
-    gateway: Gateway, request: Request[Any, Any, Any], reply: Reply, session: Session, ctx: RequestContext
+    gateway: Gateway, request: Request[Any, Any, Any], reply: Reply, session: Session | None, ctx: RequestContext
 ) -> Response[Any]:
     response: Response[Any] = Response(
         content=reply.body,

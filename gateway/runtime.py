@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Coroutine, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,10 +14,14 @@ from litestar import Request, Response
 from litestar.datastructures import Cookie
 
 from contracts.catalogue import Catalogue, Policy, Route
-from gateway.dedup import Dedup
+from gateway.cache import CacheConfig, ContentCache
+from gateway.dedup import Dedup, SharedFlights
+from gateway.idempotency import IdempotencyRecords
+from gateway.ratelimit import RateLimitConfig, RateLimiter
 from gateway.security import XSRF_COOKIE, XsrfTokens, request_id
 from gateway.session import REMEMBER_SECONDS, Session, Sessions
 from gateway.settings import Settings
+from gateway.shared import MemoryShared, Shared
 from gateway.skins import Skin, Skins
 from gateway.upstream import TIMEOUTS, UpstreamClients
 
@@ -59,10 +64,32 @@ class Gateway:
     clients: UpstreamClients
     sessions: Sessions
     xsrf: XsrfTokens
+    shared: Shared = field(default_factory=MemoryShared)
+    flights: SharedFlights[Any] | None = None
+    """Cross-instance joins; None with one instance (memory store)."""
+    cache_config: CacheConfig = field(default_factory=CacheConfig)
+    rate_limits: RateLimitConfig = field(default_factory=RateLimitConfig)
     catalogue: Catalogue = field(default_factory=Catalogue)
     dedup: Dedup[Any] = field(default_factory=Dedup)
     timeouts: dict[Policy, httpx.Timeout] = field(default_factory=lambda: dict(TIMEOUTS))
     _claims: set[Hashable] = field(default_factory=set)
+    _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.cache = ContentCache(self.shared, self.cache_config)
+        self.limiter = RateLimiter(self.shared, self.rate_limits)
+        self.records = IdempotencyRecords(self.shared)
+
+    def background(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Work that outlives the request (a cache refresh), kept referenced until done."""
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def drain_background(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
     @property
     def session_cookie(self) -> str:
@@ -95,10 +122,12 @@ class Gateway:
         self._claims.discard(slot)
 
     def finish(
-        self, request: Request[Any, Any, Any], response: Response[Any], session: Session, ctx: RequestContext
+        self, request: Request[Any, Any, Any], response: Response[Any], session: Session | None, ctx: RequestContext
     ) -> None:
         """The browser's cookies (session id, XSRF token) and the request id."""
         response.headers["x-request-id"] = ctx.request_id
+        if session is None:
+            return
         secure = self.settings.production
         if session.is_new:
             response.cookies.append(

@@ -75,6 +75,15 @@ class Session:
     def encoded(self) -> bytes:
         return _encoder.encode(self.data)
 
+    @classmethod
+    def anonymous(cls) -> Session:
+        """The stand-in for calls that carry no session (public content)."""
+        return cls("", SessionData(), None)
+
+
+def decode_session(raw: bytes) -> SessionData:
+    return _decoder.decode(raw)
+
 
 def new_id() -> str:
     return secrets.token_urlsafe(32)

@@ -31,7 +31,7 @@ def upstream() -> respx.Router:
 
 
 @pytest.fixture
-async def browser(upstream: respx.Router) -> AsyncIterator[Browser]:
+async def visitor(upstream: respx.Router) -> AsyncIterator[Browser]:
     async with browser_on(gateway_app(upstream)) as b:
         await b.start()
         yield b

@@ -13,44 +13,44 @@ from tests.support.gateway import Browser, browser_on, gateway_app
 pytestmark = pytest.mark.anyio
 
 
-async def test_config_gives_the_spa_the_public_skin(browser: Browser) -> None:
-    config = (await browser.get("/bff/config")).json()
+async def test_config_gives_the_spa_the_public_skin(visitor: Browser) -> None:
+    config = (await visitor.get("/bff/config")).json()
     assert config["skin"]["name"] == "Aurora Casino"
     assert config["skin"]["currencySymbol"] == "Bs."
     assert set(config["skin"]["branding"]) >= {"logo", "primary", "accent", "operatorLine"}
 
 
 async def test_session_hands_out_cookies(upstream: respx.Router) -> None:
-    async with browser_on(gateway_app(upstream)) as browser:
-        first = await browser.get("/bff/session")
+    async with browser_on(gateway_app(upstream)) as visitor:
+        first = await visitor.get("/bff/session")
         assert first.json() == {"loggedIn": False, "login": None}
         cookies = first.headers.get_list("set-cookie")
         session_cookie = next(c for c in cookies if c.startswith("bff="))
         assert "HttpOnly" in session_cookie and "SameSite=lax" in session_cookie.replace("Lax", "lax")
         xsrf = next(c for c in cookies if c.startswith("XSRF-TOKEN="))
         assert "HttpOnly" not in xsrf
-        again = await browser.get("/bff/session")
+        again = await visitor.get("/bff/session")
         assert again.headers.get_list("set-cookie") == [], "nothing to renew"
 
 
 async def test_production_cookies_are_secure_and_host_prefixed(upstream: respx.Router) -> None:
-    async with browser_on(gateway_app(upstream, production=True)) as browser:
-        response = await browser.get("/bff/session")
+    async with browser_on(gateway_app(upstream, production=True)) as visitor:
+        response = await visitor.get("/bff/session")
         cookies = response.headers.get_list("set-cookie")
         assert any(c.startswith("__Host-bff=") and "Secure" in c and "Path=/" in c for c in cookies)
         assert all("Secure" in c for c in cookies)
 
 
 async def test_unknown_hosts_get_no_skin(upstream: respx.Router) -> None:
-    async with browser_on(gateway_app(upstream)) as browser:
-        response = await browser.client.get("/bff/config", headers={"host": "evil.example"})
+    async with browser_on(gateway_app(upstream)) as visitor:
+        response = await visitor.client.get("/bff/config", headers={"host": "evil.example"})
         assert response.status_code == 404 and response.json()["code"] == "UNKNOWN_SITE"
-        proxied = await browser.client.get("/capi/home-banners", headers={"host": "evil.example"})
+        proxied = await visitor.client.get("/capi/home-banners", headers={"host": "evil.example"})
         assert proxied.status_code == 404
 
 
 async def test_a_session_from_a_url_is_adopted_after_the_platform_confirms_it(
-    browser: Browser, upstream: respx.Router
+    visitor: Browser, upstream: respx.Router
 ) -> None:
     def profile(request: httpx.Request) -> httpx.Response:
         if request.headers.get("wsession") == "GOOD-SID-123":
@@ -58,20 +58,20 @@ async def test_a_session_from_a_url_is_adopted_after_the_platform_confirms_it(
         return httpx.Response(200, json={"success": False, "code": "SESSION_EXPIRED"})
 
     upstream.post("/api/player/getProfile").mock(side_effect=profile)
-    refused = await browser.post("/bff/session/adopt", {"sid": "BAD-SID-123"})
+    refused = await visitor.post("/bff/session/adopt", {"sid": "BAD-SID-123"})
     assert refused.status_code == 401
-    adopted = await browser.post("/bff/session/adopt", {"sid": "GOOD-SID-123"})
+    adopted = await visitor.post("/bff/session/adopt", {"sid": "GOOD-SID-123"})
     assert adopted.json() == {"loggedIn": True, "login": "demo1"}
     assert "GOOD-SID-123" not in str(adopted.headers)
 
 
-async def test_health_and_readiness(browser: Browser, upstream: respx.Router) -> None:
-    assert (await browser.get("/bff/health")).json() == {"status": "ok"}
+async def test_health_and_readiness(visitor: Browser, upstream: respx.Router) -> None:
+    assert (await visitor.get("/bff/health")).json() == {"status": "ok"}
     upstream.get("/").mock(return_value=httpx.Response(404))
-    ready = await browser.get("/bff/ready")
+    ready = await visitor.get("/bff/ready")
     assert ready.status_code == 200 and ready.json()["status"] == "ready"
     upstream.get("/").mock(side_effect=httpx.ConnectError("down"))
-    degraded = await browser.get("/bff/ready")
+    degraded = await visitor.get("/bff/ready")
     assert degraded.status_code == 503 and degraded.json()["status"] == "degraded"
 
 
@@ -85,16 +85,16 @@ def dist(tmp_path: Path) -> Path:
 
 
 async def test_the_spa_is_served_with_its_headers(upstream: respx.Router, dist: Path) -> None:
-    async with browser_on(gateway_app(upstream, spa_dist=dist)) as browser:
-        page = await browser.get("/profile")
+    async with browser_on(gateway_app(upstream, spa_dist=dist)) as visitor:
+        page = await visitor.get("/profile")
         assert page.status_code == 200 and "<title>casino</title>" in page.text
         assert page.headers["cache-control"] == "no-cache"
         csp = page.headers["content-security-policy"]
         assert "frame-ancestors 'self'" in csp and "frame-src 'self' http://127.0.0.1:8001" in csp
         assert page.headers["x-content-type-options"] == "nosniff"
         assert page.headers["referrer-policy"]
-        asset = await browser.get("/assets/index-abc123.js")
+        asset = await visitor.get("/assets/index-abc123.js")
         assert "immutable" in asset.headers["cache-control"]
-        assert (await browser.get("/favicon.svg")).headers["content-type"].startswith("image/svg")
-        assert (await browser.get("/bff/nothing")).status_code == 404
+        assert (await visitor.get("/favicon.svg")).headers["content-type"].startswith("image/svg")
+        assert (await visitor.get("/bff/nothing")).status_code == 404
         assert "access-control-allow-origin" not in page.headers

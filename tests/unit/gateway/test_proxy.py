@@ -15,11 +15,11 @@ from tests.support.gateway import Browser, browser_on, gateway_app
 pytestmark = pytest.mark.anyio
 
 
-async def test_site_and_session_headers_are_the_gateways_own(browser: Browser, upstream: respx.Router) -> None:
+async def test_site_and_session_headers_are_the_gateways_own(visitor: Browser, upstream: respx.Router) -> None:
     balance = upstream.post("/api/cashier/balance").mock(return_value=httpx.Response(200, json={"success": True}))
-    await browser.login()
+    await visitor.login()
     spoof = {"siteid": "other-site", "wsession": "stolen", "Cookie-Extra": "x", "Connection": "wsession"}
-    response = await browser.post("/api/cashier/balance", headers=spoof)
+    response = await visitor.post("/api/cashier/balance", headers=spoof)
     assert response.status_code == 200
     sent = balance.calls.last.request
     assert sent.headers["siteid"] == "aurora"
@@ -31,62 +31,62 @@ async def test_site_and_session_headers_are_the_gateways_own(browser: Browser, u
     assert sent.headers["x-forwarded-for"]
 
 
-async def test_a_visitor_is_anonymous_upstream(browser: Browser, upstream: respx.Router) -> None:
+async def test_a_visitor_is_anonymous_upstream(visitor: Browser, upstream: respx.Router) -> None:
     providers = upstream.post("/api/agentAccount/getProviders").mock(return_value=httpx.Response(200, json=[]))
-    await browser.post("/api/agentAccount/getProviders", headers={"wsession": "forged"})
+    await visitor.post("/api/agentAccount/getProviders", headers={"wsession": "forged"})
     assert "wsession" not in providers.calls.last.request.headers
 
 
-async def test_login_captures_strips_and_rotates(browser: Browser, upstream: respx.Router) -> None:
-    before = browser.client.cookies.get("bff")
-    response = await browser.login()
+async def test_login_captures_strips_and_rotates(visitor: Browser, upstream: respx.Router) -> None:
+    before = visitor.client.cookies.get("bff")
+    response = await visitor.login()
     body = response.json()
     assert body["success"] is True
     assert "sessionId" not in body and "sessionId" not in body["loginResponse"]
     assert "UPSTREAM-SID-1" not in response.text
-    after = browser.client.cookies.get("bff")
+    after = visitor.client.cookies.get("bff")
     assert after and after != before, "a new session id at login (no fixation)"
     assert "set-cookie" not in {k.lower() for k in response.headers if "up-token" in response.headers[k]}
     assert "up-token" not in str(response.headers.get_list("set-cookie"))
-    assert (await browser.get("/bff/session")).json() == {"loggedIn": True, "login": "demo1"}
+    assert (await visitor.get("/bff/session")).json() == {"loggedIn": True, "login": "demo1"}
 
 
 async def test_remember_me_makes_the_cookie_persistent_and_never_reaches_the_platform(
-    browser: Browser, upstream: respx.Router
+    visitor: Browser, upstream: respx.Router
 ) -> None:
-    response = await browser.login(rememberMe=True)
+    response = await visitor.login(rememberMe=True)
     sent = json.loads(upstream.routes[0].calls.last.request.content)
     assert sent == {"login": "demo1", "password": "demo123"}
     cookie = next(c for c in response.headers.get_list("set-cookie") if c.startswith("bff="))
     assert "Max-Age=2592000" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie.replace("Lax", "lax")
 
 
-async def test_without_remember_me_the_cookie_ends_with_the_browser(browser: Browser) -> None:
-    response = await browser.login()
+async def test_without_remember_me_the_cookie_ends_with_the_browser(visitor: Browser) -> None:
+    response = await visitor.login()
     cookie = next(c for c in response.headers.get_list("set-cookie") if c.startswith("bff="))
     assert "Max-Age" not in cookie and "expires" not in cookie.lower()
 
 
-async def test_logout_ends_the_session_and_the_old_cookie(browser: Browser, upstream: respx.Router) -> None:
+async def test_logout_ends_the_session_and_the_old_cookie(visitor: Browser, upstream: respx.Router) -> None:
     profile = upstream.post("/api/player/getProfile").mock(return_value=httpx.Response(200, json={"success": True}))
-    await browser.login()
-    old_cookie, old_token = browser.client.cookies.get("bff"), browser.xsrf()
-    assert (await browser.post("/api/player/logout")).status_code == 200
-    assert (await browser.get("/bff/session")).json()["loggedIn"] is False
-    browser.client.cookies.set("bff", old_cookie or "")
-    answer = await browser.client.post("/api/player/getProfile", json={}, headers=old_token)
+    await visitor.login()
+    old_cookie, old_token = visitor.client.cookies.get("bff"), visitor.xsrf()
+    assert (await visitor.post("/api/player/logout")).status_code == 200
+    assert (await visitor.get("/bff/session")).json()["loggedIn"] is False
+    visitor.client.cookies.set("bff", old_cookie or "")
+    answer = await visitor.client.post("/api/player/getProfile", json={}, headers=old_token)
     assert answer.json()["code"] == "SESSION_EXPIRED"
     assert profile.call_count == 0, "an ended session reaches nothing upstream"
 
 
-async def test_session_expired_from_the_platform_clears_the_session(browser: Browser, upstream: respx.Router) -> None:
+async def test_session_expired_from_the_platform_clears_the_session(visitor: Browser, upstream: respx.Router) -> None:
     upstream.post("/api/cashier/balance").mock(
         return_value=httpx.Response(200, json={"success": False, "code": "SESSION_EXPIRED", "description": "x"})
     )
-    await browser.login()
-    answer = await browser.post("/api/cashier/balance")
+    await visitor.login()
+    answer = await visitor.post("/api/cashier/balance")
     assert answer.json()["code"] == "SESSION_EXPIRED"
-    assert (await browser.get("/bff/session")).json()["loggedIn"] is False
+    assert (await visitor.get("/bff/session")).json()["loggedIn"] is False
 
 
 @pytest.mark.parametrize(
@@ -94,22 +94,22 @@ async def test_session_expired_from_the_platform_clears_the_session(browser: Bro
     [{}, {"X-XSRF-TOKEN": "wrong"}, {"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}],
 )
 async def test_forged_unsafe_calls_are_refused_before_the_platform(
-    browser: Browser, upstream: respx.Router, headers: dict[str, str]
+    visitor: Browser, upstream: respx.Router, headers: dict[str, str]
 ) -> None:
     target = upstream.post("/api/player/getCountries").mock(return_value=httpx.Response(200, json={}))
-    base = {} if "X-XSRF-TOKEN" in headers or not headers else browser.xsrf()
-    response = await browser.client.post("/api/player/getCountries", json={}, headers={**base, **headers})
+    base = {} if "X-XSRF-TOKEN" in headers or not headers else visitor.xsrf()
+    response = await visitor.client.post("/api/player/getCountries", json={}, headers={**base, **headers})
     assert response.status_code == 403
     assert set(response.json()) == {"message", "code", "requestId"}
     assert target.call_count == 0
 
 
-async def test_a_token_from_another_session_is_refused(browser: Browser, upstream: respx.Router) -> None:
+async def test_a_token_from_another_session_is_refused(visitor: Browser, upstream: respx.Router) -> None:
     target = upstream.post("/api/player/getCountries").mock(return_value=httpx.Response(200, json={}))
-    stolen = browser.xsrf()
-    browser.client.cookies.clear()
-    await browser.start()
-    response = await browser.client.post("/api/player/getCountries", json={}, headers=stolen)
+    stolen = visitor.xsrf()
+    visitor.client.cookies.clear()
+    await visitor.start()
+    response = await visitor.client.post("/api/player/getCountries", json={}, headers=stolen)
     assert response.status_code == 403 and target.call_count == 0
 
 
@@ -126,63 +126,63 @@ async def test_a_token_from_another_session_is_refused(browser: Browser, upstrea
     ],
 )
 async def test_paths_outside_the_catalogue_never_reach_the_platform(
-    browser: Browser, upstream: respx.Router, path: str, status: int
+    visitor: Browser, upstream: respx.Router, path: str, status: int
 ) -> None:
-    response = await browser.client.post(path, content=b"{}", headers=browser.xsrf())
+    response = await visitor.client.post(path, content=b"{}", headers=visitor.xsrf())
     assert response.status_code == status, response.text
     assert response.json()["code"] in {"NOT_FOUND", "BAD_PATH"}
     assert all(route.call_count == 0 for route in upstream.routes)
 
 
-async def test_session_paths_are_filled_by_the_gateway(browser: Browser, upstream: respx.Router) -> None:
+async def test_session_paths_are_filled_by_the_gateway(visitor: Browser, upstream: respx.Router) -> None:
     ezugi = upstream.get("/rest/ezugi/session/UPSTREAM-SID-1").mock(
         return_value=httpx.Response(200, json={"success": True, "EZUGI_TOKEN": "t"})
     )
-    await browser.login()
-    response = await browser.get("/rest/ezugi/session")
+    await visitor.login()
+    response = await visitor.get("/rest/ezugi/session")
     assert response.status_code == 200 and ezugi.call_count == 1
 
 
-async def test_fifty_identical_reads_make_one_upstream_call(browser: Browser, upstream: respx.Router) -> None:
+async def test_fifty_identical_reads_make_one_upstream_call(visitor: Browser, upstream: respx.Router) -> None:
     async def slow(request: httpx.Request) -> httpx.Response:
         await asyncio.sleep(0.2)
         return httpx.Response(200, json={"success": True, "values": []})
 
     balance = upstream.post("/api/cashier/balance").mock(side_effect=slow)
-    await browser.login()
-    answers = await asyncio.gather(*(browser.post("/api/cashier/balance") for _ in range(50)))
+    await visitor.login()
+    answers = await asyncio.gather(*(visitor.post("/api/cashier/balance") for _ in range(50)))
     assert {a.status_code for a in answers} == {200}
     assert balance.call_count == 1
     assert len({a.headers["x-request-id"] for a in answers}) == 50, "each waiter has its own answer"
 
 
 async def test_a_duplicate_withdrawal_is_sent_once_and_both_get_its_answer(
-    browser: Browser, upstream: respx.Router
+    visitor: Browser, upstream: respx.Router
 ) -> None:
     async def slow(request: httpx.Request) -> httpx.Response:
         await asyncio.sleep(0.2)
         return httpx.Response(200, json={"success": True, "cashoutId": "CO-1"})
 
     cashout = upstream.post("/api/cashier/cashout12").mock(side_effect=slow)
-    await browser.login()
+    await visitor.login()
     body = {"paymentMethod": "paykassma", "amount": 1000, "accountType": "Paytm", "personalNumber": "a@b"}
     first, second = await asyncio.gather(
-        browser.post("/api/cashier/cashout12", body), browser.post("/api/cashier/cashout12", body)
+        visitor.post("/api/cashier/cashout12", body), visitor.post("/api/cashier/cashout12", body)
     )
     assert cashout.call_count == 1
     assert first.json() == second.json() == {"success": True, "cashoutId": "CO-1"}
 
 
-async def test_a_different_exclusive_call_in_flight_is_a_conflict(browser: Browser, upstream: respx.Router) -> None:
+async def test_a_different_exclusive_call_in_flight_is_a_conflict(visitor: Browser, upstream: respx.Router) -> None:
     async def slow(request: httpx.Request) -> httpx.Response:
         await asyncio.sleep(0.2)
         return httpx.Response(200, json={"success": True})
 
     cashout = upstream.post("/api/cashier/cashout12").mock(side_effect=slow)
-    await browser.login()
+    await visitor.login()
     first, second = await asyncio.gather(
-        browser.post("/api/cashier/cashout12", {"amount": 1000}),
-        browser.post("/api/cashier/cashout12", {"amount": 2000}),
+        visitor.post("/api/cashier/cashout12", {"amount": 1000}),
+        visitor.post("/api/cashier/cashout12", {"amount": 2000}),
     )
     assert sorted([first.status_code, second.status_code]) == [200, 409]
     conflict = first if first.status_code == 409 else second
@@ -213,30 +213,30 @@ async def test_reads_of_different_sessions_are_never_joined(upstream: respx.Rout
     assert answer_a.json()["login"] == "SID-A" and answer_b.json()["login"] == "SID-B"
 
 
-async def test_upstream_statuses_and_bodies_pass_through(browser: Browser, upstream: respx.Router) -> None:
+async def test_upstream_statuses_and_bodies_pass_through(visitor: Browser, upstream: respx.Router) -> None:
     upstream.get("/capi/home-banners").mock(
         return_value=httpx.Response(418, json={"data": [], "teapot": True}, headers={"x-internal": "secret"})
     )
-    response = await browser.get("/capi/home-banners")
+    response = await visitor.get("/capi/home-banners")
     assert response.status_code == 418 and response.json() == {"data": [], "teapot": True}
     assert "x-internal" not in response.headers
 
 
-async def test_unreachable_and_slow_upstreams_have_one_error_shape(browser: Browser, upstream: respx.Router) -> None:
+async def test_unreachable_and_slow_upstreams_have_one_error_shape(visitor: Browser, upstream: respx.Router) -> None:
     upstream.get("/capi/home-banners").mock(side_effect=httpx.ConnectError("refused"))
     upstream.get("/capi/lobby-slot-images").mock(side_effect=httpx.ReadTimeout("slow"))
-    unreachable = await browser.get("/capi/home-banners")
-    slow = await browser.get("/capi/lobby-slot-images")
+    unreachable = await visitor.get("/capi/home-banners")
+    slow = await visitor.get("/capi/lobby-slot-images")
     assert unreachable.status_code == 502 and slow.status_code == 504
     for answer in (unreachable, slow):
         assert set(answer.json()) == {"message", "code", "requestId"}
         assert answer.json()["requestId"] == answer.headers["x-request-id"]
 
 
-async def test_content_calls_carry_no_session(browser: Browser, upstream: respx.Router) -> None:
+async def test_content_calls_carry_no_session(visitor: Browser, upstream: respx.Router) -> None:
     banners = upstream.get("/capi/home-banners").mock(return_value=httpx.Response(200, json={"data": []}))
-    await browser.login()
-    await browser.get("/capi/home-banners", params={"filters[locale][$eq]": "es"})
+    await visitor.login()
+    await visitor.get("/capi/home-banners", params={"filters[locale][$eq]": "es"})
     sent = banners.calls.last.request
     assert "wsession" not in sent.headers and "cookie" not in sent.headers
     assert sent.url.params["filters[locale][$eq]"] == "es"

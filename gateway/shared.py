@@ -1,0 +1,228 @@
+"""State the gateway instances share: Redis when `REDIS_URL` is set, process memory otherwise.
+
+Redis trouble must cost milliseconds, not hang players: calls have short socket timeouts,
+and after a failure the backend answers `StoreUnavailable` at once for a second before it
+tries Redis again (so service resumes by itself when Redis returns).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
+
+from litestar.stores.base import Store
+from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+
+T = TypeVar("T")
+RETRY_AFTER_S = 1.0
+
+# Deletes a key only while it still holds our token (a lease we own).
+_RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+# Extends a key's expiry only while it still holds our token.
+_EXTEND = (
+    "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end"
+)
+# A fixed-window counter: INCR, and start the window's expiry on the first hit.
+_HIT = (
+    "local n = redis.call('incr', KEYS[1]) if n == 1 then redis.call('pexpire', KEYS[1], ARGV[1]) end "
+    "return {n, redis.call('pttl', KEYS[1])}"
+)
+
+
+class StoreUnavailable(Exception):
+    """The shared store cannot be reached right now."""
+
+
+class Shared(Protocol):
+    distributed: bool
+
+    async def get(self, key: str) -> bytes | None: ...
+    async def get_many(self, *keys: str) -> list[bytes | None]: ...
+    async def set(self, key: str, value: bytes, ttl_ms: int) -> None: ...
+    async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool: ...
+    async def delete(self, key: str) -> None: ...
+    async def release(self, key: str, token: bytes) -> None: ...
+    async def extend(self, key: str, token: bytes, ttl_ms: int) -> bool: ...
+    async def hit(self, key: str, window_ms: int) -> tuple[int, int]: ...
+    async def ping(self) -> None: ...
+
+
+class MemoryShared:
+    """One process: the same operations over a dict with expiry times."""
+
+    distributed = False
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._data: dict[str, tuple[bytes, float]] = {}
+        self._clock = clock
+
+    def _live(self, key: str) -> bytes | None:
+        entry = self._data.get(key)
+        if entry is None:
+            return None
+        if entry[1] <= self._clock():
+            del self._data[key]
+            return None
+        return entry[0]
+
+    async def get(self, key: str) -> bytes | None:
+        return self._live(key)
+
+    async def get_many(self, *keys: str) -> list[bytes | None]:
+        return [self._live(k) for k in keys]
+
+    async def set(self, key: str, value: bytes, ttl_ms: int) -> None:
+        self._data[key] = (value, self._clock() + ttl_ms / 1000)
+        if len(self._data) > 100_000:
+            self._sweep()
+
+    async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool:
+        if self._live(key) is not None:
+            return False
+        await self.set(key, value, ttl_ms)
+        return True
+
+    async def delete(self, key: str) -> None:
+        self._data.pop(key, None)
+
+    async def release(self, key: str, token: bytes) -> None:
+        if self._live(key) == token:
+            del self._data[key]
+
+    async def extend(self, key: str, token: bytes, ttl_ms: int) -> bool:
+        if self._live(key) != token:
+            return False
+        self._data[key] = (token, self._clock() + ttl_ms / 1000)
+        return True
+
+    async def hit(self, key: str, window_ms: int) -> tuple[int, int]:
+        now = self._clock()
+        entry = self._data.get(key)
+        if entry is None or entry[1] <= now:
+            count, expires = 1, now + window_ms / 1000
+        else:
+            count, expires = int(entry[0]) + 1, entry[1]
+        self._data[key] = (str(count).encode(), expires)
+        return count, int((expires - now) * 1000)
+
+    async def ping(self) -> None:
+        return None
+
+    def _sweep(self) -> None:
+        now = self._clock()
+        for key in [k for k, (_, expires) in self._data.items() if expires <= now]:
+            del self._data[key]
+
+
+class FailFast:
+    """After a Redis failure, refuse at once for `RETRY_AFTER_S`, then try again."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._down_until = 0.0
+        self._clock = clock
+
+    @property
+    def up(self) -> bool:
+        return self._clock() >= self._down_until
+
+    async def __call__(self, operation: Callable[[], Awaitable[T]]) -> T:
+        if not self.up:
+            raise StoreUnavailable("redis is down")
+        try:
+            return await operation()
+        except (RedisError, OSError, TimeoutError) as exc:
+            self._down_until = self._clock() + RETRY_AFTER_S
+            raise StoreUnavailable(type(exc).__name__) from exc
+
+
+class RedisShared:
+    """Many instances: one Redis connection pool per process, namespaced keys."""
+
+    distributed = True
+
+    def __init__(self, redis: Redis, guard: FailFast) -> None:
+        self.redis = redis
+        self.guard = guard
+
+    async def get(self, key: str) -> bytes | None:
+        value = await self.guard(lambda: self.redis.get(key))
+        return value if isinstance(value, bytes) else None
+
+    async def get_many(self, *keys: str) -> list[bytes | None]:
+        values = await self.guard(lambda: self.redis.mget(keys))
+        return [v if isinstance(v, bytes) else None for v in values]
+
+    async def set(self, key: str, value: bytes, ttl_ms: int) -> None:
+        await self.guard(lambda: self.redis.set(key, value, px=ttl_ms))
+
+    async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool:
+        done = await self.guard(lambda: self.redis.set(key, value, px=ttl_ms, nx=True))
+        return bool(done)
+
+    async def delete(self, key: str) -> None:
+        await self.guard(lambda: self.redis.delete(key))
+
+    async def release(self, key: str, token: bytes) -> None:
+        await self.guard(lambda: self.redis.eval(_RELEASE, 1, key, token))
+
+    async def extend(self, key: str, token: bytes, ttl_ms: int) -> bool:
+        done = await self.guard(lambda: self.redis.eval(_EXTEND, 1, key, token, ttl_ms))
+        return bool(done)
+
+    async def hit(self, key: str, window_ms: int) -> tuple[int, int]:
+        count, ttl = await self.guard(lambda: self.redis.eval(_HIT, 1, key, window_ms))
+        return int(count), max(int(ttl), 0)
+
+    async def ping(self) -> None:
+        await self.guard(lambda: self.redis.ping())
+
+
+def connect(url: str) -> Redis:
+    """One pool per process; short timeouts so a dead Redis is noticed in well under a second."""
+    client: Redis = Redis.from_url(
+        url,
+        socket_timeout=0.3,
+        socket_connect_timeout=0.3,
+        retry_on_timeout=False,
+        # One immediate retry on a new connection: after Redis restarts, pooled sockets are stale.
+        retry=Retry(NoBackoff(), 1),
+        retry_on_error=[RedisConnectionError],
+        health_check_interval=5,
+        max_connections=256,
+        decode_responses=False,
+    )
+    return client
+
+
+class FailFastStore(Store):
+    """A Litestar store (the sessions') behind the same fail-fast guard."""
+
+    def __init__(self, store: Store, guard: FailFast) -> None:
+        self._store = store
+        self._guard = guard
+
+    async def set(self, key: str, value: str | bytes, expires_in: int | Any = None) -> None:
+        await self._guard(lambda: self._store.set(key, value, expires_in=expires_in))
+
+    async def get(self, key: str, renew_for: int | Any = None) -> bytes | None:
+        value: bytes | None = await self._guard(lambda: self._store.get(key, renew_for=renew_for))
+        return value
+
+    async def delete(self, key: str) -> None:
+        await self._guard(lambda: self._store.delete(key))
+
+    async def delete_all(self) -> None:
+        await self._guard(self._store.delete_all)
+
+    async def exists(self, key: str) -> bool:
+        found: bool = await self._guard(lambda: self._store.exists(key))
+        return found
+
+    async def expires_in(self, key: str) -> int | None:
+        left: int | None = await self._guard(lambda: self._store.expires_in(key))
+        return left

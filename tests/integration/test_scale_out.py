@@ -1,0 +1,172 @@
+"""Three gateway processes on three ports sharing a real Redis, in front of one sandbox.
+No balancer: the tests spread requests over the instances themselves."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.cluster import Cluster, start_cluster
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    running = start_cluster(tmp_path_factory.mktemp("cluster"))
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def control(cluster: Cluster) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=cluster.sandbox.url) as client:
+        client.post("/_sandbox/reset")
+        client.delete("/_sandbox/faults")
+        yield client
+
+
+class Browser:
+    """One browser whose requests land on whichever instance the test picks."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.urls = [g.url for g in cluster.gateways]
+        self.http = httpx.Client(timeout=30)
+        assert self.http.get(self.urls[0] + "/bff/session").status_code == 200
+
+    def post(self, instance: int, path: str, body: object = None, **kw: object) -> httpx.Response:
+        token = self.http.cookies.get("XSRF-TOKEN") or ""
+        headers = {"X-XSRF-TOKEN": token, **kw.pop("headers", {})}  # type: ignore[dict-item]
+        return self.http.post(self.urls[instance] + path, json={} if body is None else body, headers=headers, **kw)  # type: ignore[arg-type]
+
+    def get(self, instance: int, path: str) -> httpx.Response:
+        return self.http.get(self.urls[instance] + path)
+
+    def login(self, instance: int = 0) -> None:
+        answer = self.post(instance, "/api/player/login", {"login": "demo1", "password": "demo123"})
+        assert answer.status_code == 200 and answer.json().get("success") is True, answer.text
+
+
+@pytest.fixture
+def player(cluster: Cluster, control: httpx.Client) -> Iterator[Browser]:
+    b = Browser(cluster)
+    yield b
+    b.http.close()
+
+
+def _calls(control: httpx.Client, route: str) -> int:
+    return int(control.get("/_sandbox/calls").json().get(route, 0))
+
+
+def test_a_session_made_on_one_instance_works_on_the_others(player: Browser) -> None:
+    player.login(0)
+    for instance in (1, 2):
+        answer = player.post(instance, "/api/player/getProfile").json()
+        assert answer["login"] == "demo1", answer
+        assert player.get(instance, "/bff/session").json()["loggedIn"] is True
+
+
+def test_identical_reads_spread_over_three_instances_reach_the_platform_once(
+    player: Browser, control: httpx.Client
+) -> None:
+    player.login(0)
+    control.put("/_sandbox/faults/balance", json={"latencyMs": 600})
+    control.delete("/_sandbox/calls")
+    with concurrent.futures.ThreadPoolExecutor(30) as pool:
+        answers = list(pool.map(lambda n: player.post(n % 3, "/api/cashier/balance"), range(30)))
+    assert {a.status_code for a in answers} == {200}
+    assert {a.json()["values"][0]["cash"]["value"] for a in answers} == {5000.0}
+    assert _calls(control, "balance") == 1
+
+
+def test_a_withdrawal_sent_to_two_instances_at_once_is_made_once(player: Browser, control: httpx.Client) -> None:
+    player.login(0)
+    control.put("/_sandbox/faults/cashout12", json={"latencyMs": 400})
+    control.delete("/_sandbox/calls")
+    body = {"paymentMethod": "paykassma", "amount": 1000, "accountType": "Paytm", "personalNumber": "demo@upi"}
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        first, second = pool.map(lambda n: player.post(n, "/api/cashier/cashout12", body), (0, 1))
+    assert _calls(control, "cashout12") == 1
+    assert first.status_code == second.status_code == 200
+    assert first.json() == second.json() and first.json()["success"] is True
+    cash = control.get("/_sandbox/sites/aurora/players/demo1").json()["wallets"]["INR"]["cash"]
+    assert cash == "4000.00", "charged once"
+
+
+def test_an_idempotent_replay_reaches_no_upstream(player: Browser, control: httpx.Client) -> None:
+    player.login(0)
+    body = {"paymentMethod": "paykassma", "amount": 1000, "accountType": "Paytm", "personalNumber": "demo@upi"}
+    key = {"Idempotency-Key": f"withdraw-{time.time_ns()}"}
+    first = player.post(0, "/api/cashier/cashout12", body, headers=key)
+    control.delete("/_sandbox/calls")
+    replay = player.post(2, "/api/cashier/cashout12", body, headers=key)
+    assert replay.json() == first.json()
+    assert replay.headers["idempotent-replayed"] == "true"
+    assert _calls(control, "cashout12") == 0
+
+
+def test_content_is_cached_across_instances(player: Browser, control: httpx.Client) -> None:
+    path = f"/capi/header-links?nonce={time.time_ns()}"
+    control.delete("/_sandbox/calls")
+    states = [player.get(n, path).headers["x-cache"] for n in (0, 1, 2)]
+    assert states == ["MISS", "HIT", "HIT"]
+    assert _calls(control, "headerLinks") == 1
+
+
+def test_a_follower_completes_when_its_leader_dies(cluster: Cluster, player: Browser, control: httpx.Client) -> None:
+    player.login(1)
+    control.put("/_sandbox/faults/balance", json={"latencyMs": 1500})
+    control.delete("/_sandbox/calls")
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        leader = pool.submit(player.post, 0, "/api/cashier/balance")
+        time.sleep(0.3)
+        follower = pool.submit(player.post, 1, "/api/cashier/balance")
+        time.sleep(0.3)
+        cluster.gateways[0].kill()
+        answer = follower.result(timeout=20)
+        with pytest.raises(httpx.TransportError):
+            leader.result(timeout=20)
+    assert answer.status_code == 200 and answer.json()["success"] is True
+    assert _calls(control, "balance") == 2, "the follower took over after the lease expired"
+    cluster.gateways[0].start("/bff/health")
+
+
+def test_a_redis_outage_fails_fast_serves_content_and_recovers(
+    cluster: Cluster, player: Browser, control: httpx.Client
+) -> None:
+    player.login(0)
+    assert player.get(0, "/capi/home-banners").status_code == 200
+    cluster.redis.stop()
+    try:
+        started = time.monotonic()
+        answer = player.post(0, "/api/cashier/balance")
+        elapsed = time.monotonic() - started
+        assert answer.status_code == 503 and answer.json()["code"] == "STORE_UNAVAILABLE"
+        assert elapsed < 1.0, f"fails fast ({elapsed:.2f}s)"
+        content = player.get(0, "/capi/home-banners")
+        assert content.status_code == 200, "anonymous content is still served"
+        assert player.get(0, "/bff/ready").json()["status"] == "degraded"
+    finally:
+        cluster.redis.start()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and player.get(0, "/bff/ready").status_code != 200:
+        time.sleep(0.2)
+    assert player.get(0, "/bff/ready").status_code == 200, "recovered without a restart"
+    again = Browser(cluster)
+    again.login(2)
+    assert again.post(0, "/api/cashier/balance").json()["success"] is True
+    again.http.close()
+
+
+@pytest.fixture(autouse=True)
+def _logs_on_failure(request: pytest.FixtureRequest, cluster: Cluster) -> Iterator[None]:
+    yield
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        for process in [*cluster.gateways, cluster.sandbox]:
+            print(f"--- {process.name}\n{Path(process.log).read_text(errors='replace')[-2000:]}")

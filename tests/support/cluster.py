@@ -1,0 +1,174 @@
+"""Several gateway processes sharing one Redis, in front of one sandbox: a small cluster."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.stack import ROOT, free_port
+
+
+def require_redis_server() -> str:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        if os.environ.get("REQUIRE_REDIS") == "1":
+            pytest.fail("redis-server is required (REQUIRE_REDIS=1) but not installed")
+        pytest.skip("redis-server is not installed")
+    return binary
+
+
+@dataclass
+class RedisServer:
+    binary: str
+    port: int
+    workdir: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", str(self.workdir)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        _wait(lambda: _redis_answers(self.port), "redis-server")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None
+
+
+def _redis_answers(port: int) -> bool:
+    import socket
+
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+@dataclass
+class Process:
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    url: str
+    log: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self, health: str) -> None:
+        self.process = subprocess.Popen(
+            self.argv, cwd=ROOT, env=self.env, stdout=self.log.open("ab"), stderr=subprocess.STDOUT
+        )
+        _wait(lambda: _answers(self.url + health), self.name, self.log)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@dataclass
+class Cluster:
+    redis: RedisServer
+    sandbox: Process
+    gateways: list[Process] = field(default_factory=list)
+
+    def stop(self) -> None:
+        for process in [*self.gateways, self.sandbox]:
+            process.stop()
+        self.redis.stop()
+
+
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(url, timeout=0.5).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def _wait(check: object, name: str, log: Path | None = None) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if check():  # type: ignore[operator]
+            return
+        time.sleep(0.05)
+    detail = log.read_text(errors="replace")[-3000:] if log else ""
+    raise RuntimeError(f"{name} did not start\n{detail}")
+
+
+def skins_toml(sandbox_url: str) -> str:
+    return f"""
+[[skins]]
+id = "aurora"
+site_id = "aurora"
+name = "Aurora Casino"
+hosts = ["127.0.0.1", "localhost"]
+currency = "INR"
+currency_symbol = "Bs."
+frame_hosts = ["{sandbox_url}"]
+[skins.upstreams]
+api = "{sandbox_url}"
+capi = "{sandbox_url}"
+sbapi = "{sandbox_url}"
+rest = "{sandbox_url}"
+"""
+
+
+def start_cluster(workdir: Path, instances: int = 3) -> Cluster:
+    redis = RedisServer(require_redis_server(), free_port(), workdir)
+    redis.start()
+    sandbox_port = free_port()
+    sandbox_url = f"http://127.0.0.1:{sandbox_port}"
+    env = {**os.environ}
+    sandbox = Process(
+        "sandbox",
+        [sys.executable, "-m", "sandbox", "--port", str(sandbox_port), "--deposit-delay", "0.2"],
+        env,
+        sandbox_url,
+        workdir / "sandbox.log",
+    )
+    sandbox.start("/_sandbox/health")
+    skins = workdir / "skins.toml"
+    skins.write_text(skins_toml(sandbox_url))
+    cluster = Cluster(redis, sandbox)
+    gateway_env = {**env, "SKINS_FILE": str(skins), "REDIS_URL": redis.url, "SECRET_KEY": "cluster-secret",
+                   "GATEWAY_ENV": "development", "LOG_FORMAT": "json"}  # fmt: skip
+    for n in range(instances):
+        port = free_port()
+        gateway = Process(
+            f"gateway-{n}",
+            [sys.executable, "-m", "gateway", "--port", str(port)],
+            gateway_env,
+            f"http://127.0.0.1:{port}",
+            workdir / f"gateway-{n}.log",
+        )
+        gateway.start("/bff/health")
+        cluster.gateways.append(gateway)
+    return cluster
