@@ -12,12 +12,13 @@ PYTHON := $(VENV)/bin/python
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/$(VENV)
 export UV_PYTHON := $(shell command -v $(PY))
 
-.PHONY: help run test lint typecheck contracts contracts-check pytest sandbox spa spa-test clean
+.PHONY: help run test lint typecheck contracts contracts-check pytest sandbox spa spa-test bench clean
 
 help:
 	@echo "make run    - install from lock files and serve the product at http://127.0.0.1:8000"
 	@echo "make test   - install dev tools, then lint, type checks and pytest"
 	@echo "make contracts - regenerate the SPA's types from contracts/"
+	@echo "make bench  - benchmarks (not part of make test); results in bench/results/"
 
 $(UV):
 	$(PY) -m venv $(TOOLS)
@@ -74,6 +75,10 @@ pytest: $(VENV)/.dev-deps
 
 test: lint typecheck contracts-check spa-test spa/dist/index.html
 	$(MAKE) --no-print-directory pytest
+
+# Benchmarks are never part of `make test`: their figures go to bench/results/.
+bench: $(VENV)/.dev-deps
+	$(PYTHON) bench/scale.py
 
 clean:
 	rm -rf $(VENV) $(TOOLS) spa/node_modules spa/dist .mypy_cache .ruff_cache .pytest_cache

@@ -147,7 +147,7 @@ def upstream_headers(
         headers["wsession"] = session.data.wsession
     headers["x-request-id"] = ctx.request_id
     peer = request.client.host if request.client else ""
-    trusted = peer in gateway.settings.trusted_proxies
+    trusted = gateway.trusts(peer)
     chain = request.headers.get("x-forwarded-for") if trusted else None
     headers["x-forwarded-for"] = f"{chain}, {peer}" if chain else peer
     proto = request.headers.get("x-forwarded-proto") if trusted else None
@@ -161,9 +161,9 @@ def client_ip(gateway: Gateway, request: Request[Any, Any, Any]) -> str:
     """The player's address: behind a trusted balancer, the last hop it saw."""
     peer = request.client.host if request.client else ""
     chain = request.headers.get("x-forwarded-for")
-    if peer in gateway.settings.trusted_proxies and chain:
+    if gateway.trusts(peer) and chain:
         hops = [hop.strip() for hop in chain.split(",") if hop.strip()]
-        untrusted = [hop for hop in hops if hop not in gateway.settings.trusted_proxies]
+        untrusted = [hop for hop in hops if not gateway.trusts(hop)]
         return untrusted[-1] if untrusted else peer
     return peer
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import time
 from collections.abc import Coroutine, Hashable, Iterator
 from contextlib import contextmanager
@@ -76,9 +77,18 @@ class Gateway:
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
+        self._trusted = tuple(ipaddress.ip_network(p, strict=False) for p in self.settings.trusted_proxies)
         self.cache = ContentCache(self.shared, self.cache_config)
         self.limiter = RateLimiter(self.shared, self.rate_limits)
         self.records = IdempotencyRecords(self.shared)
+
+    def trusts(self, peer: str) -> bool:
+        """Whether `peer` is one of our balancers, whose X-Forwarded-* headers we believe."""
+        try:
+            address = ipaddress.ip_address(peer)
+        except ValueError:
+            return False
+        return any(address in network for network in self._trusted)
 
     def background(self, work: Coroutine[Any, Any, Any]) -> None:
         """Work that outlives the request (a cache refresh), kept referenced until done."""

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import msgspec
 from litestar.stores.base import Store
 
+from gateway.dedup import Dedup
+
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 REMEMBER_SECONDS = 30 * 24 * 3600
 IDLE_SECONDS = 24 * 3600
@@ -90,14 +92,20 @@ def new_id() -> str:
 
 
 class Sessions:
-    """Loads and saves sessions in a Litestar store, namespaced per skin."""
+    """Loads and saves sessions in a Litestar store, namespaced per skin.
+
+    Concurrent loads of one session share one store read (a balance poll burst, a
+    double click): each request still gets its own copy of the data to change.
+    """
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._reads: Dedup[bytes | None] = Dedup()
 
     async def load(self, skin_id: str, session_id: str | None) -> Session:
         if session_id and SESSION_ID.match(session_id):
-            raw = await self.store.get(f"{skin_id}:{session_id}", renew_for=None)
+            key = f"{skin_id}:{session_id}"
+            raw, _ = await self._reads.run(key, lambda: self.store.get(key, renew_for=None))
             if raw is not None:
                 try:
                     return Session(session_id, _decoder.decode(raw), raw)

@@ -34,7 +34,7 @@ class Settings:
     """Largest JSON request the gateway reads (login, cashier...); uploads stream."""
     max_upload_body: int = 32 * 1024 * 1024
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
-    """Peers whose X-Forwarded-For is believed (the load balancer)."""
+    """Addresses or CIDR ranges of the balancers whose X-Forwarded-For is believed."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

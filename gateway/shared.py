@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
 from litestar.stores.base import Store
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -183,9 +183,15 @@ class RedisShared:
 
 
 def connect(url: str) -> Redis:
-    """One pool per process; short timeouts so a dead Redis is noticed in well under a second."""
-    client: Redis = Redis.from_url(
+    """One pool per process; short timeouts so a dead Redis is noticed in well under a second.
+
+    The pool blocks (briefly) when all its connections are busy: redis-py's default pool
+    raises instead, and under a burst that would read as "Redis is down".
+    """
+    pool = BlockingConnectionPool.from_url(
         url,
+        max_connections=128,
+        timeout=0.5,
         socket_timeout=0.3,
         socket_connect_timeout=0.3,
         retry_on_timeout=False,
@@ -193,10 +199,8 @@ def connect(url: str) -> Redis:
         retry=Retry(NoBackoff(), 1),
         retry_on_error=[RedisConnectionError],
         health_check_interval=5,
-        max_connections=256,
-        decode_responses=False,
     )
-    return client
+    return Redis(connection_pool=pool, decode_responses=False)
 
 
 class FailFastStore(Store):

@@ -170,3 +170,24 @@ def _logs_on_failure(request: pytest.FixtureRequest, cluster: Cluster) -> Iterat
     if report is not None and report.failed:
         for process in [*cluster.gateways, cluster.sandbox]:
             print(f"--- {process.name}\n{Path(process.log).read_text(errors='replace')[-2000:]}")
+
+
+def test_a_burst_never_reads_as_a_redis_outage(cluster: Cluster, player: Browser, control: httpx.Client) -> None:
+    """500 concurrent reads on one instance: more than its Redis pool has connections."""
+    import asyncio
+
+    player.login(0)
+    control.put("/_sandbox/faults/balance", json={"latencyMs": 300})
+    cookies = player.http.cookies
+    token = cookies.get("XSRF-TOKEN") or ""
+
+    async def burst() -> list[int]:
+        limits = httpx.Limits(max_connections=500)
+        async with httpx.AsyncClient(cookies=cookies, limits=limits, timeout=30) as client:
+            answers = await asyncio.gather(
+                *(client.post(player.urls[0] + "/api/cashier/balance", json={}, headers={"X-XSRF-TOKEN": token})
+                  for _ in range(500))
+            )  # fmt: skip
+        return [a.status_code for a in answers]
+
+    assert set(asyncio.run(burst())) == {200}

@@ -1,0 +1,113 @@
+"""deploy/: the manifests parse, and every file, port and probe they name exists."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from gateway import skins
+from gateway.app import create_app
+from gateway.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+
+
+def _documents(path: Path) -> list[dict[str, Any]]:
+    return [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
+
+
+def _gateway_routes() -> set[str]:
+    app = create_app(Settings(production=False, secret_key="x"))
+    return {route.path for route in app.routes}
+
+
+def test_every_manifest_parses_with_a_kind() -> None:
+    manifests = sorted((DEPLOY / "k8s").glob("*.yaml"))
+    kinds = {doc["kind"] for path in manifests for doc in _documents(path)}
+    assert kinds >= {"Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget", "ConfigMap", "Secret"}
+
+
+def test_probes_ports_and_volumes_line_up() -> None:
+    deployment = _documents(DEPLOY / "k8s" / "deployment.yaml")[0]
+    pod = deployment["spec"]["template"]["spec"]
+    container = pod["containers"][0]
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert ports == {"http": 8000}
+    assert "--port" in container["args"] and container["args"][container["args"].index("--port") + 1] == "8000"
+    routes = _gateway_routes()
+    for probe in ("readinessProbe", "livenessProbe"):
+        get = container[probe]["httpGet"]
+        assert get["port"] in ports and get["path"] in routes
+    assert container["readinessProbe"]["httpGet"]["path"] == "/bff/ready"
+    assert container["livenessProbe"]["httpGet"]["path"] == "/bff/health"
+    mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
+    env = {e["name"]: e.get("value") for e in container["env"]}
+    assert env["SKINS_FILE"].startswith(mounts["skins"])
+    config_map = _documents(DEPLOY / "k8s" / "configmap-skins.yaml")[0]
+    volume = next(v for v in pod["volumes"] if v["name"] == "skins")
+    assert volume["configMap"]["name"] == config_map["metadata"]["name"]
+    assert env["SKINS_FILE"].endswith("/" + next(iter(config_map["data"])))
+    secret = _documents(DEPLOY / "k8s" / "secret.example.yaml")[0]
+    assert container["envFrom"][0]["secretRef"]["name"] == secret["metadata"]["name"]
+    assert set(secret["stringData"]) == {"SECRET_KEY", "REDIS_URL"}
+
+
+def test_service_hpa_and_pdb_select_the_deployment() -> None:
+    deployment = _documents(DEPLOY / "k8s" / "deployment.yaml")[0]
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    service = _documents(DEPLOY / "k8s" / "service.yaml")[0]
+    assert service["spec"]["selector"] == labels
+    assert service["spec"]["ports"][0]["targetPort"] == "http"
+    hpa = _documents(DEPLOY / "k8s" / "hpa.yaml")[0]
+    assert hpa["spec"]["scaleTargetRef"]["name"] == deployment["metadata"]["name"]
+    pdb = _documents(DEPLOY / "k8s" / "pdb.yaml")[0]
+    assert pdb["spec"]["selector"]["matchLabels"] == labels
+    assert pdb["spec"]["minAvailable"] < hpa["spec"]["minReplicas"]
+
+
+def test_the_configmap_skins_file_is_a_valid_skins_file() -> None:
+    config_map = _documents(DEPLOY / "k8s" / "configmap-skins.yaml")[0]
+    parsed = skins.parse(__import__("tomllib").loads(config_map["data"]["skins.toml"]))
+    assert parsed.all[0].id == "aurora"
+    assert skins.load(DEPLOY / "compose.skins.toml").all[0].upstreams.api == "http://sandbox:8001"
+
+
+def test_the_image_copies_files_that_exist() -> None:
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    sources = re.findall(r"^COPY (?!--from)(.+) \S+$", dockerfile, flags=re.M)
+    assert sources
+    for line in sources:
+        for source in line.split():
+            assert (ROOT / source).exists() or (ROOT / "spa" / source).exists(), source
+    assert "USER casino" in dockerfile and "HEALTHCHECK" in dockerfile and "/bff/health" in dockerfile
+    assert "EXPOSE 8000" in dockerfile
+
+
+def test_compose_runs_two_gateways_redis_sandbox_and_a_balancer() -> None:
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    services = compose["services"]
+    assert set(services) == {"redis", "sandbox", "gateway-a", "gateway-b", "balancer"}
+    for name in ("gateway-a", "gateway-b"):
+        env = services[name]["environment"]
+        assert env["REDIS_URL"].startswith("redis://redis:")
+        source = services[name]["volumes"][0].split(":")[0]
+        assert (DEPLOY / source).exists()
+        assert services[name]["build"]["dockerfile"] == "deploy/Dockerfile"
+    nginx = (DEPLOY / "nginx.conf").read_text()
+    assert "gateway-a:8000" in nginx and "gateway-b:8000" in nginx
+    assert services["balancer"]["volumes"][0].split(":")[0] == "./nginx.conf"
+
+
+@pytest.mark.parametrize("peer", ["172.18.0.5", "10.1.2.3"])
+def test_balancers_in_trusted_ranges_are_believed(peer: str) -> None:
+    from gateway.runtime import Gateway
+
+    settings = Settings(trusted_proxies=("172.16.0.0/12", "10.0.0.0/8"), secret_key="x")
+    gateway: Gateway = create_app(settings).state.gateway
+    assert gateway.trusts(peer)
+    assert not gateway.trusts("203.0.113.9") and not gateway.trusts("not-an-ip")
