@@ -147,9 +147,13 @@ def parse(data: Mapping[str, object], source: str = "skins") -> Skins:
 
 
 def builtin(sandbox_url: str) -> Skins:
-    """One skin on the local sandbox's `aurora` site, answering any local host name."""
+    """The local sandbox's two sites: `aurora` on any local host name, `pampa` on pampa.localhost.
+
+    Browsers resolve `*.localhost` to the loopback address, so http://pampa.localhost:8000
+    shows the second skin (its own site id, currency and colours) from the same process.
+    """
     upstream = Upstreams(api=sandbox_url, capi=sandbox_url, sbapi=sandbox_url, rest=sandbox_url)
-    skin = Skin(
+    aurora = Skin(
         id="aurora",
         site_id="aurora",
         name="Aurora Casino",
@@ -161,4 +165,23 @@ def builtin(sandbox_url: str) -> Skins:
         branding=Branding(operator_line="Aurora Casino is a sandbox demo. Play responsibly. 18+"),
         features={"deposits": True, "withdrawals": True},
     )
-    return Skins([skin])
+    pampa = Skin(
+        id="pampa",
+        site_id="pampa",
+        name="Pampa Bet",
+        hosts=["pampa.localhost"],
+        currency="ARS",
+        currency_symbol="$",
+        upstreams=upstream,
+        frame_hosts=[sandbox_url],
+        branding=Branding(
+            primary="#2dd4a7",
+            accent="#3b82f6",
+            background="#07161a",
+            surface="#0f252b",
+            text="#eef7f5",
+            operator_line="Pampa Bet is a sandbox demo. Play responsibly. 18+",
+        ),
+        features={"deposits": True, "withdrawals": True},
+    )
+    return Skins([aurora, pampa])

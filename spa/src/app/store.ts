@@ -1,9 +1,11 @@
 import { combineSlices, configureStore } from "@reduxjs/toolkit";
 import { setupListeners } from "@reduxjs/toolkit/query";
 
+import { sessionExpiry } from "../features/session/sessionExpiry";
 import { api } from "./api";
+import { uiSlice } from "./uiSlice";
 
-const rootReducer = combineSlices(api);
+const rootReducer = combineSlices(api, uiSlice);
 
 export type RootState = ReturnType<typeof rootReducer>;
 
@@ -12,7 +14,8 @@ export function makeStore(preloadedState?: Partial<RootState>) {
   const store = configureStore({
     reducer: rootReducer,
     preloadedState,
-    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(api.middleware),
+    middleware: (getDefaultMiddleware) =>
+      getDefaultMiddleware().prepend(sessionExpiry.middleware).concat(api.middleware),
   });
   // Enables refetchOnFocus / refetchOnReconnect.
   setupListeners(store.dispatch);

@@ -49,7 +49,20 @@ def test_a_bad_file_is_refused_naming_the_field(tmp_path: Path, text: str, field
     assert field in str(error.value) and str(path) in str(error.value)
 
 
-def test_without_a_file_one_skin_points_at_the_sandbox() -> None:
+def test_without_a_file_the_two_sandbox_sites_are_served_in_their_own_colours() -> None:
     builtin = skins.builtin("http://127.0.0.1:8001")
-    assert [s.id for s in builtin.all] == ["aurora"]
+    assert [s.id for s in builtin.all] == ["aurora", "pampa"]
     assert builtin.upstream_origins() == {"http://127.0.0.1:8001"}
+    aurora, pampa = builtin.all
+    assert (aurora.site_id, aurora.currency_symbol) == ("aurora", "Bs.")
+    assert (pampa.site_id, pampa.currency, pampa.currency_symbol) == ("pampa", "ARS", "$")
+    assert aurora.branding.primary != pampa.branding.primary
+    assert aurora.branding.background != pampa.branding.background
+
+
+def test_the_second_sandbox_skin_answers_on_its_own_host_name() -> None:
+    builtin = skins.builtin("http://127.0.0.1:8001")
+    pampa = builtin.for_host("pampa.localhost:8000")
+    aurora = builtin.for_host("127.0.0.1:8000")
+    assert pampa is not None and pampa.id == "pampa"
+    assert aurora is not None and aurora.id == "aurora"
