@@ -76,9 +76,11 @@ pytest: $(VENV)/.dev-deps
 test: lint typecheck contracts-check spa-test spa/dist/index.html
 	$(MAKE) --no-print-directory pytest
 
-# Benchmarks are never part of `make test`: their figures go to bench/results/.
-bench: $(VENV)/.dev-deps
+# Benchmarks are never part of `make test`: their figures go to bench/results/ and bench/RESULTS.md.
+# bench/throughput.py installs nginx and wrk from Debian when missing.
+bench: $(VENV)/.dev-deps spa/dist/index.html
 	$(PYTHON) bench/scale.py
+	$(PYTHON) bench/throughput.py
 
 clean:
 	rm -rf $(VENV) $(TOOLS) spa/node_modules spa/dist .mypy_cache .ruff_cache .pytest_cache
