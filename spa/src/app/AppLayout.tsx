@@ -1,38 +1,68 @@
+import { lazy, Suspense, useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, Outlet } from "react-router";
+import { Outlet } from "react-router";
 
-import { LanguageSwitcher } from "../components/LanguageSwitcher";
-import { useGetConfigQuery } from "../features/config/configApi";
+import { Footer } from "../components/Footer";
+import { Header } from "../components/Header";
+import { NoticeHost } from "../components/NoticeHost";
+import { SideMenu } from "../components/SideMenu";
+import { useProfileFlags } from "../features/account/hooks";
+import { AuthUrlEffects } from "../features/auth/AuthUrlEffects";
 import { useSkinBranding } from "../features/config/useSkinBranding";
+import type { ProviderFlags } from "../features/providers/flags";
+import { useProviderFlags } from "../features/providers/useProviderFlags";
+import { useAppSelector } from "./hooks";
+import { selectAuth } from "./uiSlice";
 
-/** The main layout: header, the current screen, footer. */
+// The login popup is code a visitor may never need: it loads when first opened.
+const AuthPopup = lazy(() => import("../features/auth/AuthPopup"));
+
+/** The main layout: header, the current screen, footer, and what opens over them. */
 export function AppLayout() {
-  const { t } = useTranslation();
-  const { data } = useGetConfigQuery();
   useSkinBranding();
-  const skin = data?.skin;
+  const flags = useProviderFlags();
+  const auth = useAppSelector(selectAuth);
+  useSessionFlags(flags);
 
   return (
     <div className="shell">
-      <header className="shell-header">
-        {skin && (
-          <Link to="/home" className="shell-brand">
-            <img className="shell-brand__logo" src={skin.branding.logo} alt="" height={32} />
-            <span className="shell-brand__name">{skin.name}</span>
-          </Link>
-        )}
-        <LanguageSwitcher locales={skin?.locales} />
-      </header>
-      <main className="shell-main">
+      <a className="skip-link" href="#main">
+        {/* Keyboard users jump over the menus. */}
+        <SkipLabel />
+      </a>
+      <Header flags={flags} />
+      <SideMenu flags={flags} />
+      <main id="main" className="shell-main" tabIndex={-1}>
         <Outlet />
       </main>
-      <footer className="shell-footer">
-        <span className="shell-footer__age" aria-hidden="true">
-          {t("footer.ageMark")}
-        </span>
-        <p>{t("footer.adultsOnly")}</p>
-        {skin?.branding.operatorLine && <p className="shell-footer__operator">{skin.branding.operatorLine}</p>}
-      </footer>
+      <Footer />
+      <NoticeHost />
+      <AuthUrlEffects />
+      {auth.open && (
+        <Suspense fallback={null}>
+          <AuthPopup />
+        </Suspense>
+      )}
     </div>
   );
+}
+
+function SkipLabel() {
+  const { t } = useTranslation("shell");
+  return <>{t("menu.skipToContent")}</>;
+}
+
+/** Section 3's session-storage flags, which the event, poker and cashier screens read. */
+function useSessionFlags(flags: ProviderFlags): void {
+  const profile = useProfileFlags();
+  useEffect(() => {
+    if (!flags.loaded) return;
+    sessionStorage.setItem("Events", String(flags.poker));
+    sessionStorage.setItem("poker", String(flags.poker));
+    sessionStorage.setItem("BlackjackLeague", String(flags.blackjackLeague));
+  }, [flags]);
+  useEffect(() => {
+    sessionStorage.setItem("Dp", String(profile.deposits));
+    sessionStorage.setItem("widl", String(profile.withdrawal));
+  }, [profile.deposits, profile.withdrawal]);
 }

@@ -1,11 +1,50 @@
+import type { ComponentType } from "react";
 import { Navigate, type RouteObject } from "react-router";
 
+import type { ShellKey } from "../components/menu";
 import { PageLoader } from "../components/PageLoader";
+import { RequireSession } from "../components/RequireSession";
 import { AppLayout } from "./AppLayout";
+import { ExternalRedirect } from "./routes/ExternalRedirect";
 import { NotFoundScreen } from "./routes/NotFoundScreen";
 import { RouteErrorScreen } from "./routes/RouteErrorScreen";
 
-/** The route table (spec: site shell, "Full route table"); main.tsx and tests build routers from it. */
+type Loader = () => Promise<ComponentType>;
+
+/** A screen loaded on demand; `guarded` sends a logged-out visitor to /home. */
+function screen(path: string, load: Loader, guarded = false): RouteObject {
+  return {
+    path,
+    lazy: async () => {
+      const Screen = await load();
+      return {
+        Component: guarded
+          ? () => (
+              <RequireSession>
+                <Screen />
+              </RequireSession>
+            )
+          : Screen,
+      };
+    },
+  };
+}
+
+/** A screen a later issue fills: its translated heading for now. */
+function placeholder(path: string, title: ShellKey, guarded = false): RouteObject {
+  return screen(
+    path,
+    async () => {
+      const { PlaceholderScreen } = await import("./routes/PlaceholderScreen");
+      return () => <PlaceholderScreen title={title} />;
+    },
+    guarded,
+  );
+}
+
+const home: Loader = async () => (await import("./routes/HomeScreen")).HomeScreen;
+
+/** The route table (site shell, section 2 "Full route table"); main.tsx and tests build routers from it. */
 export const appRoutes: RouteObject[] = [
   {
     path: "/",
@@ -14,11 +53,40 @@ export const appRoutes: RouteObject[] = [
     ErrorBoundary: RouteErrorScreen,
     children: [
       { index: true, element: <Navigate to="/home" replace /> },
-      {
-        path: "home",
-        lazy: async () => ({ Component: (await import("./routes/HomeScreen")).HomeScreen }),
-      },
+      placeholder("opentab", "screens.openTab", true),
+      screen("home", home),
+      screen("games/:category?", async () => (await import("./routes/GamesScreen")).GamesScreen),
+      placeholder("mybalance", "menu.myBalance", true),
+      placeholder("profile", "menu.profile", true),
+      placeholder("deposit", "menu.deposit", true),
+      placeholder("deposit-success", "screens.depositSuccess"),
+      placeholder("deposit-failed", "screens.depositFailed"),
+      placeholder("deposit-pending", "screens.depositPending"),
+      placeholder("withdraw", "menu.withdrawal", true),
+      placeholder("transactionhistory", "menu.transactionHistory", true),
+      placeholder("casinogamehistory", "menu.gameHistory", true),
+      placeholder("contactus", "menu.contactUs"),
+      // The registration popup opens over the home screen (features/auth/AuthUrlEffects).
+      screen("register", home),
+      placeholder("promotions", "menu.promotions"),
+      placeholder("privacypolicy", "footer.privacy"),
+      placeholder("termsandconditions", "footer.terms"),
+      placeholder("taxation", "footer.cashoutPolicy"),
+      placeholder("resposiblegaming", "footer.responsibleGaming"),
+      placeholder("takeMeFishin", "screens.takeMeFishin"),
+      placeholder("DropWin", "menu.dropsAndWins"),
+      placeholder("Events", "screens.events"),
+      placeholder("Evenbetpoker", "screens.evenbetPoker"),
+      placeholder("HolidayRush", "screens.holidayRush"),
+      placeholder("poker", "menu.poker"),
+      placeholder("evogames", "screens.evoGames"),
+      placeholder("ReelD", "screens.reelDeals"),
+      placeholder("spinwheel", "screens.spinWheel"),
+      placeholder("blackjackleague", "screens.blackjackLeague"),
     ],
   },
+  { path: "lobby/lobbyflash", element: <ExternalRedirect to="/lobby/lobbyflash.html" /> },
+  { path: "lobby/tableflash", element: <ExternalRedirect to="/lobby/tableflash.html" /> },
+  placeholder("depositresponse", "screens.depositResponse"),
   { path: "*", Component: NotFoundScreen },
 ];

@@ -7,6 +7,7 @@ interface LanguageSwitcherProps {
   locales?: readonly Locale[];
 }
 
+/** Spanish, Portuguese, English: choosing one stores it and reloads the page. */
 export function LanguageSwitcher({ locales = LOCALES }: LanguageSwitcherProps) {
   const { t, i18n } = useTranslation();
   const current = i18n.resolvedLanguage;
@@ -19,12 +20,15 @@ export function LanguageSwitcher({ locales = LOCALES }: LanguageSwitcherProps) {
           type="button"
           lang={lng}
           className="language-switcher__option"
+          data-testid={`language-${lng}`}
           aria-pressed={current === lng}
+          title={t(`language.${lng}`)}
           onClick={() => {
             if (lng !== current) setLanguage(lng);
           }}
         >
-          {t(`language.${lng}`)}
+          <span aria-hidden="true">{lng.toUpperCase()}</span>
+          <span className="visually-hidden">{t(`language.${lng}`)}</span>
         </button>
       ))}
     </div>

@@ -8,7 +8,7 @@ import { NotFoundArt } from "./NotFoundArt";
 export function NotFoundScreen() {
   const { t } = useTranslation();
   return (
-    <main className="not-found">
+    <main className="not-found" data-testid="not-found">
       <Link to="/" className="not-found__image-link" aria-label={t("notFound.imageLabel")}>
         <NotFoundArt />
       </Link>

@@ -1,0 +1,81 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+
+import { useAppDispatch } from "../app/hooks";
+import { showNotice } from "../app/uiSlice";
+import { useGetConfigQuery } from "../features/config/configApi";
+import { Icon } from "./icons/Icon";
+
+const SOCIAL = [
+  { name: "Facebook", href: "https://www.facebook.com/" },
+  { name: "Instagram", href: "https://www.instagram.com/" },
+  { name: "X", href: "https://x.com/" },
+  { name: "Telegram", href: "https://telegram.org/" },
+];
+
+/** Section 1: information links, frequent questions, licences, responsible gaming, terms,
+ * contact us, online chat, social links, the 18+ mark and the operator line. */
+export function Footer() {
+  const { t } = useTranslation("shell");
+  const dispatch = useAppDispatch();
+  const { data } = useGetConfigQuery();
+  const skin = data?.skin;
+
+  return (
+    <footer className="site-footer" data-testid="site-footer">
+      <div className="site-footer__columns">
+        <nav className="site-footer__column" aria-labelledby="footer-info">
+          <h2 id="footer-info" className="site-footer__heading">
+            {t("footer.information")}
+          </h2>
+          <Link to="/promotions">{t("menu.promotions")}</Link>
+          <Link to="/privacypolicy">{t("footer.privacy")}</Link>
+          <Link to="/termsandconditions">{t("footer.terms")}</Link>
+          <Link to="/taxation">{t("footer.cashoutPolicy")}</Link>
+        </nav>
+        <nav className="site-footer__column" aria-labelledby="footer-help">
+          <h2 id="footer-help" className="site-footer__heading">
+            {t("footer.help")}
+          </h2>
+          <Link to="/contactus#faq">{t("menu.faq")}</Link>
+          <Link to="/contactus">{t("menu.contactUs")}</Link>
+          <button
+            type="button"
+            className="site-footer__chat"
+            onClick={() => dispatch(showNotice({ kind: "notification", variant: "info", text: t("footer.chatComing") }))}
+          >
+            <Icon name="chat" size={16} /> {t("footer.onlineChat")}
+          </button>
+          <Link to="/resposiblegaming">{t("footer.responsibleGaming")}</Link>
+        </nav>
+        <section className="site-footer__column" aria-labelledby="footer-licences">
+          <h2 id="footer-licences" className="site-footer__heading">
+            {t("footer.licences")}
+          </h2>
+          <p className="site-footer__text">{t("footer.licenceText", { name: skin?.name ?? "" })}</p>
+        </section>
+        <section className="site-footer__column" aria-labelledby="footer-social">
+          <h2 id="footer-social" className="site-footer__heading">
+            {t("footer.followUs")}
+          </h2>
+          <ul className="site-footer__social">
+            {SOCIAL.map((network) => (
+              <li key={network.name}>
+                <a href={network.href} target="_blank" rel="noopener noreferrer">
+                  {network.name}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+      <div className="site-footer__bottom">
+        <span className="age-mark" role="img" aria-label={t("footer.ageMarkLabel")}>
+          18+
+        </span>
+        <p className="site-footer__text">{t("footer.adultsOnly")}</p>
+        {skin?.branding.operatorLine && <p className="site-footer__operator">{skin.branding.operatorLine}</p>}
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,140 @@
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+
+import { useAppDispatch } from "../app/hooks";
+import { openAuth, toggleSideMenu } from "../app/uiSlice";
+import { useHeaderBalance, useProfileFlags } from "../features/account/hooks";
+import { useGetConfigQuery } from "../features/config/configApi";
+import type { ProviderFlags } from "../features/providers/flags";
+import { useLogout } from "../features/session/useLogout";
+import { useSession } from "../features/session/useSession";
+import { formatMoney } from "../utils/money";
+import { DropdownMenu } from "./DropdownMenu";
+import { Icon } from "./icons/Icon";
+import { LanguageSwitcher } from "./LanguageSwitcher";
+import { ACCOUNT_MENU, EVENTS_MENU, POKER_ENTRY, TOP_BAR, visible } from "./menu";
+import { MenuLink } from "./MenuLink";
+
+export function Header({ flags }: { flags: ProviderFlags }) {
+  const { t } = useTranslation("shell");
+  const dispatch = useAppDispatch();
+  const { data: config } = useGetConfigQuery();
+  const { loggedIn, known } = useSession();
+  const skin = config?.skin;
+  const events = visible(EVENTS_MENU, flags);
+
+  return (
+    <header className="site-header" data-testid="site-header">
+      <button
+        type="button"
+        className="icon-button site-header__menu-toggle"
+        data-testid="menu-toggle"
+        aria-label={t("menu.open")}
+        onClick={() => dispatch(toggleSideMenu(true))}
+      >
+        <Icon name="menu" size={24} />
+      </button>
+      <Link to="/home" className="brand" aria-label={skin?.name ?? t("menu.home")}>
+        {skin && <img className="brand__logo" src={skin.branding.logo} alt="" width={165} height={36} />}
+      </Link>
+      <nav className="top-nav" aria-label={t("menu.main")}>
+        {visible(TOP_BAR, flags).map((entry) => (
+          <MenuLink key={entry.testId} to={entry.path} className="top-nav__link" testId={entry.testId}>
+            {t(entry.label)}
+          </MenuLink>
+        ))}
+        {events.length > 0 && (
+          <DropdownMenu label={t("menu.events")} testId="nav-events" className="top-nav__events">
+            {(close) =>
+              events.map((entry) => (
+                <MenuLink key={entry.testId} to={entry.path} className="dropdown__item" testId={entry.testId} onNavigate={close}>
+                  {t(entry.label)}
+                </MenuLink>
+              ))
+            }
+          </DropdownMenu>
+        )}
+        {flags.poker && (
+          <MenuLink to={POKER_ENTRY.path} className="top-nav__link" testId={POKER_ENTRY.testId}>
+            {t(POKER_ENTRY.label)}
+          </MenuLink>
+        )}
+      </nav>
+      <div className="site-header__side">
+        {known && (loggedIn ? <PlayerArea depositsOn={skin?.features.deposits !== false} /> : <VisitorButtons />)}
+        <LanguageSwitcher locales={skin?.locales} />
+      </div>
+    </header>
+  );
+
+}
+
+function VisitorButtons() {
+  const { t } = useTranslation("shell");
+  const dispatch = useAppDispatch();
+  return (
+    <div className="visitor-buttons">
+      <button type="button" className="button button--ghost" data-testid="header-login" onClick={() => dispatch(openAuth("login"))}>
+        {t("auth.login")}
+      </button>
+      <button type="button" className="button button--primary" data-testid="header-join" onClick={() => dispatch(openAuth("register"))}>
+        {t("auth.join")}
+      </button>
+    </div>
+  );
+}
+
+function PlayerArea({ depositsOn }: { depositsOn: boolean }) {
+  const { t } = useTranslation("shell");
+  const balance = useHeaderBalance();
+  const profile = useProfileFlags();
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const showDeposit = depositsOn && profile.deposits;
+  const accountEntries = ACCOUNT_MENU.filter(
+    (entry) => !entry.needs || (entry.needs === "deposits" ? showDeposit : profile.withdrawal),
+  );
+
+  return (
+    <div className="player-area">
+      {showDeposit && (
+        <MenuLink to="/deposit" className="deposit-link" testId="header-deposit">
+          <Icon name="wallet" />
+          <span className="deposit-link__text">{t("menu.deposit")}</span>
+        </MenuLink>
+      )}
+      <div className="profile-block" data-testid="profile-block">
+        <button type="button" className="profile-block__name" data-testid="profile-name" onClick={() => void navigate("/mybalance")}>
+          {profile.name ?? ""}
+        </button>
+        <span className="profile-block__money">
+          <span className="profile-block__label">{t("balance.cash")}</span>
+          <span className="profile-block__value" data-testid="balance-cash" data-loaded={balance.loaded}>
+            {formatMoney(balance.cash, balance.symbol)}
+          </span>
+        </span>
+        <span className="profile-block__money">
+          <span className="profile-block__label">{t("balance.bonus")}</span>
+          <span className="profile-block__value" data-testid="balance-bonus" data-loaded={balance.loaded}>
+            {formatMoney(balance.bonus, balance.symbol)}
+          </span>
+        </span>
+      </div>
+      <DropdownMenu label={<Icon name="user" />} testId="account-menu" className="account-menu">
+        {(close) => (
+          <>
+            <span className="dropdown__heading">{t("menu.myAccount")}</span>
+            {accountEntries.map((entry) => (
+              <MenuLink key={entry.path} to={entry.path} className="dropdown__item" testId={entry.testId} onNavigate={close}>
+                {t(entry.label)}
+              </MenuLink>
+            ))}
+          </>
+        )}
+      </DropdownMenu>
+      <button type="button" className="icon-button" data-testid="header-logout" aria-label={t("auth.logout")} title={t("auth.logout")} onClick={logout}>
+        <Icon name="logout" />
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+
+import { useAppDispatch, useAppSelector } from "../app/hooks";
+import { openAuth, selectSideMenuOpen, toggleSideMenu } from "../app/uiSlice";
+import { useProfileFlags } from "../features/account/hooks";
+import type { ProviderFlags } from "../features/providers/flags";
+import { useSession } from "../features/session/useSession";
+import { Dialog } from "./Dialog";
+import { Icon } from "./icons/Icon";
+import { ACCOUNT_MENU, SIDE_MENU, visible } from "./menu";
+import { MenuLink } from "./MenuLink";
+
+/** Under 991px: the side menu, its My Profile submenu and the full-screen all-tabs popup. */
+export function SideMenu({ flags }: { flags: ProviderFlags }) {
+  const { t } = useTranslation("shell");
+  const open = useAppSelector(selectSideMenuOpen);
+  const dispatch = useAppDispatch();
+  const [allTabs, setAllTabs] = useState(false);
+  const titleId = useId();
+  const allTabsTitleId = useId();
+  const close = () => dispatch(toggleSideMenu(false));
+  const entries = visible(SIDE_MENU, flags);
+
+  if (allTabs) {
+    return (
+      <Dialog labelledBy={allTabsTitleId} onClose={() => setAllTabs(false)} className="all-tabs" testId="all-tabs-popup">
+        <div className="all-tabs__head">
+          <h2 id={allTabsTitleId}>{t("menu.allTabs")}</h2>
+          <button type="button" className="icon-button" aria-label={t("menu.close")} onClick={() => setAllTabs(false)}>
+            <Icon name="close" />
+          </button>
+        </div>
+        <div className="all-tabs__grid">
+          {entries.map((entry) => (
+            <MenuLink
+              key={entry.testId}
+              to={entry.path}
+              className="all-tabs__tile"
+              onNavigate={() => {
+                setAllTabs(false);
+                close();
+              }}
+            >
+              {t(entry.label)}
+            </MenuLink>
+          ))}
+        </div>
+      </Dialog>
+    );
+  }
+  if (!open) return null;
+  return (
+    <Dialog labelledBy={titleId} onClose={close} className="side-menu" testId="side-menu">
+      <div className="side-menu__head">
+        <h2 id={titleId} className="side-menu__title">
+          {t("menu.title")}
+        </h2>
+        <button type="button" className="icon-button" data-testid="side-menu-close" aria-label={t("menu.close")} onClick={close}>
+          <Icon name="close" />
+        </button>
+      </div>
+      <nav aria-labelledby={titleId}>
+        <ul className="side-menu__list">
+          {entries.map((entry) => (
+            <li key={entry.testId}>
+              <MenuLink to={entry.path} className="side-menu__link" testId={entry.testId} onNavigate={close}>
+                {t(entry.label)}
+              </MenuLink>
+            </li>
+          ))}
+        </ul>
+        <MyProfileSubmenu onNavigate={close} />
+      </nav>
+      <button type="button" className="button button--ghost side-menu__all" data-testid="side-menu-alltabs" onClick={() => setAllTabs(true)}>
+        <Icon name="grid" /> {t("menu.allTabs")}
+      </button>
+    </Dialog>
+  );
+}
+
+function MyProfileSubmenu({ onNavigate }: { onNavigate: () => void }) {
+  const { t } = useTranslation("shell");
+  const { loggedIn } = useSession();
+  const profile = useProfileFlags();
+  const dispatch = useAppDispatch();
+  const [expanded, setExpanded] = useState(false);
+  const submenuId = useId();
+  if (!loggedIn) {
+    return (
+      <div className="side-menu__visitor">
+        <button type="button" className="button button--ghost" onClick={() => dispatch(openAuth("login"))}>
+          {t("auth.login")}
+        </button>
+        <button type="button" className="button button--primary" onClick={() => dispatch(openAuth("register"))}>
+          {t("auth.join")}
+        </button>
+      </div>
+    );
+  }
+  const entries = ACCOUNT_MENU.filter((e) => !e.needs || (e.needs === "deposits" ? profile.deposits : profile.withdrawal));
+  return (
+    <div className="side-menu__profile">
+      <button
+        type="button"
+        className="side-menu__link side-menu__toggle"
+        aria-expanded={expanded}
+        aria-controls={submenuId}
+        data-testid="side-myprofile"
+        onClick={() => setExpanded((value) => !value)}
+      >
+        {t("menu.myProfile")}
+        <Icon name="chevron" size={16} />
+      </button>
+      <ul id={submenuId} className="side-menu__submenu" hidden={!expanded}>
+        {entries.map((entry) => (
+          <li key={entry.path}>
+            <MenuLink to={entry.path} className="side-menu__link" onNavigate={onNavigate}>
+              {t(entry.label)}
+            </MenuLink>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { useGetConfigQuery } from "../config/configApi";
+import { useSession } from "../session/useSession";
+import { BALANCE_POLL_MS, useGetBalanceQuery, useGetProfileQuery } from "./accountApi";
+import { realMoneyWallet } from "./wallets";
+
+export interface HeaderBalance {
+  loaded: boolean;
+  cash: number | undefined;
+  bonus: number | undefined;
+  symbol: string;
+}
+
+/** Cash and bonus of the real-money wallet, polled every 10 s while logged in and the tab is visible. */
+export function useHeaderBalance(): HeaderBalance {
+  const { loggedIn } = useSession();
+  const { data: config } = useGetConfigQuery();
+  const { data } = useGetBalanceQuery(undefined, {
+    skip: !loggedIn,
+    pollingInterval: BALANCE_POLL_MS,
+    skipPollingIfUnfocused: true,
+  });
+  const currency = config?.skin.currency ?? "";
+  const wallet = realMoneyWallet(data, currency);
+  return {
+    loaded: data !== undefined,
+    cash: wallet?.cash.value,
+    bonus: wallet?.bonus.value,
+    symbol: config?.skin.currencySymbol ?? wallet?.symbol ?? "",
+  };
+}
+
+export interface ProfileFlags {
+  /** false when the profile says deposits = 0 (the Deposit link goes). */
+  deposits: boolean;
+  /** false when the profile says withdrawal = 0 (the Withdrawal link goes). */
+  withdrawal: boolean;
+  name: string | null;
+}
+
+/** What the menus read from the profile (section 4 "Profile flags"). */
+export function useProfileFlags(): ProfileFlags {
+  const { loggedIn, login } = useSession();
+  const { data } = useGetProfileQuery(undefined, { skip: !loggedIn });
+  return {
+    deposits: data?.deposits !== 0,
+    withdrawal: data?.withdrawal !== 0,
+    name: data?.nickname || data?.login || login,
+  };
+}

@@ -1,0 +1,82 @@
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
+
+import { useAppDispatch } from "../../app/hooks";
+import { openAuth, showNotice } from "../../app/uiSlice";
+import { useGetConfigQuery } from "../config/configApi";
+import { useSession } from "../session/useSession";
+import { useAdoptSessionMutation, useAffiliateHitMutation, useVerifyAccountMutation } from "./authApi";
+import { referralFromUrl, rememberReferral } from "./referral";
+
+/** Section 9 timings: the registration popup and the e-mail verification wait 1 s after load. */
+export const REGISTER_POPUP_DELAY_MS = 1000;
+export const VERIFY_DELAY_MS = 1000;
+
+/** What a URL asks of the site on arrival: /register?ID=&type=&click_id=, ?token= (e-mail
+ * verification), ?sid= / ?wsession= (a session handed over, adopted by the BFF and removed
+ * from the address bar). No UI of its own; kept small because it loads with every page. */
+export function AuthUrlEffects() {
+  const { t, i18n } = useTranslation("auth");
+  const dispatch = useAppDispatch();
+  const location = useLocation();
+  const { known, loggedIn } = useSession();
+  const { data: config } = useGetConfigQuery();
+  const [verify] = useVerifyAccountMutation();
+  const [affiliateHit] = useAffiliateHitMutation();
+  const [adopt] = useAdoptSessionMutation();
+  const handled = useRef(new Set<string>());
+
+  // A session id must never stay in the address bar: take it out first, then adopt it.
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    const sid = params.get("sid") ?? params.get("wsession");
+    if (!sid || handled.current.has("sid")) return;
+    handled.current.add("sid");
+    params.delete("sid");
+    params.delete("wsession");
+    const query = params.toString();
+    window.history.replaceState(window.history.state, "", `${location.pathname}${query ? `?${query}` : ""}${location.hash}`);
+    void adopt({ sid });
+  }, [location, adopt]);
+
+  useEffect(() => {
+    if (location.pathname !== "/register" || !known || handled.current.has("register")) return;
+    handled.current.add("register");
+    const referral = referralFromUrl(location.search);
+    if (referral) {
+      rememberReferral(referral);
+      if (referral.type === "affiliate") {
+        void affiliateHit({ campaignId: referral.id, campaignType: referral.type, languageCode: i18n.resolvedLanguage ?? "es" });
+      }
+    }
+    if (loggedIn) return;
+    const timer = setTimeout(() => dispatch(openAuth("register")), REGISTER_POPUP_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [location, known, loggedIn, dispatch, affiliateHit, i18n.resolvedLanguage]);
+
+  useEffect(() => {
+    const token = new URLSearchParams(location.search).get("token");
+    if (!token || !config || handled.current.has("token")) return;
+    handled.current.add("token");
+    const timer = setTimeout(() => {
+      void verify({ token, face: config.skin.id })
+        .unwrap()
+        .then((reply) => {
+          if (reply.code === "INVALID_TOKEN") return;
+          dispatch(
+            showNotice({
+              kind: "message",
+              variant: reply.success === false ? "error" : "success",
+              title: t("verify.title"),
+              text: reply.description ?? reply.message ?? reply.code ?? t("verify.done"),
+            }),
+          );
+        })
+        .catch(() => undefined);
+    }, VERIFY_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [location, config, verify, dispatch, t]);
+
+  return null;
+}

@@ -1,0 +1,174 @@
+import { useState, type FormEvent } from "react";
+import { Trans, useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+
+import type { RegisterRequest } from "../../api/contracts.gen";
+import { contractRules } from "../../api/rules.gen";
+import { toAppError } from "../../app/errors";
+import { useAppDispatch } from "../../app/hooks";
+import { closeAuth, showNotice } from "../../app/uiSlice";
+import { TextField } from "../../forms/Field";
+import { lettersAndDigitsOnly } from "../../forms/keys";
+import { useForm, useFormMessage } from "../../forms/useForm";
+import { useRegisterMutation } from "./authApi";
+import { loginErrorKey } from "./loginErrors";
+import { referralFields } from "./referral";
+
+/** Section 3: the province is always LA RIOJA. */
+export const PROVINCE = "LA RIOJA";
+
+const rules = contractRules.forms.register;
+
+type RegisterFields = { login: string; password: string; email: string; acceptTerms: boolean };
+
+/** The payload of section 3: nickname and firstName from the login, the e-mail lower-cased,
+ * state LA RIOJA; acceptTerms stays in the form. */
+export function registerPayload(fields: RegisterFields, storage: Storage = localStorage): RegisterRequest {
+  return {
+    login: fields.login,
+    nickname: fields.login,
+    firstName: fields.login,
+    lastName: "",
+    email: fields.email.trim().toLowerCase(),
+    password: fields.password,
+    ssn: "",
+    ...referralFields(storage),
+    address: { address: "", city: "", phone: "", state: PROVINCE },
+  };
+}
+
+export function RegisterForm() {
+  const { t } = useTranslation("auth");
+  const tf = useTranslation("forms").t;
+  const formMessage = useFormMessage();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [register, { isLoading }] = useRegisterMutation();
+  const form = useForm(
+    { login: rules.login, password: rules.password, email: rules.email, acceptTerms: rules.acceptTerms },
+    { login: "", password: "", email: "", acceptTerms: false },
+  );
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    form.touchAll();
+    if (!form.valid || isLoading) return;
+    const fields = {
+      login: String(form.values.login),
+      password: String(form.values.password),
+      email: String(form.values.email),
+      acceptTerms: form.values.acceptTerms === true,
+    };
+    try {
+      const reply = await register(registerPayload(fields)).unwrap();
+      if (!reply.success) {
+        const description = reply.description ?? reply.message ?? "";
+        const key = loginErrorKey(description);
+        setFailure(key ? t(key) : formMessage(description || "some thing went wrong please contact admin"));
+        const fieldErrors = (reply as { errors?: Record<string, string> | null }).errors;
+        if (fieldErrors) form.setServerErrors(fieldErrors);
+        return;
+      }
+      dispatch(closeAuth());
+      dispatch(
+        showNotice({ kind: "message", variant: "success", title: t("register.successTitle"), text: t("register.success") }),
+      );
+      void navigate("/home");
+    } catch (error) {
+      const appError = toAppError(error as Parameters<typeof toAppError>[0]);
+      setFailure(formMessage(appError.message));
+      form.setServerErrors(appError.fields);
+    }
+  }
+
+  return (
+    <form className="auth-form" noValidate onSubmit={(event) => void submit(event)} aria-labelledby="auth-title-register">
+      <h2 id="auth-title-register" className="auth-form__title">
+        {t("register.title")}
+      </h2>
+      <TextField
+        name="login"
+        label={tf("labels.login")}
+        autoComplete="username"
+        value={String(form.values.login)}
+        error={form.errors.login}
+        hint={formMessage(rules.login.hint)}
+        onValue={(value) => form.set("login", value)}
+        onKeyDown={lettersAndDigitsOnly}
+        onBlur={() => form.touch("login")}
+        onFocus={() => setFailure(null)}
+        maxLength={15}
+        data-autofocus
+      />
+      <TextField
+        name="password"
+        type="password"
+        label={tf("labels.password")}
+        autoComplete="new-password"
+        value={String(form.values.password)}
+        error={form.errors.password}
+        hint={formMessage(rules.password.hint)}
+        onValue={(value) => form.set("password", value)}
+        onBlur={() => form.touch("password")}
+        onFocus={() => setFailure(null)}
+        maxLength={15}
+      />
+      <TextField
+        name="email"
+        type="email"
+        label={tf("labels.email")}
+        autoComplete="email"
+        value={String(form.values.email)}
+        error={form.errors.email}
+        onValue={(value) => form.set("email", value)}
+        onBlur={() => form.touch("email")}
+        onFocus={() => setFailure(null)}
+      />
+      <div className={form.errors.acceptTerms ? "field field--invalid" : "field"}>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            name="acceptTerms"
+            checked={form.values.acceptTerms === true}
+            aria-invalid={form.errors.acceptTerms ? true : undefined}
+            onChange={(event) => {
+              form.set("acceptTerms", event.target.checked);
+              form.touch("acceptTerms");
+            }}
+          />
+          <span>
+            <Trans
+              t={t}
+              i18nKey="register.acceptTerms"
+              components={{
+                terms: <Link to="/termsandconditions" target="_blank" />,
+                privacy: <Link to="/privacypolicy" target="_blank" />,
+              }}
+            />
+          </span>
+        </label>
+        {form.errors.acceptTerms && (
+          <p className="field__error" role="alert">
+            {form.errors.acceptTerms}
+          </p>
+        )}
+      </div>
+      {failure && (
+        <p className="auth-form__error" role="alert" data-testid="auth-error">
+          {failure}
+        </p>
+      )}
+      <button
+        type="submit"
+        className="button button--primary button--block"
+        data-testid="register-submit"
+        disabled={!form.valid || isLoading}
+        aria-busy={isLoading}
+      >
+        {isLoading && <span className="spinner" aria-hidden="true" />}
+        {isLoading ? t("register.submitting") : t("register.submit")}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,35 @@
+import { useEffect, useMemo, useState } from "react";
+
+import { useSession } from "../session/useSession";
+import { providerFlags, toSwitches, type ProviderFlags } from "./flags";
+import { useGetPlayerProviderListQuery, useGetProvidersQuery } from "./providersApi";
+
+/** Spec timings (section 4): the list loads 500 ms after start and refreshes every 5 minutes. */
+export const PROVIDER_LOAD_DELAY_MS = 500;
+export const PROVIDER_REFRESH_MS = 300_000;
+
+/** The refresh interval; browser tests shorten it with localStorage `providerRefreshMs`. */
+function refreshInterval(): number {
+  const override = Number(localStorage.getItem("providerRefreshMs"));
+  return Number.isFinite(override) && override >= 1000 ? override : PROVIDER_REFRESH_MS;
+}
+
+function useStartDelay(ms: number): boolean {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setReady(true), ms);
+    return () => clearTimeout(timer);
+  }, [ms]);
+  return ready;
+}
+
+/** Which provider-gated areas to show: the visitor list before login, the player's after. */
+export function useProviderFlags(): ProviderFlags {
+  const { known, loggedIn, login } = useSession();
+  const ready = useStartDelay(PROVIDER_LOAD_DELAY_MS) && known;
+  const polling = { pollingInterval: refreshInterval(), skipPollingIfUnfocused: true };
+  const visitor = useGetProvidersQuery(undefined, { ...polling, skip: !ready || loggedIn });
+  const player = useGetPlayerProviderListQuery(login ?? "", { ...polling, skip: !ready || !loggedIn || !login });
+  const list = loggedIn ? player.data : visitor.data;
+  return useMemo(() => providerFlags(toSwitches(list), list !== undefined), [list]);
+}

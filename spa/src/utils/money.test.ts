@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+
+import { formatMoney } from "./money";
+
+describe("formatMoney", () => {
+  it.each([
+    [5000, "Bs.", "Bs. 5.000,00"],
+    [250.5, "Bs.", "Bs. 250,50"],
+    [1234567.891, "$", "$ 1.234.567,89"],
+    [0, "Bs.", "Bs. 0,00"],
+    [null, "Bs.", "Bs. 0,00"],
+    [undefined, "Bs.", "Bs. 0,00"],
+    [-12.5, "Bs.", "Bs. -12,50"],
+  ])("%s %s -> %s", (value, symbol, expected) => {
+    expect(formatMoney(value, symbol)).toBe(expected);
+  });
+});
