@@ -15,7 +15,12 @@ from gateway.errors import error_response
 from gateway.runtime import Gateway, RequestContext
 from gateway.security import page_headers
 
-ROOT_FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\.(ico|png|svg|txt|webmanifest|json|xml)$")
+# Files of spa/public served as they are: root files (favicon, robots...) and the static
+# lobby pages (lobby/lobbyflash.html, lobby/tableflash.html and their script and style).
+PUBLIC_FILE = re.compile(
+    r"^(?:[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\.(?:ico|png|svg|txt|webmanifest|json|xml)"
+    r"|lobby/[a-z]+\.(?:html|css|js))$"
+)
 API_PREFIXES = ("/bff/", "/api/", "/capi/", "/sbapi/", "/rest/", "/_sandbox/")
 
 
@@ -47,7 +52,7 @@ def spa_handlers(dist: Path) -> list[Any]:
             return error_response(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
         headers = page_headers([*skin.frame_hosts], gateway.settings.production)
         name = path.lstrip("/")
-        if ROOT_FILE.match(name) and (dist / name).is_file():
+        if PUBLIC_FILE.match(name) and (dist / name).is_file():
             body, media_type = (dist / name).read_bytes(), None
             headers["cache-control"] = "public, max-age=3600"
         else:
@@ -75,4 +80,7 @@ def _media_type(name: str) -> str:
         "webmanifest": "application/manifest+json",
         "json": "application/json",
         "xml": "application/xml",
+        "html": "text/html; charset=utf-8",
+        "css": "text/css; charset=utf-8",
+        "js": "text/javascript; charset=utf-8",
     }.get(suffix, "application/octet-stream")

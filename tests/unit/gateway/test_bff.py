@@ -81,6 +81,9 @@ def dist(tmp_path: Path) -> Path:
     (tmp_path / "assets" / "index-abc123.js").write_text("console.log('hi')")
     (tmp_path / "index.html").write_text("<!doctype html><title>casino</title>")
     (tmp_path / "favicon.svg").write_text("<svg/>")
+    (tmp_path / "lobby").mkdir()
+    (tmp_path / "lobby" / "lobbyflash.html").write_text("<!doctype html><title>poker lobby</title>")
+    (tmp_path / "secret.html").write_text("not public")
     return tmp_path
 
 
@@ -98,3 +101,14 @@ async def test_the_spa_is_served_with_its_headers(upstream: respx.Router, dist: 
         assert (await visitor.get("/favicon.svg")).headers["content-type"].startswith("image/svg")
         assert (await visitor.get("/bff/nothing")).status_code == 404
         assert "access-control-allow-origin" not in page.headers
+
+
+async def test_the_static_lobby_pages_are_served_and_nothing_outside_them(upstream: respx.Router, dist: Path) -> None:
+    async with browser_on(gateway_app(upstream, spa_dist=dist)) as visitor:
+        lobby = await visitor.get("/lobby/lobbyflash.html")
+        assert lobby.headers["content-type"].startswith("text/html") and "poker lobby" in lobby.text
+        assert "content-security-policy" in lobby.headers
+        # anything else falls back to the app's document, never to a file of the build folder
+        for path in ("/lobby/../secret.html", "/lobby/%2e%2e/secret.html", "/other/secret.html"):
+            answer = await visitor.get(path)
+            assert "not public" not in answer.text, path
