@@ -28,3 +28,9 @@ def player(platform: PlatformClient) -> PlatformClient:
     """The demo player, logged in."""
     platform.login()
     return platform
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests run last: Playwright's sync API keeps an event loop running in this
+    thread until the session ends, and no async test can start its own loop after it."""
+    items.sort(key=lambda item: "/tests/e2e/" in str(item.path).replace("\\", "/"))
