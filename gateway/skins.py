@@ -18,6 +18,8 @@ import msgspec
 from contracts.catalogue import Upstream
 
 Locale = Literal["es", "pt", "en"]
+PokerSystem = Literal["android", "windows", "mac"]
+POKER_SYSTEMS: tuple[PokerSystem, ...] = ("android", "windows", "mac")
 HttpUrl = Annotated[str, msgspec.Meta(pattern=r"^https?://[^\s/?#]+(/[^\s?#]*)?$")]
 Colour = Annotated[str, msgspec.Meta(pattern=r"^#[0-9a-fA-F]{3,8}$")]
 HostName = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9.-]+$", min_length=1, max_length=253)]
@@ -62,6 +64,10 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """Where the combined sports events come from, when not from the sbapi upstream."""
     frame_hosts: list[HttpUrl] = []
     """Game-provider origins allowed in frames (CSP frame-src)."""
+    sportsbook_url: HttpUrl | None = None
+    """The BTi sportsbook page the sports screen frames with the player's launch token."""
+    poker_downloads: dict[PokerSystem, HttpUrl] = {}
+    """The operator's poker client installers, offered to logged-in players on /poker."""
     branding: Branding = Branding()
     features: dict[str, bool] = {}
 
@@ -76,6 +82,8 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
             "locales": list(self.locales),
             "branding": msgspec.to_builtins(self.branding),
             "features": dict(self.features),
+            "sportsbookUrl": self.sportsbook_url,
+            "pokerDownloads": dict(self.poker_downloads),
         }
 
 
@@ -153,6 +161,9 @@ def builtin(sandbox_url: str) -> Skins:
     shows the second skin (its own site id, currency and colours) from the same process.
     """
     upstream = Upstreams(api=sandbox_url, capi=sandbox_url, sbapi=sandbox_url, rest=sandbox_url)
+    downloads: dict[PokerSystem, str] = {
+        system: f"{sandbox_url}/_sandbox/game/evenbetpoker/download-{system}" for system in POKER_SYSTEMS
+    }
     aurora = Skin(
         id="aurora",
         site_id="aurora",
@@ -162,6 +173,8 @@ def builtin(sandbox_url: str) -> Skins:
         currency_symbol="Bs.",
         upstreams=upstream,
         frame_hosts=[sandbox_url],
+        sportsbook_url=f"{sandbox_url}/_sandbox/game/bti/sportsbook",
+        poker_downloads=downloads,
         branding=Branding(operator_line="Aurora Casino is a sandbox demo. Play responsibly. 18+"),
         features={"deposits": True, "withdrawals": True},
     )
@@ -174,6 +187,8 @@ def builtin(sandbox_url: str) -> Skins:
         currency_symbol="$",
         upstreams=upstream,
         frame_hosts=[sandbox_url],
+        sportsbook_url=f"{sandbox_url}/_sandbox/game/bti/sportsbook",
+        poker_downloads=downloads,
         branding=Branding(
             primary="#2dd4a7",
             accent="#3b82f6",

@@ -66,6 +66,8 @@ def product(tmp_path_factory: pytest.TempPathFactory, _require_browser: None) ->
     stack = start_stack(tmp_path_factory.mktemp("e2e"), env={"SPA_DIST": str(SPA_DIST)})
     yield stack
     stack.stop()
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "stack.log").write_text(stack.logs())
 
 
 @pytest.fixture
@@ -84,6 +86,9 @@ def site(product: Stack, sandbox: httpx.Client, page: Page, request: pytest.Fixt
     ARTIFACTS.mkdir(exist_ok=True)
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+    if product.process.poll() is not None:
+        tail = "\n".join(product.logs().splitlines()[-40:])
+        pytest.fail(f"the product exited with {product.process.returncode} during this test:\n{tail}")
 
 
 class Site:

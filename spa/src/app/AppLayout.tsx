@@ -9,6 +9,7 @@ import { SideMenu } from "../components/SideMenu";
 import { useProfileFlags } from "../features/account/hooks";
 import { AuthUrlEffects } from "../features/auth/AuthUrlEffects";
 import { useSkinBranding } from "../features/config/useSkinBranding";
+import { GameFrame } from "../features/games/GameFrame";
 import type { ProviderFlags } from "../features/providers/flags";
 import { useProviderFlags } from "../features/providers/useProviderFlags";
 import { useAppSelector } from "./hooks";
@@ -33,7 +34,8 @@ export function AppLayout() {
       <Header flags={flags} />
       <SideMenu flags={flags} />
       <main id="main" className="shell-main" tabIndex={-1}>
-        <Outlet />
+        <GameFrame />
+        <Outlet context={flags} />
       </main>
       <Footer />
       <NoticeHost />

@@ -3,9 +3,10 @@ import { setupListeners } from "@reduxjs/toolkit/query";
 
 import { sessionExpiry } from "../features/session/sessionExpiry";
 import { api } from "./api";
+import { gameSlice } from "../features/games/gameSlice";
 import { uiSlice } from "./uiSlice";
 
-const rootReducer = combineSlices(api, uiSlice);
+const rootReducer = combineSlices(api, uiSlice, gameSlice);
 
 export type RootState = ReturnType<typeof rootReducer>;
 

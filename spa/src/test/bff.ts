@@ -21,6 +21,8 @@ export const skinConfig: BffConfig = {
       operatorLine: "Operated by Sandbox Gaming Ltd.",
     },
     features: {},
+    sportsbookUrl: null,
+    pokerDownloads: {},
   },
 };
 

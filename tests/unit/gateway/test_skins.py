@@ -21,9 +21,15 @@ def test_the_example_file_maps_hosts_to_skins() -> None:
 
 
 def test_the_public_part_never_shows_upstreams() -> None:
-    public = skins.load(EXAMPLE).all[0].public()
+    public = skins.load(EXAMPLE).all[1].public()
     assert "upstreams" not in public and "127.0.0.1:8001" not in str(public)
     assert public["branding"]["operatorLine"]  # type: ignore[index]
+
+
+def test_the_spa_learns_the_sportsbook_and_poker_downloads() -> None:
+    public = skins.load(EXAMPLE).all[0].public()
+    assert str(public["sportsbookUrl"]).endswith("/bti/sportsbook")
+    assert set(public["pokerDownloads"]) == {"android", "windows"}  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -38,6 +44,7 @@ def test_the_public_part_never_shows_upstreams() -> None:
         (EXAMPLE.read_text().replace('primary = "#f5b301"', 'primary = "gold"'), "$.skins[0].branding.primary"),
         (EXAMPLE.read_text().replace('hosts = ["pampa.localhost"]', 'hosts = ["localhost"]'), "hosts"),
         (EXAMPLE.read_text() + "\nunknown = 1\n", "unknown"),
+        (EXAMPLE.read_text().replace("{ android =", "{ ios ="), "$.skins[0].poker_downloads"),
         ("this is = not toml [", "not valid TOML"),
     ],
 )

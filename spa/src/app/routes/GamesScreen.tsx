@@ -1,7 +1,23 @@
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 
 import type { ShellKey } from "../../components/menu";
+import { useGetConfigQuery } from "../../features/config/configApi";
+import { useGetGamesQuery } from "../../features/content/contentApi";
+import { CategoryGames } from "../../features/games/CategoryGames";
+import { GameGrid } from "../../features/games/GameGrid";
+import { LIVE_TABLES, type LaunchTarget } from "../../features/games/launch";
+import { useLaunchGame } from "../../features/games/useLaunchGame";
+import { CHOSEN_PROVIDER_KEY, providerLabel } from "../../features/lobby/providers";
+import { providerOn, type ProviderFlags } from "../../features/providers/flags";
+import { useShellFlags } from "../../features/providers/useShellFlags";
+import { useSession } from "../../features/session/useSession";
+import { SportsEventsGrid } from "../../features/sports/SportsEventsGrid";
+import { useLocale } from "../../i18n/useLocale";
+import { useAppDispatch } from "../hooks";
+import { showNotice } from "../uiSlice";
+import "../../styles/home.css";
 
 const TITLES: Record<string, ShellKey> = {
   slots: "menu.slots",
@@ -12,14 +28,162 @@ const TITLES: Record<string, ShellKey> = {
   flywin: "screens.flywin",
 };
 
-/** /games/:category: the game lists come with the lobby issue; the heading is here now. */
+/** /games/:category: slots, live dealer, sports, horse racing, Blackjack Heat, crash games. */
 export function GamesScreen() {
   const { t } = useTranslation("shell");
   const { category = "slots" } = useParams();
+  const flags = useShellFlags();
   return (
     <section className="screen">
       <h1 className="screen__title">{t(TITLES[category] ?? "screens.games")}</h1>
-      <p className="screen__soon">{t("screens.comingSoon")}</p>
+      <CategoryBody category={category} flags={flags} />
     </section>
+  );
+}
+
+function CategoryBody({ category, flags }: { category: string; flags: ProviderFlags }) {
+  switch (category) {
+    case "livedealer":
+      return <LiveDealer flags={flags} />;
+    case "sports":
+      return flags.sports ? <Sports /> : <Unavailable />;
+    case "horseracing":
+      return flags.horses ? <HorseRacing /> : <Unavailable />;
+    case "Blackjack":
+      return <CategoryGames category="Events" />;
+    case "flywin":
+      return <CategoryGames category="crashGames" />;
+    default:
+      return <Slots flags={flags} />;
+  }
+}
+
+function Unavailable() {
+  const { t } = useTranslation("games");
+  return <p className="screen__soon">{t("screens.unavailable")}</p>;
+}
+
+/** The slot providers with lists; the one chosen on home (stored under proveN) comes first. */
+const SLOT_PROVIDERS = ["rubyplay", "mancala", "pragmaticplay"] as const;
+
+function Slots({ flags }: { flags: ProviderFlags }) {
+  const { t } = useTranslation("games");
+  const locale = useLocale();
+  const providers = SLOT_PROVIDERS.filter((name) => providerOn(flags, name));
+  const [chosen, setChosen] = useState<string | null>(() => localStorage.getItem(CHOSEN_PROVIDER_KEY));
+  const shown = chosen && (providers as readonly string[]).includes(chosen) ? chosen : null;
+  const lists = [
+    useGetGamesQuery({ locale, provider: "rubyplay" }, { skip: !providers.includes("rubyplay") }),
+    useGetGamesQuery({ locale, provider: "mancala" }, { skip: !providers.includes("mancala") }),
+    useGetGamesQuery({ locale, provider: "pragmaticplay" }, { skip: !providers.includes("pragmaticplay") }),
+  ];
+  const loading = lists.some((list) => list.isLoading);
+  const games = lists.flatMap((list) => list.data ?? []).filter((game) => shown === null || game.provider === shown);
+
+  function choose(name: string | null) {
+    if (name) localStorage.setItem(CHOSEN_PROVIDER_KEY, name);
+    else localStorage.removeItem(CHOSEN_PROVIDER_KEY);
+    setChosen(name);
+  }
+
+  return (
+    <>
+      <div className="tabs" role="group" aria-label={t("slots.providers")}>
+        <button type="button" className="provider-chip" aria-pressed={shown === null} onClick={() => choose(null)}>
+          {t("slots.all")}
+        </button>
+        {providers.map((name) => (
+          <button key={name} type="button" className="provider-chip" aria-pressed={shown === name} onClick={() => choose(name)} data-testid={`slots-provider-${name}`}>
+            {providerLabel(name)}
+          </button>
+        ))}
+      </div>
+      <GameGrid games={games} loading={loading} />
+    </>
+  );
+}
+
+interface TileProps {
+  title: string;
+  text: string;
+  testId: string;
+  onPlay: () => void;
+}
+
+function Tile({ title, text, testId, onPlay }: TileProps) {
+  const { t } = useTranslation("games");
+  return (
+    <li>
+      <button type="button" className="tile" onClick={onPlay} data-testid={testId}>
+        <span className="tile__title">{title}</span>
+        <span className="tile__text">{text}</span>
+        <span className="tile__cta" aria-hidden="true">
+          {t("tiles.play")}
+        </span>
+      </button>
+    </li>
+  );
+}
+
+/** Evolution and Ezugi tiles, and the vivo tables when the live casino is on. */
+function LiveDealer({ flags }: { flags: ProviderFlags }) {
+  const { t } = useTranslation("games");
+  const dispatch = useAppDispatch();
+  const { loggedIn } = useSession();
+  const { launch } = useLaunchGame();
+  const play = (target: LaunchTarget, title: string) => () => void launch(target, title);
+
+  function evolution() {
+    // Section 4: the evolution tile while logged out shows a Please Login popup with OK.
+    if (!loggedIn) {
+      dispatch(showNotice({ kind: "message", text: t("tiles.pleaseLogin"), variant: "info" }));
+      return;
+    }
+    void launch({ kind: "game", game: { provider: "evolution", gameId: "lobby", Id: "lobby", gameName: "Evolution" } }, "Evolution");
+  }
+
+  return (
+    <ul className="tiles">
+      {providerOn(flags, "evolution") && <Tile title="Evolution" text={t("tiles.evolution")} testId="tile-evolution" onPlay={evolution} />}
+      {providerOn(flags, "ezugi") && <Tile title="Ezugi" text={t("tiles.ezugi")} testId="tile-ezugi" onPlay={play({ kind: "ezugi" }, "Ezugi")} />}
+      {flags.liveCasino && (
+        <>
+          <Tile title={t("tiles.blackjack")} text={t("tiles.table", { table: LIVE_TABLES.blackjack })} testId="tile-blackjack" onPlay={play({ kind: "liveTable", table: LIVE_TABLES.blackjack }, t("tiles.blackjack"))} />
+          <Tile title={t("tiles.roulette")} text={t("tiles.table", { table: LIVE_TABLES.roulette })} testId="tile-roulette" onPlay={play({ kind: "liveTable", table: LIVE_TABLES.roulette }, t("tiles.roulette"))} />
+        </>
+      )}
+    </ul>
+  );
+}
+
+/** The sportsbook: framed for a player (with a fresh BTi token), the events list for everyone. */
+function Sports() {
+  const { t } = useTranslation("shell");
+  const { loggedIn } = useSession();
+  const sportsbook = useGetConfigQuery().data?.skin.sportsbookUrl;
+  const { launch } = useLaunchGame();
+  const title = t("menu.sports");
+  // Once per visit of the screen (each launch mints a new token), not on every render.
+  const launchRef = useRef(launch);
+  launchRef.current = launch;
+  useEffect(() => {
+    if (loggedIn && sportsbook) void launchRef.current({ kind: "sportsbook" }, title);
+  }, [loggedIn, sportsbook, title]);
+  return <SportsEventsGrid />;
+}
+
+function HorseRacing() {
+  const { t } = useTranslation("games");
+  const { launch } = useLaunchGame();
+  const title = t("tiles.horses");
+  return (
+    <ul className="tiles">
+      <Tile
+        title={title}
+        text={t("tiles.horsesText")}
+        testId="tile-horses"
+        onPlay={() => void launch({ kind: "game", game: { provider: "caballo", gameId: "lobby", Id: "lobby", gameName: title } }, title)}
+      />
+    </ul>
   );
 }

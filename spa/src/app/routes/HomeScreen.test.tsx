@@ -1,36 +1,104 @@
-import { screen } from "@testing-library/react";
+import { fireEvent, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 
+import type { Game, SportEvent } from "../../api/contracts.gen";
 import i18n from "../../i18n";
 import { loggedOut, skinConfig, stubBff } from "../../test/bff";
 import { renderWithProviders } from "../../test/render";
 import { HomeScreen } from "./HomeScreen";
 
+const media = (url: string) => ({ url, alternativeText: url, width: 1600, height: 500 });
+const games: Game[] = Array.from({ length: 12 }, (_, n) => ({
+  gameId: `g${n}`,
+  gameName: `Game ${n}`,
+  name: `Game ${n}`,
+  Id: String(1000 + n),
+  media: `/capi/uploads/g${n}.svg`,
+  mediaPP: `/capi/uploads/c${n}.svg`,
+  status: n === 1 ? 1 : 0,
+  provider: "rubyplay",
+}));
+const soccer: SportEvent = {
+  _id: "e1",
+  leagueName: "Liga",
+  sportName: "Soccer",
+  startEventDate: "2026-11-24T20:00:00Z",
+  markets: [
+    {
+      _id: "m1",
+      marketType: { _id: "ML0" },
+      startDate: "2026-11-24T20:00:00Z",
+      homeTeam: "River",
+      awayTeam: "Boca",
+      selections: ["Tie", "Home", "Away"].map((o) => ({ _id: o, outcomeType: o, trueOdds: 2.5, name: o })),
+    },
+  ],
+};
+
+function home(session: unknown = loggedOut) {
+  const fetchMock = stubBff({
+    "/bff/config": skinConfig,
+    "/bff/session": session,
+    "/capi/home-banners": {
+      data: [
+        { id: 1, routerLink: "/games/slots", status: "active", locale: "es", heroBanner: media("/hero-es.svg") },
+        { id: 2, routerLink: "/promotions", status: "inactive", locale: "es", heroBanner: media("/hero-off.svg") },
+        { id: 3, routerLink: "/promotions", status: "active", locale: "en", heroBanner: media("/hero-en.svg") },
+      ],
+    },
+    "/capi/games-lists": { data: [{ id: 1, gameProviderName: "rubyplay", status: "active", locale: "es", gamesList: games }] },
+    "/sbapi/sports/events": { totalCount: 1, events: [soccer] },
+  });
+  const view = renderWithProviders(<HomeScreen />, { route: "/home" });
+  return { fetchMock, ...view };
+}
+
 describe("HomeScreen", () => {
-  it("shows the skin name from /bff/config and the logged-out state from /bff/session", async () => {
-    const fetchMock = stubBff({ "/bff/config": skinConfig, "/bff/session": loggedOut });
-
-    renderWithProviders(<HomeScreen />, { route: "/home" });
-
-    expect(await screen.findByRole("heading", { name: "Casino Sandbox" })).toBeInTheDocument();
-    expect(await screen.findByText(i18n.t("session.loggedOut"))).toBeInTheDocument();
-    const paths = fetchMock.mock.calls.map(([request]) => new URL((request as Request).url).pathname);
-    expect(paths.sort()).toEqual(["/bff/config", "/bff/session"]);
+  it("shows only the active hero banners of the current language", async () => {
+    home();
+    expect(await screen.findByAltText("/hero-es.svg")).toBeInTheDocument();
+    expect(screen.queryByAltText("/hero-off.svg")).toBeNull();
+    expect(screen.queryByAltText("/hero-en.svg")).toBeNull();
+    expect(screen.getByRole("heading", { level: 1, name: "Casino Sandbox" })).toBeInTheDocument();
   });
 
-  it("names the player when logged in", async () => {
-    stubBff({ "/bff/config": skinConfig, "/bff/session": { loggedIn: true, login: "player1" } });
+  it("asks the CMS for active entries in the current language", async () => {
+    const { fetchMock } = home();
+    await screen.findByAltText("/hero-es.svg");
+    const url = fetchMock.mock.calls
+      .map(([request]) => new URL((request as Request).url))
+      .find((u) => u.pathname === "/capi/home-banners");
+    expect(url?.searchParams.get("filters[locale][$eq]")).toBe("es");
+    expect(url?.searchParams.get("filters[status][$eq]")).toBe("active");
+  });
 
-    renderWithProviders(<HomeScreen />, { route: "/home" });
+  it("shows eight games per row with a NEW label, and the full list after the right arrow", async () => {
+    home();
+    const row = await screen.findByTestId("games-row-rubyplay");
+    expect(within(row).getAllByTestId("game-card")).toHaveLength(8);
+    expect(within(row).getByText(i18n.t("lobby:games.new"))).toBeInTheDocument();
+    fireEvent.click(within(row).getByTestId("carousel-next"));
+    expect(within(row).getAllByTestId("game-card")).toHaveLength(12);
+    expect(row.querySelector(".carousel__track")?.getAttribute("style")).toContain("translateX(-235px)");
+  });
 
-    expect(await screen.findByText(i18n.t("session.loggedInAs", { login: "player1" }))).toBeInTheDocument();
+  it("opens the login popup when a visitor clicks a game or a bet", async () => {
+    const { store } = home();
+    const row = await screen.findByTestId("games-row-rubyplay");
+    fireEvent.click(within(row).getAllByTestId("game-card")[0]!);
+    expect(store.getState().ui.auth).toEqual({ open: true, tab: "login" });
+  });
+
+  it("shows a soccer card with its 1X2 odds", async () => {
+    home();
+    const card = await screen.findByTestId("sport-card");
+    expect(within(card).getByText("River")).toBeInTheDocument();
+    expect(within(card).getAllByRole("button")).toHaveLength(3);
   });
 
   it("says so when the BFF cannot give the config", async () => {
     stubBff({ "/bff/session": loggedOut });
-
     renderWithProviders(<HomeScreen />, { route: "/home" });
-
     expect(await screen.findByText(i18n.t("status.configUnavailable"))).toBeInTheDocument();
   });
 });

@@ -1,22 +1,45 @@
 import { useTranslation } from "react-i18next";
 
 import { useGetConfigQuery } from "../../features/config/configApi";
-import { SessionStatus } from "../../features/session/SessionStatus";
+import { GameRow } from "../../features/games/GameRow";
+import { HeroBanners } from "../../features/lobby/HeroBanners";
+import { FooterBanners, LobbyBanners } from "../../features/lobby/PromoBanners";
+import { ProviderChips } from "../../features/lobby/ProviderChips";
+import { providerLabel } from "../../features/lobby/providers";
+import { QuickIcons } from "../../features/lobby/QuickIcons";
+import { providerOn } from "../../features/providers/flags";
+import { useShellFlags } from "../../features/providers/useShellFlags";
+import { SportsCarousel } from "../../features/sports/SportsCarousel";
 import "../../styles/home.css";
 
+/** The providers with a game row on home, in this order (section 3). */
+export const HOME_ROWS = ["rubyplay", "mancala", "pragmaticplay"] as const;
+
+/** The lobby: hero banners, quick icons, lobby banners, providers, sports events, game rows, promos. */
 export function HomeScreen() {
   const { t } = useTranslation();
+  const { t: tl } = useTranslation("lobby");
   const { data, isError } = useGetConfigQuery();
-
-  let title = <p>{t("status.loading")}</p>;
-  if (data) title = <h1 className="home-hero__title">{data.skin.name}</h1>;
-  else if (isError) title = <p role="alert">{t("status.configUnavailable")}</p>;
+  const flags = useShellFlags();
 
   return (
-    <section className="home-hero">
-      {title}
-      <p className="home-hero__tagline">{t("home.tagline")}</p>
-      <SessionStatus />
-    </section>
+    <div className="home">
+      {isError ? (
+        <p role="alert">{t("status.configUnavailable")}</p>
+      ) : (
+        <h1 className="visually-hidden">{data?.skin.name ?? t("status.loading")}</h1>
+      )}
+      <HeroBanners />
+      {/* The platform's home search exists but is disabled and hidden (section 1). */}
+      <input type="search" className="home__search" disabled hidden aria-hidden="true" tabIndex={-1} />
+      <QuickIcons flags={flags} />
+      <LobbyBanners />
+      <ProviderChips flags={flags} />
+      {flags.sports && <SportsCarousel />}
+      {HOME_ROWS.filter((provider) => providerOn(flags, provider)).map((provider) => (
+        <GameRow key={provider} provider={provider} title={tl("games.rowTitle", { provider: providerLabel(provider) })} />
+      ))}
+      <FooterBanners />
+    </div>
   );
 }

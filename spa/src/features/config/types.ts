@@ -20,7 +20,13 @@ export interface Skin {
   locales: Locale[];
   branding: Branding;
   features: Record<string, boolean>;
+  /** The sportsbook page the sports screen frames with a launch token; null when the skin has none. */
+  sportsbookUrl: string | null;
+  /** The operator's poker client installers (logged-in players only). */
+  pokerDownloads: Partial<Record<PokerSystem, string>>;
 }
+
+export type PokerSystem = "android" | "windows" | "mac";
 
 export interface BffConfig {
   skin: Skin;

@@ -12,6 +12,13 @@ export interface ProviderFlags {
   spinWheel: boolean; // mancala: Spin the Wheel and the Jackpot icon
   blackjackLeague: boolean; // pragmaticplaylivecasino (hidden when absent too): league + road to the cup
   poker: boolean; // evenbetpoker: the events/poker flag
+  /** Each listed provider's switch, for the provider chips, game rows and launch tiles. */
+  switches: ProviderSwitches;
+}
+
+/** Whether `provider`'s games may show: only an explicit off (false/0) hides them. */
+export function providerOn(flags: Pick<ProviderFlags, "switches">, provider: string | null | undefined): boolean {
+  return flags.switches.get((provider ?? "").toLowerCase()) !== false;
 }
 
 export function toSwitches(list: readonly { name: string; status: boolean | number }[] | undefined): ProviderSwitches {
@@ -31,5 +38,6 @@ export function providerFlags(switches: ProviderSwitches, loaded: boolean): Prov
     spinWheel: notOff("mancala"),
     blackjackLeague: on("pragmaticplaylivecasino"),
     poker: notOff("evenbetpoker"),
+    switches,
   };
 }

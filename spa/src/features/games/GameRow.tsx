@@ -1,0 +1,29 @@
+import { useState } from "react";
+
+import { useLocale } from "../../i18n/useLocale";
+import { useGetGamesQuery } from "../content/contentApi";
+import { Carousel } from "./Carousel";
+import { GameCard } from "./GameCard";
+import { rowGames } from "./carousel";
+
+/** A provider's row on home: eight games, the full list once the right arrow is used. */
+export function GameRow({ provider, title }: { provider: string; title: string }) {
+  const locale = useLocale();
+  const { data: games = [] } = useGetGamesQuery({ locale, provider });
+  const [expanded, setExpanded] = useState(false);
+  const shown = rowGames(games, expanded);
+  if (games.length === 0) return null;
+  return (
+    <Carousel
+      title={title}
+      count={shown.length}
+      countAfterNext={games.length}
+      onNext={() => setExpanded(true)}
+      testId={`games-row-${provider}`}
+    >
+      {shown.map((game) => (
+        <GameCard key={game.gameId} game={game} />
+      ))}
+    </Carousel>
+  );
+}

@@ -1,0 +1,42 @@
+import { createSlice, type PayloadAction } from "@reduxjs/toolkit";
+
+/** The game frame at the top of the page (site shell, section 4): open while a launch URL is set. */
+export interface GameFrameState {
+  url: string | null;
+  title: string;
+  /** Ezugi's lobby shows a loader over the frame for its first 4 s. */
+  loader: boolean;
+  /** A launch in flight (the tile shows it busy; a second click does nothing). */
+  launching: string | null;
+}
+
+const initialState: GameFrameState = { url: null, title: "", loader: false, launching: null };
+
+export const gameSlice = createSlice({
+  name: "game",
+  initialState,
+  reducers: {
+    launchStarted(state, action: PayloadAction<string>) {
+      state.launching = action.payload;
+    },
+    launchEnded(state) {
+      state.launching = null;
+    },
+    openGame(state, action: PayloadAction<{ url: string; title: string; loader?: boolean }>) {
+      state.url = action.payload.url;
+      state.title = action.payload.title;
+      state.loader = action.payload.loader ?? false;
+      state.launching = null;
+    },
+    /** The X: clears the launch URL, which closes the frame. */
+    closeGame() {
+      return initialState;
+    },
+  },
+  selectors: {
+    selectGameFrame: (state) => state,
+  },
+});
+
+export const { launchStarted, launchEnded, openGame, closeGame } = gameSlice.actions;
+export const { selectGameFrame } = gameSlice.selectors;

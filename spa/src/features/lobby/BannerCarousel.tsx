@@ -1,0 +1,105 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+
+import { Icon } from "../../components/icons/Icon";
+import { BannerLink } from "./BannerLink";
+
+/** Hero banners rotate every 7 s unless the visitor prefers reduced motion or is pointing at them. */
+export const HERO_ROTATE_MS = 7000;
+
+function prefersReducedMotion(): boolean {
+  return typeof window.matchMedia === "function" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** One slide: its art (with its intrinsic size, so nothing shifts as it loads) and its link. */
+export interface Slide {
+  id: number;
+  url: string;
+  alt: string;
+  width: number;
+  height: number;
+  link: string;
+}
+
+interface BannerCarouselProps {
+  banners: readonly Slide[];
+  loading: boolean;
+  label: string;
+  testId: string;
+}
+
+/** Wide banners one at a time, with arrows and dots (home heroes, poker and event banners). */
+export function BannerCarousel({ banners, loading, label, testId }: BannerCarouselProps) {
+  const { t } = useTranslation("lobby");
+  const [current, setCurrent] = useState(0);
+  const [paused, setPaused] = useState(false);
+  const count = banners.length;
+
+  useEffect(() => {
+    if (count < 2 || paused || prefersReducedMotion()) return;
+    const timer = setInterval(() => setCurrent((n) => (n + 1) % count), HERO_ROTATE_MS);
+    return () => clearInterval(timer);
+  }, [count, paused]);
+
+  if (!loading && count === 0) return null;
+  return (
+    <section
+      className="hero"
+      aria-roledescription="carousel"
+      aria-label={label}
+      data-testid={testId}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+    >
+      <div className="hero__track" style={{ transform: `translateX(-${current * 100}%)` }}>
+        {banners.map((banner, n) => (
+          <div
+            key={banner.id}
+            className="hero__slide"
+            role="group"
+            aria-roledescription="slide"
+            aria-label={t("hero.slide", { n: n + 1, count })}
+            aria-hidden={n !== current}
+            inert={n !== current}
+          >
+            <BannerLink to={banner.link} label={banner.alt || label}>
+              <img
+                src={banner.url}
+                alt={banner.alt}
+                width={banner.width}
+                height={banner.height}
+                loading={n === 0 ? "eager" : "lazy"}
+                fetchPriority={n === 0 ? "high" : "auto"}
+                decoding={n === 0 ? "sync" : "async"}
+              />
+            </BannerLink>
+          </div>
+        ))}
+      </div>
+      {count > 1 && (
+        <>
+          <button type="button" className="hero__arrow hero__arrow--prev icon-button" onClick={() => setCurrent((current - 1 + count) % count)} aria-label={t("carousel.previous")}>
+            <Icon name="arrowLeft" />
+          </button>
+          <button type="button" className="hero__arrow hero__arrow--next icon-button" onClick={() => setCurrent((current + 1) % count)} aria-label={t("carousel.next")}>
+            <Icon name="arrowRight" />
+          </button>
+          <div className="hero__dots">
+            {banners.map((banner, n) => (
+              <button
+                key={banner.id}
+                type="button"
+                className="hero__dot"
+                aria-label={t("hero.slide", { n: n + 1, count })}
+                aria-current={n === current}
+                onClick={() => setCurrent(n)}
+              />
+            ))}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

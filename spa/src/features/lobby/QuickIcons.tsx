@@ -1,0 +1,76 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+
+import { Icon, type IconName } from "../../components/icons/Icon";
+import { LIVE_TABLES } from "../games/launch";
+import { useLaunchGame } from "../games/useLaunchGame";
+import type { ProviderFlags } from "../providers/flags";
+import { CHOSEN_PROVIDER_KEY } from "./providers";
+
+function Tile({ icon, label, children }: { icon: IconName; label: string; children?: ReactNode }) {
+  return (
+    <>
+      <span className="quick-icons__icon" aria-hidden="true">
+        <Icon name={icon} size={26} />
+      </span>
+      <span>{label}</span>
+      {children}
+    </>
+  );
+}
+
+/**
+ * Lobby, Top, Roulette (a live table in the frame), Jackpot (slots filtered to mancala),
+ * Horses and Blackjack League; each gated by its provider (section 4).
+ */
+export function QuickIcons({ flags }: { flags: ProviderFlags }) {
+  const { t } = useTranslation("lobby");
+  const navigate = useNavigate();
+  const { launch } = useLaunchGame();
+  const roulette = t("quick.roulette");
+
+  return (
+    <nav className="quick-icons" aria-label={t("quick.label")} data-testid="quick-icons">
+      <Link to="/home" className="quick-icons__item" data-testid="quick-lobby">
+        <Tile icon="home" label={t("quick.lobby")} />
+      </Link>
+      <Link to="/games/slots" className="quick-icons__item" data-testid="quick-top">
+        <Tile icon="fire" label={t("quick.top")} />
+      </Link>
+      {flags.liveCasino && (
+        <button
+          type="button"
+          className="quick-icons__item"
+          onClick={() => void launch({ kind: "liveTable", table: LIVE_TABLES.roulette }, roulette)}
+          data-testid="quick-roulette"
+        >
+          <Tile icon="roulette" label={roulette} />
+        </button>
+      )}
+      {flags.spinWheel && (
+        <button
+          type="button"
+          className="quick-icons__item"
+          onClick={() => {
+            localStorage.setItem(CHOSEN_PROVIDER_KEY, "mancala");
+            void navigate("/games/slots");
+          }}
+          data-testid="quick-jackpot"
+        >
+          <Tile icon="coins" label={t("quick.jackpot")} />
+        </button>
+      )}
+      {flags.horses && (
+        <Link to="/games/horseracing" className="quick-icons__item" data-testid="quick-horses">
+          <Tile icon="horse" label={t("quick.horses")} />
+        </Link>
+      )}
+      {flags.blackjackLeague && (
+        <Link to="/blackjackleague" className="quick-icons__item" data-testid="quick-blackjackleague">
+          <Tile icon="trophy" label={t("quick.blackjackLeague")} />
+        </Link>
+      )}
+    </nav>
+  );
+}

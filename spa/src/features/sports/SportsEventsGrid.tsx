@@ -1,0 +1,25 @@
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+
+import { useLocale } from "../../i18n/useLocale";
+import { eventCards } from "./events";
+import { SportCard } from "./SportsCarousel";
+import { EVENTS_REFRESH_MS, useGetSportsEventsQuery } from "./sportsApi";
+
+/** Every upcoming event with its main market, as a grid (the sports screen). */
+export function SportsEventsGrid() {
+  const { t } = useTranslation("lobby");
+  const locale = useLocale();
+  const { data, isLoading } = useGetSportsEventsQuery(locale, { pollingInterval: EVENTS_REFRESH_MS, skipPollingIfUnfocused: true });
+  const cards = useMemo(() => eventCards(data?.events ?? []), [data]);
+  if (isLoading) return null;
+  return (
+    <section aria-label={t("sports.title")}>
+      <ul className="tiles" data-testid="sports-events">
+        {cards.map((card) => (
+          <SportCard key={card.event._id} card={card} />
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import type { Market, Selection, SportEvent } from "../../api/contracts.gen";
+
+/** The main win market (1X2 / moneyline): the only one the home cards show. */
+export const MAIN_MARKET = "ML0";
+
+/** The outcomes a card needs, in order (site shell, section 5): soccer 1X2, the others two-way. */
+const OUTCOMES: Record<string, readonly string[]> = {
+  soccer: ["Tie", "Home", "Away"],
+  football: ["Tie", "Home", "Away"],
+  basketball: ["Home", "Away"],
+  tennis: ["Home", "Away"],
+};
+
+/** One card of the sports carousel: an event with its ML0 market and its selections in spec order. */
+export interface EventCard {
+  event: SportEvent;
+  market: Market;
+  selections: Selection[];
+}
+
+function hasOutcomesInOrder(selections: readonly Selection[], wanted: readonly string[]): boolean {
+  return selections.length === wanted.length && wanted.every((outcome, i) => selections[i]?.outcomeType === outcome);
+}
+
+/**
+ * The events a card can show: only soccer, basketball and tennis; only the ML0 market;
+ * soccer needs Tie, Home and Away in that order, basketball and tennis Home and Away.
+ * Anything else (a missing market, a missing or reordered selection) is left out.
+ */
+export function eventCards(events: readonly SportEvent[]): EventCard[] {
+  const cards: EventCard[] = [];
+  for (const event of events) {
+    const wanted = OUTCOMES[event.sportName.toLowerCase()];
+    if (!wanted) continue;
+    const market = event.markets.find((m) => m.marketType._id === MAIN_MARKET);
+    if (!market || !hasOutcomesInOrder(market.selections, wanted)) continue;
+    cards.push({ event, market, selections: market.selections });
+  }
+  return cards;
+}
+
+/** `EEE, MMM d, hh:mm a` (section 9) in the site's language, e.g. "Tue, Nov 24, 01:30 AM", "Mar, Nov 24, 01:30 a. m.". */
+export function eventDate(iso: string, locale: string, timeZone?: string): string {
+  const date = new Date(iso);
+  const part = (options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat(locale, { ...options, timeZone }).format(date).replace(/\.$/, "");
+  const weekday = part({ weekday: "short" });
+  const month = part({ month: "short" });
+  const day = part({ day: "numeric" });
+  const time = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hour12: true, timeZone }).format(date);
+  const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+  return `${capital(weekday)}, ${capital(month)} ${day}, ${time}`;
+}

@@ -1,0 +1,16 @@
+import { api } from "../../app/api";
+import type { SportEvents } from "../../api/contracts.gen";
+import type { Locale } from "../../i18n/language";
+
+/** The combined soccer, basketball and tennis list refreshes every 5 minutes (section 4). */
+export const EVENTS_REFRESH_MS = 300_000;
+
+export const sportsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getSportsEvents: build.query<SportEvents, Locale>({
+      query: (lang) => `/sbapi/sports/events?lang=${lang}`,
+    }),
+  }),
+});
+
+export const { useGetSportsEventsQuery } = sportsApi;
