@@ -12,13 +12,14 @@ PYTHON := $(VENV)/bin/python
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/$(VENV)
 export UV_PYTHON := $(shell command -v $(PY))
 
-.PHONY: help run test lint typecheck contracts contracts-check pytest sandbox spa spa-test bench clean
+.PHONY: help run test lint typecheck contracts contracts-check pytest sandbox spa spa-test bench lighthouse clean
 
 help:
 	@echo "make run    - install from lock files and serve the product at http://127.0.0.1:8000"
 	@echo "make test   - install dev tools, then lint, type checks and pytest"
 	@echo "make contracts - regenerate the SPA's types from contracts/"
 	@echo "make bench  - benchmarks (not part of make test); results in bench/results/"
+	@echo "make lighthouse - Lighthouse on /home (mobile); results in bench/results/lighthouse.json"
 
 $(UV):
 	$(PY) -m venv $(TOOLS)
@@ -82,6 +83,14 @@ test: lint typecheck contracts-check spa-test spa/dist/index.html
 bench: $(VENV)/.dev-deps spa/dist/index.html
 	$(PYTHON) bench/scale.py
 	$(PYTHON) bench/throughput.py
+
+# Lighthouse (mobile profile) on /home, from its own lock file in bench/lighthouse/.
+bench/lighthouse/node_modules/.installed: bench/lighthouse/package-lock.json
+	cd bench/lighthouse && npm ci --no-audit --no-fund
+	@touch $@
+
+lighthouse: $(VENV)/.dev-deps spa/dist/index.html bench/lighthouse/node_modules/.installed
+	$(PYTHON) bench/lighthouse.py
 
 clean:
 	rm -rf $(VENV) $(TOOLS) spa/node_modules spa/dist .mypy_cache .ruff_cache .pytest_cache

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from litestar import Request, Response, Router, get
-from litestar.datastructures import CacheControlHeader
-from litestar.static_files import create_static_files_router
+from litestar.params import FromPath
 
 from gateway.errors import error_response
 from gateway.runtime import Gateway, RequestContext
@@ -22,23 +21,46 @@ PUBLIC_FILE = re.compile(
     r"|lobby/[a-z]+\.(?:html|css|js))$"
 )
 API_PREFIXES = ("/bff/", "/api/", "/capi/", "/sbapi/", "/rest/", "/_sandbox/")
+# Vite's hashed build files: one name, no folders.
+ASSET = re.compile(r"^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(js|css|svg|png|woff2|json)$")
+IMMUTABLE = "public, max-age=31536000, immutable"
 
 
-async def _nosniff(response: Response[Any]) -> Response[Any]:
-    response.headers["x-content-type-options"] = "nosniff"
-    return response
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether `Accept-Encoding` allows gzip (named or `*`, and not with q=0)."""
+    for part in accept_encoding.lower().split(","):
+        coding, _, params = part.strip().partition(";")
+        if coding.strip() in ("gzip", "*"):
+            quality = params.replace(" ", "").removeprefix("q=")
+            return not (params and quality in ("0", "0.0", "0.00", "0.000"))
+    return False
 
 
 def spa_handlers(dist: Path) -> list[Any]:
-    assets = create_static_files_router(
-        path="/assets",
-        directories=[dist / "assets"],
-        name="assets",
-        cache_control=CacheControlHeader(max_age=31536000, public=True, immutable=True),
-        after_request=_nosniff,
-        include_in_schema=False,
-    )
+    # Hand-written rather than Litestar's static files router, which has no precompressed
+    # variants: the build writes `<asset>.gz` once (spa/vite.config.ts), and this serves it to
+    # browsers that accept gzip, so the gateway never compresses a script per request. The
+    # files of a build never change (hashed names), so each is read from disk once.
+    assets_dir = dist / "assets"
+    asset_cache: dict[str, tuple[bytes, bytes | None]] = {}
     index_cache: dict[str, bytes] = {}
+
+    @get("/assets/{name:str}", include_in_schema=False, sync_to_thread=False)
+    def asset(request: Request[Any, Any, Any], name: FromPath[str]) -> Response[Any]:
+        ctx = RequestContext.of(request)
+        cached = asset_cache.get(name)
+        if cached is None:
+            file = assets_dir / name
+            if not ASSET.match(name) or not file.is_file():
+                return error_response(404, "NOT_FOUND", "No such file", ctx)
+            packed = assets_dir / f"{name}.gz"
+            cached = asset_cache[name] = (file.read_bytes(), packed.read_bytes() if packed.is_file() else None)
+        raw, gzipped = cached
+        headers = {"cache-control": IMMUTABLE, "x-content-type-options": "nosniff", "vary": "accept-encoding"}
+        if gzipped is not None and accepts_gzip(request.headers.get("accept-encoding", "")):
+            headers["content-encoding"] = "gzip"
+            return Response(gzipped, media_type=_media_type(name), headers=headers)
+        return Response(raw, media_type=_media_type(name), headers=headers)
 
     @get(["/", "/{path:path}"], include_in_schema=False, sync_to_thread=False)
     def document(request: Request[Any, Any, Any]) -> Response[Any]:
@@ -67,7 +89,7 @@ def spa_handlers(dist: Path) -> list[Any]:
             headers["cache-control"] = "no-cache"
         return Response(body, media_type=media_type or _media_type(name), headers=headers)
 
-    return [Router(path="/", route_handlers=[assets, document])]
+    return [Router(path="/", route_handlers=[asset, document])]
 
 
 def _media_type(name: str) -> str:
@@ -83,4 +105,5 @@ def _media_type(name: str) -> str:
         "html": "text/html; charset=utf-8",
         "css": "text/css; charset=utf-8",
         "js": "text/javascript; charset=utf-8",
+        "woff2": "font/woff2",
     }.get(suffix, "application/octet-stream")

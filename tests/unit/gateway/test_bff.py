@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import httpx
 import pytest
 import respx
 
+from gateway.spa import accepts_gzip
 from tests.support.gateway import Browser, browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
@@ -79,6 +81,7 @@ async def test_health_and_readiness(visitor: Browser, upstream: respx.Router) ->
 def dist(tmp_path: Path) -> Path:
     (tmp_path / "assets").mkdir()
     (tmp_path / "assets" / "index-abc123.js").write_text("console.log('hi')")
+    (tmp_path / "assets" / "index-abc123.js.gz").write_bytes(gzip.compress(b"console.log('hi')"))
     (tmp_path / "index.html").write_text("<!doctype html><title>casino</title>")
     (tmp_path / "favicon.svg").write_text("<svg/>")
     (tmp_path / "lobby").mkdir()
@@ -96,8 +99,15 @@ async def test_the_spa_is_served_with_its_headers(upstream: respx.Router, dist: 
         assert "frame-ancestors 'self'" in csp and "frame-src 'self' http://127.0.0.1:8001" in csp
         assert page.headers["x-content-type-options"] == "nosniff"
         assert page.headers["referrer-policy"]
-        asset = await visitor.get("/assets/index-abc123.js")
+        asset = await visitor.get("/assets/index-abc123.js", headers={"accept-encoding": "gzip"})
         assert "immutable" in asset.headers["cache-control"]
+        assert asset.headers["content-encoding"] == "gzip" and asset.text == "console.log('hi')"
+        assert asset.headers["content-type"].startswith("text/javascript")
+        plain = await visitor.get("/assets/index-abc123.js", headers={"accept-encoding": "identity"})
+        assert "content-encoding" not in plain.headers and plain.text == "console.log('hi')"
+        assert plain.headers["vary"] == "accept-encoding"
+        for missing in ("/assets/nothing.js", "/assets/index-abc123.js.gz", "/assets/..%2findex.html"):
+            assert (await visitor.get(missing)).status_code == 404, missing
         assert (await visitor.get("/favicon.svg")).headers["content-type"].startswith("image/svg")
         assert (await visitor.get("/bff/nothing")).status_code == 404
         assert "access-control-allow-origin" not in page.headers
@@ -112,3 +122,12 @@ async def test_the_static_lobby_pages_are_served_and_nothing_outside_them(upstre
         for path in ("/lobby/../secret.html", "/lobby/%2e%2e/secret.html", "/other/secret.html"):
             answer = await visitor.get(path)
             assert "not public" not in answer.text, path
+
+
+@pytest.mark.parametrize(
+    ("header", "gzip_ok"),
+    [("gzip, deflate, br", True), ("br;q=1.0, gzip;q=0.8", True), ("*", True), ("gzip;q=0", False),
+     ("identity", False), ("", False), ("deflate", False)],
+)  # fmt: skip
+def test_gzip_is_sent_only_to_browsers_that_accept_it(header: str, gzip_ok: bool) -> None:
+    assert accepts_gzip(header) is gzip_ok

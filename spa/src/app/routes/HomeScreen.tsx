@@ -15,7 +15,8 @@ import "../../styles/home.css";
 /** The providers with a game row on home, in this order (section 3). */
 export const HOME_ROWS = ["rubyplay", "mancala", "pragmaticplay"] as const;
 
-/** The lobby: hero banners, quick icons, lobby banners, providers, sports events, game rows, promos. */
+/** The lobby in the order of section 1: hero banners, quick icons, lobby banners, sports events,
+ * game rows per provider, the provider picker, footer promo banners. */
 export function HomeScreen() {
   const { t } = useTranslation();
   const { t: tl } = useTranslation("lobby");
@@ -34,11 +35,11 @@ export function HomeScreen() {
       <input type="search" className="home__search" disabled hidden aria-hidden="true" tabIndex={-1} />
       <QuickIcons flags={flags} />
       <LobbyBanners />
-      <ProviderChips flags={flags} />
       {flags.sports && <SportsCarousel />}
       {HOME_ROWS.filter((provider) => providerOn(flags, provider)).map((provider) => (
         <GameRow key={provider} provider={provider} title={tl("games.rowTitle", { provider: providerLabel(provider) })} />
       ))}
+      <ProviderChips flags={flags} />
       <FooterBanners />
     </div>
   );

@@ -9,9 +9,10 @@ import { rowGames } from "./carousel";
 /** A provider's row on home: eight games, the full list once the right arrow is used. */
 export function GameRow({ provider, title }: { provider: string; title: string }) {
   const locale = useLocale();
-  const { data: games = [] } = useGetGamesQuery({ locale, provider });
+  const { data: games = [], isLoading } = useGetGamesQuery({ locale, provider });
   const [expanded, setExpanded] = useState(false);
   const shown = rowGames(games, expanded);
+  if (isLoading) return <div className="carousel carousel--pending" aria-hidden="true" />;
   if (games.length === 0) return null;
   return (
     <Carousel

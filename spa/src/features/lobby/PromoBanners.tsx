@@ -10,15 +10,40 @@ interface Promo {
   image: Media;
 }
 
+interface PromoGridProps {
+  promos: readonly Promo[];
+  kind: "lobby" | "footer";
+  size: [number, number];
+  loading: boolean;
+}
+
 /** Promo banners as a grid of linked images (lazy, with their intrinsic size). */
-function PromoGrid({ promos, kind, size }: { promos: readonly Promo[]; kind: "lobby" | "footer"; size: [number, number] }) {
+function PromoGrid({ promos, kind, size, loading }: PromoGridProps) {
+  if (loading && kind === "lobby") {
+    // Holds the space of a row of banners while they load, so nothing below jumps.
+    return (
+      <ul className="promo-grid promo-grid--lobby promo-grid--pending" aria-hidden="true">
+        <li />
+        <li />
+      </ul>
+    );
+  }
   if (promos.length === 0) return null;
   return (
     <ul className={`promo-grid promo-grid--${kind}`} data-testid={`${kind}-banners`}>
       {promos.map(({ id, title, routerLink, image }) => (
         <li key={id}>
           <BannerLink to={routerLink} label={title} className="promo-grid__link">
-            <img src={image.url} alt={image.alternativeText ?? title} width={image.width ?? size[0]} height={image.height ?? size[1]} loading="lazy" decoding="async" />
+            {/* The lobby banners sit near the top of the page: they load at once, the footer ones lazily. */}
+            <img
+              src={image.url}
+              alt={image.alternativeText ?? title}
+              width={image.width ?? size[0]}
+              height={image.height ?? size[1]}
+              loading={kind === "lobby" ? "eager" : "lazy"}
+              fetchPriority={kind === "lobby" ? "high" : "auto"}
+              decoding="async"
+            />
           </BannerLink>
         </li>
       ))}
@@ -28,12 +53,14 @@ function PromoGrid({ promos, kind, size }: { promos: readonly Promo[]; kind: "lo
 
 /** The lobby banners under the quick icons (800x300 art). */
 export function LobbyBanners() {
-  const { data = [] } = useGetLobbyBannersQuery(useLocale());
-  return <PromoGrid kind="lobby" size={[800, 300]} promos={data.map((b) => ({ ...b, image: b.LobbyImage }))} />;
+  const { data = [], isLoading } = useGetLobbyBannersQuery(useLocale());
+  const promos = data.map((b) => ({ ...b, image: b.LobbyImage }));
+  return <PromoGrid kind="lobby" size={[800, 300]} promos={promos} loading={isLoading} />;
 }
 
 /** The footer promo banners at the end of the home page (1200x250 art). */
 export function FooterBanners() {
-  const { data = [] } = useGetFooterBannersQuery(useLocale());
-  return <PromoGrid kind="footer" size={[1200, 250]} promos={data.map((b) => ({ ...b, image: b.FooterImage }))} />;
+  const { data = [], isLoading } = useGetFooterBannersQuery(useLocale());
+  const promos = data.map((b) => ({ ...b, image: b.FooterImage }));
+  return <PromoGrid kind="footer" size={[1200, 250]} promos={promos} loading={isLoading} />;
 }

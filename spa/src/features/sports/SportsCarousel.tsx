@@ -15,8 +15,12 @@ import { EVENTS_REFRESH_MS, useGetSportsEventsQuery } from "./sportsApi";
 export function SportsCarousel() {
   const { t } = useTranslation("lobby");
   const locale = useLocale();
-  const { data } = useGetSportsEventsQuery(locale, { pollingInterval: EVENTS_REFRESH_MS, skipPollingIfUnfocused: true });
+  const { data, isLoading } = useGetSportsEventsQuery(locale, {
+    pollingInterval: EVENTS_REFRESH_MS,
+    skipPollingIfUnfocused: true,
+  });
   const cards = useMemo(() => eventCards(data?.events ?? []), [data]);
+  if (isLoading) return <div className="carousel carousel--pending carousel--sports" aria-hidden="true" />;
   if (cards.length === 0) return null;
   return (
     <Carousel title={t("sports.title")} count={cards.length} testId="sports-carousel">
