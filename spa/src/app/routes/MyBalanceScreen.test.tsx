@@ -1,0 +1,66 @@
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+
+import i18n from "../../i18n";
+import { skinConfig, stubBff } from "../../test/bff";
+import { renderWithProviders } from "../../test/render";
+import { MyBalanceScreen } from "./MyBalanceScreen";
+
+const money = (value: number) => ({ value });
+const balance = {
+  success: true,
+  values: [
+    { wallet: { id: 1, name: "ARS" }, symbol: "$", preferred: true, cash: money(5000), bonus: money(250.5), cashInPlay: money(10) },
+    { wallet: { id: 3, name: "COMPPOINTS" }, symbol: "CP", cash: money(1200), bonus: money(0), cashInPlay: money(0) },
+  ],
+};
+const levels = {
+  success: true,
+  playerLevelResponses: [
+    { name: "Bronze", period: "Hour", compPoints: 0 },
+    { name: "Silver", period: "Week", compPoints: 1000 },
+    { name: "Gold", period: "Month", compPoints: 5000 },
+  ],
+  weeklyCounter: { compPoints: 1200, endDate: "2026-11-29T23:59:59+05:30" },
+  monthlyCounter: { compPoints: 1200, endDate: "2026-11-30T23:59:59+05:30" },
+};
+
+function render() {
+  const fetchMock = stubBff({
+    "/bff/config": skinConfig,
+    "/bff/session": { loggedIn: true, login: "demo1" },
+    "/api/cashier/balance": balance,
+    "/api/cp/playerLevels": levels,
+    "/api/cp/exchangeRates": { success: true, rates: [{ currency: "ARS", compPoints: 100, rate: 1, minimumPoints: 1000 }] },
+    "/api/cp/exchange": { success: true, cashCredited: 11, compPointsLeft: 100 },
+  });
+  renderWithProviders(<MyBalanceScreen />);
+  return fetchMock;
+}
+
+describe("MyBalanceScreen", () => {
+  it("shows the level reached last, the balances and the next target", async () => {
+    render();
+    expect(await screen.findByTestId("vip-level")).toHaveTextContent("Silver");
+    expect(screen.getByTestId("balance-available")).toHaveTextContent("$ 5.000,00");
+    expect(screen.getByTestId("balance-total")).toHaveTextContent("$ 5.260,50");
+    expect(await screen.findByTestId("vip-targets")).toHaveTextContent(/Gold.*3[.,]?800.*\(IST\)/);
+  });
+
+  it("shows the cash before the exchange is confirmed, and sends it once with an Idempotency-Key", async () => {
+    const fetchMock = render();
+    await screen.findByText(/mínimo 1000/);
+    const input = screen.getByTestId("vip-exchange-points");
+    fireEvent.change(input, { target: { value: "500" } });
+    expect(screen.getByText(i18n.t("account:vip.minimum", { points: 1000 }))).toBeInTheDocument();
+    fireEvent.change(input, { target: { value: "1100" } });
+    fireEvent.click(screen.getByTestId("vip-exchange"));
+    expect(await screen.findByRole("status")).toHaveTextContent("$ 11,00");
+    fireEvent.click(screen.getByTestId("vip-exchange"));
+    await waitFor(() => {
+      const calls = fetchMock.mock.calls.filter(([r]) => new URL((r as Request).url).pathname === "/api/cp/exchange");
+      expect(calls).toHaveLength(1);
+      expect((calls[0]![0] as Request).headers.get("Idempotency-Key")).toMatch(/.{16,}/);
+    });
+  });
+});

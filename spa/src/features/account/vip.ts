@@ -1,0 +1,53 @@
+import type { LevelCounter, PlayerLevel, PlayerLevelsResponse } from "../../api/contracts.gen";
+
+/** A VIP level with the counter its period reads (Week, Month, Year; anything else is hourly). */
+export interface LevelProgress {
+  level: PlayerLevel;
+  counter: LevelCounter | null | undefined;
+  reached: boolean;
+}
+
+function counterFor(period: string, levels: PlayerLevelsResponse): LevelCounter | null | undefined {
+  switch (period) {
+    case "Week":
+      return levels.weeklyCounter;
+    case "Month":
+      return levels.monthlyCounter;
+    case "Year":
+      return levels.yearkyCounter; // the platform's spelling
+    default:
+      return levels.hourlyCounter;
+  }
+}
+
+/** Each level against its period's points. */
+export function levelProgress(levels: PlayerLevelsResponse | undefined): LevelProgress[] {
+  return (levels?.playerLevelResponses ?? []).map((level) => {
+    const counter = counterFor(level.period, levels!);
+    return { level, counter, reached: (counter?.compPoints ?? 0) >= level.compPoints };
+  });
+}
+
+/** The current level: the last one whose points the player has reached (section 4 "VIP level"). */
+export function currentLevel(progress: readonly LevelProgress[]): PlayerLevel | null {
+  return [...progress].reverse().find((p) => p.reached)?.level ?? null;
+}
+
+/** The levels not reached yet, the next targets. */
+export function nextTargets(progress: readonly LevelProgress[]): LevelProgress[] {
+  return progress.filter((p) => !p.reached);
+}
+
+/** A target's end date as the platform's time zone shows it: "by {date} (IST)". */
+export function istDate(iso: string | null | undefined, locale: string): string {
+  if (!iso) return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleString(locale, { timeZone: "Asia/Kolkata", dateStyle: "medium", timeStyle: "short" });
+}
+
+/** Cash for `points` at a rate of `rate` currency per `perPoints` points, to the cent. */
+export function exchangeValue(points: number, perPoints: number, rate: number): number {
+  if (!Number.isFinite(points) || points <= 0 || perPoints <= 0) return 0;
+  return Math.floor(((points / perPoints) * rate) * 100) / 100;
+}

@@ -1,0 +1,68 @@
+import { useEffect, useId, useState, type ReactNode } from "react";
+
+import { DEFAULT_PAGE_SIZE, pageOf } from "./dates";
+import { Pager } from "./Pager";
+
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => ReactNode;
+  numeric?: boolean;
+}
+
+interface PagedTableProps<T> {
+  title?: string;
+  rows: readonly T[];
+  columns: readonly Column<T>[];
+  sizes: readonly number[];
+  rowKey: (row: T, index: number) => string;
+  testId: string;
+}
+
+/** A history table, a page at a time; back to page 1 when its rows or the page size change. */
+export function PagedTable<T>({ title, rows, columns, sizes, rowKey, testId }: PagedTableProps<T>) {
+  const id = useId();
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  useEffect(() => setPage(1), [rows]);
+  return (
+    <section className="history__table" aria-labelledby={title ? id : undefined}>
+      {title && <h2 id={id}>{title}</h2>}
+      <div className="table-scroll">
+        <table data-testid={testId}>
+          <thead>
+            <tr>
+              {columns.map((column) => (
+                <th key={column.header} scope="col">
+                  {column.header}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {pageOf(rows, page, size).map((row, n) => (
+              <tr key={rowKey(row, n)}>
+                {columns.map((column) => (
+                  <td key={column.header} className={column.numeric ? "num" : undefined}>
+                    {column.cell(row)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager
+        total={rows.length}
+        page={page}
+        size={size}
+        sizes={sizes}
+        onPage={setPage}
+        onSize={(n) => {
+          setSize(n);
+          setPage(1);
+        }}
+        label={title ?? testId}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,23 @@
+import { api } from "../../app/api";
+import type {
+  GameHistoryRequest,
+  GameHistoryResponse,
+  TransactionHistoryRequest,
+  TransactionHistoryResponse,
+} from "../../api/contracts.gen";
+
+/** The histories are read on demand (the Show button): lazy queries, fetched afresh each time. */
+export const historyApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    transactionHistory: build.query<TransactionHistoryResponse, TransactionHistoryRequest>({
+      query: (body) => ({ url: "/api/history/transactionCheck", method: "POST", body }),
+      keepUnusedDataFor: 0,
+    }),
+    gameHistory: build.query<GameHistoryResponse, GameHistoryRequest>({
+      query: (body) => ({ url: "/api/history/game", method: "POST", body }),
+      keepUnusedDataFor: 0,
+    }),
+  }),
+});
+
+export const { useLazyTransactionHistoryQuery, useLazyGameHistoryQuery } = historyApi;
