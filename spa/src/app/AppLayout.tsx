@@ -5,6 +5,7 @@ import { Outlet } from "react-router";
 import { Footer } from "../components/Footer";
 import { Header } from "../components/Header";
 import { NoticeHost } from "../components/NoticeHost";
+import { PageLoader } from "../components/PageLoader";
 import { SideMenu } from "../components/SideMenu";
 import { useProfileFlags } from "../features/account/hooks";
 import { AuthUrlEffects } from "../features/auth/AuthUrlEffects";
@@ -34,8 +35,13 @@ export function AppLayout() {
       <Header flags={flags} />
       <SideMenu flags={flags} />
       <main id="main" className="shell-main" tabIndex={-1}>
-        <GameFrame />
-        <Outlet context={flags} />
+        <Suspense fallback={null}>
+          <GameFrame />
+        </Suspense>
+        {/* A screen whose texts are still loading shows the page loader. */}
+        <Suspense fallback={<PageLoader />}>
+          <Outlet context={flags} />
+        </Suspense>
       </main>
       <Footer />
       <NoticeHost />

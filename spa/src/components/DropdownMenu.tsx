@@ -5,6 +5,8 @@ import { useDismiss } from "./useDismiss";
 
 interface DropdownMenuProps {
   label: ReactNode;
+  /** The button's accessible name when its label is an icon only. */
+  ariaLabel?: string;
   testId: string;
   className?: string;
   /** The entries; each receives `close` to call when it is chosen. */
@@ -12,7 +14,7 @@ interface DropdownMenuProps {
 }
 
 /** A button that opens a list of links under it; closes on a choice, outside click or Escape. */
-export function DropdownMenu({ label, testId, className, children }: DropdownMenuProps) {
+export function DropdownMenu({ label, ariaLabel, testId, className, children }: DropdownMenuProps) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const menuId = useId();
@@ -26,6 +28,7 @@ export function DropdownMenu({ label, testId, className, children }: DropdownMen
         className="dropdown__button"
         aria-expanded={open}
         aria-controls={menuId}
+        aria-label={ariaLabel}
         data-testid={testId}
         onClick={() => setOpen((value) => !value)}
       >

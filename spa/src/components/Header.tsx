@@ -120,7 +120,7 @@ function PlayerArea({ depositsOn }: { depositsOn: boolean }) {
           </span>
         </span>
       </div>
-      <DropdownMenu label={<Icon name="user" />} testId="account-menu" className="account-menu">
+      <DropdownMenu label={<Icon name="user" />} ariaLabel={t("menu.myAccount")} testId="account-menu" className="account-menu">
         {(close) => (
           <>
             <span className="dropdown__heading">{t("menu.myAccount")}</span>

@@ -1,21 +1,39 @@
 import i18n from "i18next";
+import resourcesToBackend from "i18next-resources-to-backend";
 import { initReactI18next } from "react-i18next";
 
 import { DEFAULT_LOCALE, LOCALES, storedLanguage } from "./language";
-import { defaultNS, namespaces, resources } from "./resources";
+import { defaultNS, resources } from "./resources";
 
 i18n.on("languageChanged", (lng) => {
   document.documentElement.lang = lng;
 });
 
-// Resources are bundled, so initialisation finishes synchronously before the first render.
-void i18n.use(initReactI18next).init({
+// The shell's namespaces are bundled, so initialisation finishes synchronously before the
+// first render; the screens' namespaces come with them, one small JSON chunk per language
+// (a screen using one suspends until it arrives: the layout shows its loader meanwhile).
+const onDemand = import.meta.glob<{ default: object }>([
+  "../locales/*/*.json",
+  "!../locales/*/{common,shell,auth,forms}.json",
+]);
+
+void i18n
+  .use(initReactI18next)
+  .use(
+    resourcesToBackend(async (lng: string, ns: string) => {
+      const load = onDemand[`../locales/${lng}/${ns}.json`];
+      if (!load) throw new Error(`no translations for ${lng}/${ns}`);
+      return (await load()).default;
+    }),
+  )
+  .init({
   resources,
+  partialBundledLanguages: true,
   lng: storedLanguage(),
   fallbackLng: DEFAULT_LOCALE,
   supportedLngs: LOCALES,
   defaultNS,
-  ns: [...namespaces],
+  ns: Object.keys(resources.es),
   initAsync: false,
   interpolation: { escapeValue: false }, // React escapes.
 });

@@ -1,0 +1,64 @@
+"""The account area in a real browser against the sandbox (issue 6)."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import Site
+from tests.e2e.test_shell_and_auth import describe, site_artifact
+
+
+def open_logged_in(site: Site, path: str) -> None:
+    page = site.open("/home")
+    site.log_in()
+    expect(page.get_by_test_id("profile-name")).to_have_text("demo1")
+    page.goto(site.url + path)
+
+
+def test_my_balance_shows_the_vip_level_balances_and_exchanges_points(site: Site) -> None:
+    open_logged_in(site, "/mybalance")
+    page = site.page
+    expect(page.get_by_test_id("balance-available")).to_have_text("Bs. 5.000,00")
+    expect(page.get_by_test_id("balance-total")).to_have_text("Bs. 5.250,00")
+    expect(page.get_by_test_id("vip-level")).to_have_text("Silver")
+    expect(page.get_by_test_id("vip-targets")).to_contain_text("(IST)")
+    page.get_by_test_id("vip-exchange-points").fill("1000")
+    page.get_by_test_id("vip-exchange").click()
+    expect(page.get_by_role("status").filter(has_text="Bs. 10,00")).to_be_visible()
+    page.get_by_test_id("vip-exchange").click()
+    expect(page.get_by_role("alertdialog").or_(page.get_by_role("dialog"))).to_contain_text("Bs. 10,00")
+    page.screenshot(path=str(site_artifact("my_balance.png")), full_page=True)
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("balance-available")).to_have_text("Bs. 5.010,00")
+    expect(page.get_by_test_id("vip-points")).to_contain_text("200")
+
+
+def test_transaction_history_lists_the_seeded_movements_with_locked_as_failed(site: Site) -> None:
+    open_logged_in(site, "/transactionhistory")
+    page = site.page
+    page.get_by_test_id("history-start").fill("2025-01-01")
+    page.get_by_test_id("history-show").click()
+    deposits = page.get_by_test_id("history-deposits-table")
+    expect(deposits).to_be_visible()
+    expect(page.get_by_test_id("history-cashouts-table")).to_be_visible()
+    page.get_by_test_id("history-cashout").uncheck()
+    page.get_by_test_id("history-deposits").uncheck()
+    expect(page.get_by_text("Por favor selecciona alguna de las opciones de arriba")).to_be_visible()
+    expect(page.get_by_test_id("history-show")).to_be_disabled()
+    page.screenshot(path=str(site_artifact("transaction_history.png")), full_page=True)
+    assert describe(site.axe_violations()) == []
+
+
+def test_game_history_shows_rounds_or_the_no_history_message(site: Site) -> None:
+    open_logged_in(site, "/casinogamehistory")
+    page = site.page
+    table = page.get_by_test_id("history-games-table").or_(page.get_by_test_id("history-empty"))
+    expect(table).to_be_visible()
+    page.get_by_test_id("history-start").fill("2025-01-01")
+    page.get_by_test_id("history-show").click()
+    expect(page.get_by_test_id("history-games-table")).to_be_visible()
+    expect(page.get_by_test_id("history-games-table").locator("td").nth(3)).to_have_text(
+        re.compile(r"^Bs\. [\d.]+,\d\d$")
+    )
