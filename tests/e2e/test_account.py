@@ -62,3 +62,33 @@ def test_game_history_shows_rounds_or_the_no_history_message(site: Site) -> None
     expect(page.get_by_test_id("history-games-table").locator("td").nth(3)).to_have_text(
         re.compile(r"^Bs\. [\d.]+,\d\d$")
     )
+
+
+def test_a_visitor_sends_a_message_to_support(site: Site, sandbox: object) -> None:
+    page = site.open("/contactus")
+    page.locator("[name=firstName]").fill("visitor1")
+    page.locator("[name=email]").fill("visitor1@example.com")
+    page.locator("[name=subject]").fill("Bonus")
+    page.locator("[name=userQuestion]").fill("How does the welcome bonus work?")
+    page.get_by_test_id("contact-send").click()
+    expect(page.get_by_test_id("contact-outcome")).to_have_text(
+        "Enviado con éxito. Nuestro equipo de soporte te responderá pronto."
+    )
+    assert describe(site.axe_violations()) == []
+
+
+LEGAL_PAGES = {
+    "/privacypolicy": "Política de privacidad",
+    "/termsandconditions": "Términos y condiciones",
+    "/taxation": "Política de retiros",
+    "/resposiblegaming": "Juego responsable",
+}
+
+
+def test_the_legal_pages_open_at_the_top_with_a_way_home(site: Site) -> None:
+    for path, heading in LEGAL_PAGES.items():
+        page = site.open(path)
+        expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+        assert page.evaluate("window.scrollY") == 0
+    page.get_by_role("link", name="Volver al inicio").first.click()
+    expect(page).to_have_url(re.compile(r"/home$"))

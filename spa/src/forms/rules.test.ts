@@ -53,3 +53,23 @@ describe("messages", () => {
     expect(messageKey("You don’t have enough Amount")).toBe("you_don_t_have_enough_amount");
   });
 });
+
+describe("every form message of the contracts", () => {
+  it("has a translation in the forms namespace of each language", async () => {
+    const messages = new Set<string>();
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === "object")
+        for (const [name, value] of Object.entries(node)) {
+          if (typeof value === "string" && (name === "required" || name === "hint" || name.endsWith("message"))) messages.add(value);
+          else walk(value);
+        }
+    };
+    walk(contractRules.forms);
+    for (const lng of ["es", "pt", "en"]) {
+      const forms = (await import(`../locales/${lng}/forms.json`)) as { default: { messages: Record<string, string> } };
+      const missing = [...messages].filter((message) => !(messageKey(message) in forms.default.messages));
+      expect(missing, lng).toEqual([]);
+    }
+  });
+});

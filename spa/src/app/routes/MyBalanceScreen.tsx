@@ -138,7 +138,7 @@ function PointsExchange({ points, money }: { points: number; money: (value: numb
   }
 
   return (
-    <section className="history-form" aria-labelledby={`${id}-title`}>
+    <section className="history-form panel" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t("vip.title")}</h2>
       <p data-testid="vip-points">{t("vip.points", { points: points.toLocaleString() })}</p>
       {rate && <p className="screen__soon">{t("vip.rate", { points: rate.compPoints, cash: money(rate.rate), minimum: rate.minimumPoints })}</p>}

@@ -36,7 +36,7 @@ export function RangeForm(props: RangeFormProps) {
   }
 
   return (
-    <form className="history-form" onSubmit={submit} noValidate>
+    <form className="history-form panel" onSubmit={submit} noValidate>
       {props.children}
       <div className="history-form__dates">
         <label htmlFor={`${id}-start`}>{t("dates.start")}</label>
