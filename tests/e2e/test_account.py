@@ -92,3 +92,42 @@ def test_the_legal_pages_open_at_the_top_with_a_way_home(site: Site) -> None:
         assert page.evaluate("window.scrollY") == 0
     page.get_by_role("link", name="Volver al inicio").first.click()
     expect(page).to_have_url(re.compile(r"/home$"))
+
+
+def test_profile_password_bank_accounts_and_documents(site: Site, tmp_path: object) -> None:
+    open_logged_in(site, "/profile")
+    page = site.page
+    expect(page.get_by_test_id("profile-email")).to_have_text("demo1@example.com")
+
+    page.get_by_test_id("profile-password").click()
+    modal = page.get_by_test_id("profile-modal")
+    modal.locator("[name=oldPassword]").fill("wrong123")
+    modal.locator("[name=newPassword]").fill("better123")
+    modal.get_by_test_id("password-save").click()
+    expect(modal.get_by_test_id("password-error")).to_have_text("Contraseña actual incorrecta")
+    expect(modal.get_by_test_id("password-error")).to_have_count(0, timeout=6000)  # clears after 3 s
+    page.keyboard.press("Escape")
+
+    page.get_by_test_id("profile-bank").click()
+    bank = page.get_by_test_id("bank-modal")
+    values = {"bankAccountNumber": "123456789012", "bankName": "Banco Nacion", "accountBranchName": "Centro",
+              "nameOnAccount": "Demo Player", "accountType": "Savings", "personalNumber": "abcd0123456"}  # fmt: skip
+    for name, value in values.items():
+        bank.locator(f"[name={name}]").fill(value)
+    expect(bank.locator("[name=personalNumber]")).to_have_value("ABCD0123456")
+    bank.get_by_test_id("bank-add").click()
+    page.get_by_test_id("notice-ok").click()
+    expect(bank.get_by_test_id("bank-list")).to_contain_text("****9012")
+    bank.get_by_test_id("bank-list").get_by_role("button").last.click()
+    expect(bank.get_by_test_id("bank-list").filter(has_text="****9012")).to_have_count(0)
+    page.keyboard.press("Escape")
+    page.keyboard.press("Escape")
+
+    card = page.get_by_test_id("document-idProof")
+    card.get_by_test_id("document-file-idProof").set_input_files(
+        files=[{"name": "dni.png", "mimeType": "image/png", "buffer": b"\x89PNG\r\n\x1a\n" + b"0" * 2048}]
+    )
+    expect(card.get_by_role("status")).to_contain_text("Documento subido")
+    expect(card.locator(".document__list")).to_contain_text("dni.png")
+    page.screenshot(path=str(site_artifact("profile.png")), full_page=True)
+    assert describe(site.axe_violations()) == []

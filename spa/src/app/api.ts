@@ -35,7 +35,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 export const api = createApi({
   reducerPath: "api",
   baseQuery,
-  tagTypes: ["Session", "Balance", "Profile", "Providers"],
+  tagTypes: ["Session", "Balance", "Profile", "Providers", "Documents", "BankAccounts", "Withdrawals"],
   // Features add their endpoints with api.injectEndpoints.
   endpoints: () => ({}),
 });

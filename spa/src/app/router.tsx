@@ -57,7 +57,7 @@ export const appRoutes: RouteObject[] = [
       screen("home", home),
       screen("games/:category?", async () => (await import("./routes/GamesScreen")).GamesScreen),
       screen("mybalance", async () => (await import("./routes/MyBalanceScreen")).MyBalanceScreen, true),
-      placeholder("profile", "menu.profile", true),
+      screen("profile", async () => (await import("./routes/ProfileScreen")).ProfileScreen, true),
       placeholder("deposit", "menu.deposit", true),
       placeholder("deposit-success", "screens.depositSuccess"),
       placeholder("deposit-failed", "screens.depositFailed"),

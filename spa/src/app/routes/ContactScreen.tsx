@@ -76,6 +76,7 @@ export function ContactScreen() {
           </label>
           <textarea
             id={`${id}-message`}
+            className="input"
             name="userQuestion"
             rows={6}
             maxLength={2000}

@@ -146,6 +146,7 @@ function PointsExchange({ points, money }: { points: number; money: (value: numb
         <label htmlFor={`${id}-points`}>{t("vip.amount")}</label>
         <input
           id={`${id}-points`}
+          className="input"
           inputMode="numeric"
           value={wanted}
           onKeyDown={digitsOnly}

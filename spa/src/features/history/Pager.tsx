@@ -22,7 +22,7 @@ export function Pager({ total, page, size, sizes, onPage, onSize, label }: Pager
   return (
     <nav className="pager" aria-label={label}>
       <label htmlFor={sizeId}>{t("pager.size")}</label>
-      <select id={sizeId} value={size} onChange={(event) => onSize(Number(event.target.value))}>
+      <select id={sizeId} className="input" value={size} onChange={(event) => onSize(Number(event.target.value))}>
         {sizes.map((n) => (
           <option key={n} value={n}>
             {n}

@@ -40,9 +40,9 @@ export function RangeForm(props: RangeFormProps) {
       {props.children}
       <div className="history-form__dates">
         <label htmlFor={`${id}-start`}>{t("dates.start")}</label>
-        <input id={`${id}-start`} type="date" value={props.range.start} max={props.today} onChange={(e) => props.onRange((r) => ({ ...r, start: e.target.value }))} required aria-invalid={problem === "selectStart" || problem === "range"} aria-describedby={message ? `${id}-problem` : undefined} data-testid="history-start" />
+        <input id={`${id}-start`} className="input" type="date" value={props.range.start} max={props.today} onChange={(e) => props.onRange((r) => ({ ...r, start: e.target.value }))} required aria-invalid={problem === "selectStart" || problem === "range"} aria-describedby={message ? `${id}-problem` : undefined} data-testid="history-start" />
         <label htmlFor={`${id}-end`}>{t("dates.end")}</label>
-        <input id={`${id}-end`} type="date" value={props.range.end} max={props.today} onChange={(e) => props.onRange((r) => ({ ...r, end: e.target.value }))} required aria-invalid={problem === "selectEnd" || problem === "range"} aria-describedby={message ? `${id}-problem` : undefined} data-testid="history-end" />
+        <input id={`${id}-end`} className="input" type="date" value={props.range.end} max={props.today} onChange={(e) => props.onRange((r) => ({ ...r, end: e.target.value }))} required aria-invalid={problem === "selectEnd" || problem === "range"} aria-describedby={message ? `${id}-problem` : undefined} data-testid="history-end" />
         <button type="submit" className="button button--primary" disabled={problem !== null || props.blocked || props.busy} data-testid="history-show">
           {props.busy ? t("show.busy") : t("show.label")}
         </button>

@@ -1,0 +1,61 @@
+import { api } from "../../app/api";
+import { IDEMPOTENCY_HEADER } from "../../app/idempotency";
+import type {
+  BankAccount,
+  BankAccountsResponse,
+  DeleteBankAccountsRequest,
+  DocumentsResponse,
+  PlatformReply,
+  UpdatePasswordRequest,
+  UpdateProfileRequest,
+} from "../../api/contracts.gen";
+
+/** An account-changing call: POST with its Idempotency-Key. */
+const exclusive = (url: string) => ({ body, key }: { body: unknown; key: string }) => ({
+  url,
+  method: "POST",
+  body,
+  headers: { [IDEMPOTENCY_HEADER]: key },
+});
+
+export const profileApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    updateProfile: build.mutation<PlatformReply, { body: UpdateProfileRequest; key: string }>({
+      query: exclusive("/api/player/updateProfile"),
+      invalidatesTags: ["Profile"],
+    }),
+    updatePassword: build.mutation<PlatformReply, { body: UpdatePasswordRequest; key: string }>({
+      query: exclusive("/api/player/updatePassword"),
+    }),
+    getDocuments: build.query<DocumentsResponse, void>({
+      query: () => ({ url: "/api/player/getDocuments", method: "POST", body: {} }),
+      providesTags: ["Documents"],
+    }),
+    getBankAccounts: build.query<BankAccountsResponse, void>({
+      query: () => ({ url: "/api/cashier/getBankAccounts", method: "POST", body: {} }),
+      providesTags: ["BankAccounts"],
+    }),
+    addBankAccount: build.mutation<PlatformReply, { body: BankAccount; key: string }>({
+      query: exclusive("/api/cashier/addBankAccount"),
+      invalidatesTags: ["BankAccounts"],
+    }),
+    deleteBankAccounts: build.mutation<PlatformReply, { body: DeleteBankAccountsRequest; key: string }>({
+      query: exclusive("/api/cashier/deleteBankAccounts"),
+      invalidatesTags: ["BankAccounts"],
+    }),
+    resetPlayMoney: build.mutation<PlatformReply, { body: Record<string, never>; key: string }>({
+      query: exclusive("/api/cashier/resetPlayMoneyBalance"),
+      invalidatesTags: ["Balance"],
+    }),
+  }),
+});
+
+export const {
+  useUpdateProfileMutation,
+  useUpdatePasswordMutation,
+  useGetDocumentsQuery,
+  useGetBankAccountsQuery,
+  useAddBankAccountMutation,
+  useDeleteBankAccountsMutation,
+  useResetPlayMoneyMutation,
+} = profileApi;

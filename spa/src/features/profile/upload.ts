@@ -1,0 +1,64 @@
+import type { UploadFileResponse } from "../../api/contracts.gen";
+import { SESSION_EXPIRED } from "../../app/errors";
+import { readCookie, XSRF_COOKIE, XSRF_HEADER } from "../../app/xsrf";
+
+/** The document kinds and their upload codes (section 3): ID 1, address 2, PAN 3. */
+export const DOCUMENT_CODES = { idProof: 1, addressProof: 2, panCard: 3 } as const;
+export type DocumentKind = keyof typeof DOCUMENT_CODES;
+/** The platform's docType names of what it lists (getDocuments). */
+export const DOCUMENT_NAMES: Record<DocumentKind, string> = { idProof: "Id Proof", addressProof: "Address Proof", panCard: "Pan Card" };
+/** Larger files are refused before they are sent (the gateway's limit is 32 MB). */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const ACCEPTED_TYPES = "image/jpeg,image/png,application/pdf";
+
+export class UploadError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A real multipart upload through the BFF, with progress. XMLHttpRequest rather than fetch:
+ * fetch reports no upload progress. The session stays in its HttpOnly cookie; the XSRF token
+ * is echoed as on every unsafe call.
+ */
+export function uploadDocument(
+  file: File,
+  kind: DocumentKind,
+  docNumber: string,
+  onProgress: (fraction: number) => void,
+): Promise<UploadFileResponse> {
+  const form = new FormData();
+  form.append("file", file);
+  form.append("docType", String(DOCUMENT_CODES[kind]));
+  if (docNumber.trim()) form.append("docNumber", docNumber.trim());
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/api/player/uploadFile");
+    xhr.withCredentials = true;
+    const token = readCookie(XSRF_COOKIE);
+    if (token) xhr.setRequestHeader(XSRF_HEADER, token);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    };
+    xhr.onerror = () => reject(new UploadError("Network error", null));
+    xhr.onload = () => {
+      let body: UploadFileResponse & { code?: string | null } = {};
+      try {
+        body = JSON.parse(xhr.responseText) as typeof body;
+      } catch {
+        // not JSON: the status says it all
+      }
+      if (body.code === SESSION_EXPIRED) return reject(new UploadError(SESSION_EXPIRED, SESSION_EXPIRED));
+      if (xhr.status >= 400 || body.success === false) {
+        return reject(new UploadError(body.message ?? body.description ?? `HTTP ${xhr.status}`, body.code ?? null));
+      }
+      onProgress(1);
+      resolve(body);
+    };
+    xhr.send(form);
+  });
+}
