@@ -208,7 +208,10 @@ async def proxy(gateway: Gateway, request: Request[Any, Any, Any]) -> Response[A
         return response
     if route.binary or route.multipart:
         return await _stream(gateway, request, forward, ctx)
-    return await _flight(gateway, request, forward, ctx)
+    response = await _flight(gateway, request, forward, ctx)
+    if gateway.limiter.counts_failures(route.name) and not session.data.logged_in:
+        await gateway.limiter.failed(skin.id, route.name, who)
+    return response
 
 
 def guard(

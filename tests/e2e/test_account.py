@@ -131,3 +131,31 @@ def test_profile_password_bank_accounts_and_documents(site: Site, tmp_path: obje
     expect(card.locator(".document__list")).to_contain_text("dni.png")
     page.screenshot(path=str(site_artifact("profile.png")), full_page=True)
     assert describe(site.axe_violations()) == []
+
+
+def test_a_withdrawal_is_held_listed_and_cancelled(site: Site, sandbox: object) -> None:
+    open_logged_in(site, "/withdraw")
+    page = site.page
+    page.get_by_test_id("withdraw-method-mercado").click()
+    form = page.get_by_test_id("withdraw-form-formB")
+    expect(form.get_by_test_id("withdraw-cash")).to_contain_text("Bs. 5.000,00")
+    for name, value in {
+        "name": "Demo",
+        "cbu": "0000003100012345678901",
+        "alias": "demo.mp",
+        "phone": "1155550000",
+    }.items():
+        form.locator(f"[name={name}]").fill(value)
+    form.locator("[name=amount]").fill("6000")
+    expect(form.get_by_test_id("withdraw-balance-note")).to_have_text("No tienes saldo suficiente")
+    expect(form.get_by_test_id("withdraw-submit")).to_be_disabled()
+    form.locator("[name=amount]").fill("3500")
+    form.get_by_test_id("withdraw-submit").click()
+    page.get_by_test_id("notice-ok").click()
+    expect(page.get_by_test_id("balance-cash")).to_have_text("Bs. 1.500,00")
+    expect(page.get_by_test_id("open-withdrawals")).to_contain_text("Bs. 3.500,00")
+    page.screenshot(path=str(site_artifact("withdraw.png")), full_page=True)
+    assert describe(site.axe_violations()) == []
+    page.get_by_test_id("open-withdrawals").get_by_test_id("withdraw-cancel").last.click()
+    expect(page.get_by_test_id("open-withdrawals").filter(has_text="Bs. 3.500,00")).to_have_count(0)
+    expect(page.get_by_test_id("balance-cash")).to_have_text("Bs. 5.000,00")

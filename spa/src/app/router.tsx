@@ -62,7 +62,7 @@ export const appRoutes: RouteObject[] = [
       placeholder("deposit-success", "screens.depositSuccess"),
       placeholder("deposit-failed", "screens.depositFailed"),
       placeholder("deposit-pending", "screens.depositPending"),
-      placeholder("withdraw", "menu.withdrawal", true),
+      screen("withdraw", async () => (await import("./routes/WithdrawScreen")).WithdrawScreen, true),
       screen("transactionhistory", async () => (await import("./routes/HistoryScreens")).TransactionHistoryScreen, true),
       screen("casinogamehistory", async () => (await import("./routes/HistoryScreens")).GameHistoryScreen, true),
       screen("contactus", async () => (await import("./routes/ContactScreen")).ContactScreen),

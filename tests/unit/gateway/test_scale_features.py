@@ -102,6 +102,13 @@ async def test_login_attempts_are_limited_per_login_name(visitor: Browser, upstr
     assert (await visitor.login("someone2", "guess12")).status_code == 200, "other players are not locked out"
 
 
+async def test_a_player_who_logs_in_often_is_never_locked_out(visitor: Browser, upstream: respx.Router) -> None:
+    upstream.post("/api/player/logout").mock(return_value=httpx.Response(200, json={"success": True}))
+    for _ in range(12):
+        assert (await visitor.login()).status_code == 200
+        await visitor.post("/api/player/logout", {})
+
+
 async def test_cashier_calls_are_limited_per_session(visitor: Browser, upstream: respx.Router) -> None:
     upstream.post("/api/cashier/addBankAccount").mock(return_value=httpx.Response(200, json={"success": False}))
     await visitor.login()

@@ -1,0 +1,57 @@
+import { api } from "../../app/api";
+import { IDEMPOTENCY_HEADER } from "../../app/idempotency";
+import type {
+  CancelWithdrawRequest,
+  CashOutInfo,
+  OpenWithdrawalsResponse,
+  PaymentSystemsResponse,
+  PlatformReply,
+  WageringInfo,
+  WithdrawResponse,
+} from "../../api/contracts.gen";
+
+/** A money call: POST with the action's Idempotency-Key. */
+export const moneyCall = (url: string) => ({ body, key }: { body: unknown; key: string }) => ({
+  url,
+  method: "POST",
+  body,
+  headers: { [IDEMPOTENCY_HEADER]: key },
+});
+
+export const cashierApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getPaymentSystems: build.query<PaymentSystemsResponse, void>({
+      query: () => ({ url: "/api/cashier/getPaymentSystems", method: "POST", body: {} }),
+    }),
+    getCashOutInfo: build.query<CashOutInfo, number>({
+      query: (pgid) => ({ url: `/api/cashier/getCashOutInfo?pgid=${pgid}`, method: "POST", body: {} }),
+      providesTags: ["Balance"],
+    }),
+    getWageringInfo: build.query<WageringInfo, void>({
+      query: () => ({ url: "/api/player/getPlayerWageringInfo", method: "POST", body: {} }),
+      providesTags: ["Balance"],
+    }),
+    getOpenWithdrawals: build.query<OpenWithdrawalsResponse, void>({
+      query: () => ({ url: "/api/cashier/getOpenWithdrawRequests", method: "POST", body: {} }),
+      providesTags: ["Withdrawals"],
+    }),
+    /** Every withdrawal form posts to its own path; all answer a WithdrawResponse. */
+    withdraw: build.mutation<WithdrawResponse, { path: string; body: unknown; key: string }>({
+      query: ({ path, body, key }) => moneyCall(path)({ body, key }),
+      invalidatesTags: ["Withdrawals", "Balance"],
+    }),
+    cancelWithdrawal: build.mutation<PlatformReply, { body: CancelWithdrawRequest; key: string }>({
+      query: moneyCall("/api/cashier/cancelWithdrawRequest"),
+      invalidatesTags: ["Withdrawals", "Balance"],
+    }),
+  }),
+});
+
+export const {
+  useGetPaymentSystemsQuery,
+  useGetCashOutInfoQuery,
+  useGetWageringInfoQuery,
+  useGetOpenWithdrawalsQuery,
+  useWithdrawMutation,
+  useCancelWithdrawalMutation,
+} = cashierApi;

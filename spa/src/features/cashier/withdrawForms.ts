@@ -1,0 +1,92 @@
+import { contractRules } from "../../api/rules.gen";
+import type { FieldRule } from "../../forms/rules";
+
+/** The withdrawal forms (cashier-account, sections 2 and 5) and where each one posts. */
+export type WithdrawFormId = "formA" | "formB" | "bank" | "imps" | "transact";
+
+export interface WithdrawForm {
+  id: WithdrawFormId;
+  path: string;
+  rules: Record<string, FieldRule>;
+  initial: Record<string, string>;
+  /** The body the platform expects, from the form's values. */
+  body: (values: Record<string, string>, method: string) => Record<string, unknown>;
+}
+
+const forms = contractRules.forms;
+const text = (values: Record<string, string>, name: string) => (values[name] ?? "").trim();
+
+export const WITHDRAW_FORMS: Record<WithdrawFormId, WithdrawForm> = {
+  formA: {
+    id: "formA",
+    path: "/api/cashier/cashout12",
+    rules: forms.withdrawFormA,
+    initial: { amount: "", accountType: "Paytm", personalNumber: "" },
+    body: (v) => ({ paymentMethod: "paykassma", amount: Number(v.amount), accountType: v.accountType, personalNumber: text(v, "personalNumber").toUpperCase() }),
+  },
+  formB: {
+    id: "formB",
+    path: "/api/cashier/mercadoCashout",
+    rules: forms.withdrawFormB,
+    initial: { name: "", cbu: "", alias: "", phone: "", amount: "", cuitPrefix: "20", cuit: "" },
+    body: (v) => ({
+      firstName: text(v, "name"),
+      alias: text(v, "alias"),
+      cbu: text(v, "cbu"),
+      mobileNumber: text(v, "phone"),
+      amount: Number(v.amount),
+      cuitPrefix: v.cuitPrefix || null,
+      cuit: text(v, "cuit") || null,
+    }),
+  },
+  bank: {
+    id: "bank",
+    path: "/api/cashier/interKassaCashout",
+    rules: forms.withdrawBank,
+    initial: { amount: "", personalNumber: "", ifsc: "", bankName: "", nameOnAccount: "", accountType: "Savings", address: "", city: "", state: "", zip: "", phone: "" },
+    body: (v, method) => ({
+      paymentMethod: method,
+      amount: Number(v.amount),
+      ifsc: text(v, "ifsc").toUpperCase(),
+      accountType: v.accountType,
+      bankName: text(v, "bankName"),
+      nameOnAccount: text(v, "nameOnAccount"),
+      personalNumber: text(v, "personalNumber"),
+      address: text(v, "address"),
+      city: text(v, "city"),
+      state: text(v, "state"),
+      zip: text(v, "zip"),
+      phone: text(v, "phone"),
+    }),
+  },
+  imps: {
+    id: "imps",
+    path: "/api/cashier/cashout",
+    rules: forms.withdrawImps,
+    initial: { amount: "" },
+    body: (v) => ({ paymentMethod: "imps", amount: Number(v.amount) }),
+  },
+  transact: {
+    id: "transact",
+    path: "/api/cashier/cashout",
+    rules: forms.withdrawTransact,
+    initial: { amount: "" },
+    body: (v) => ({ paymentMethod: "transact", amount: Number(v.amount) }),
+  },
+};
+
+/** Paykassma shows form A; the bank, IMPS and Transact methods their own; anything else form B. */
+export function formFor(methodName: string): WithdrawForm {
+  const name = methodName.toLowerCase();
+  if (name === "paykassma") return WITHDRAW_FORMS.formA;
+  if (name === "bank" || name === "imps" || name === "transact") return WITHDRAW_FORMS[name];
+  return WITHDRAW_FORMS.formB;
+}
+
+/** Form B's balance check (section 5): from 25 up, more than the cash is refused. */
+export function exceedsCash(amount: string, cash: number | null | undefined): boolean {
+  const value = Number(amount);
+  return Number.isFinite(value) && value >= contractRules.balanceCheckFrom && value > (cash ?? 0);
+}
+
+export const INSUFFICIENT_BALANCE = contractRules.insufficientBalance;
