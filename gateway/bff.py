@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import httpx
 import msgspec
 from litestar import Request, Response, get, post
-from litestar.params import JSONBody
+from litestar.params import FromPath, FromQuery, JSONBody
 
 from contracts.catalogue import ROUTES_BY_NAME
 from gateway.errors import error_response
@@ -19,6 +20,15 @@ from gateway.session import SessionData
 from gateway.shared import StoreUnavailable
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,128}$")
+DEPOSIT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+PAY_METHOD = re.compile(r"^[A-Za-z0-9_]{0,32}$")
+PAY_UNAVAILABLE = (
+    "<!doctype html><meta charset=utf-8><title>Pago · Pagamento · Payment</title>"
+    "<body style='font-family:sans-serif;background:#0d0f1a;color:#f3f4f8;padding:2rem'>"
+    "<p>No pudimos abrir la página de pago. Cierra esta ventana y vuelve a intentarlo.</p>"
+    "<p>Não foi possível abrir a página de pagamento. Feche esta janela e tente de novo.</p>"
+    "<p>The payment page could not be opened. Close this window and try again.</p>"
+)
 
 
 class AdoptRequest(msgspec.Struct):
@@ -141,6 +151,47 @@ def logo(request: Request[Any, Any, Any]) -> Response[bytes]:
     return Response(svg.encode(), media_type="image/svg+xml", headers={"cache-control": "public, max-age=3600"})
 
 
+@get("/bff/pay/{seque_no:str}")
+async def payment_redirect(
+    request: Request[Any, Any, Any], seque_no: FromPath[str], payMethod: FromQuery[str] = ""
+) -> Response[Any]:
+    """A deposit's payment page, opened by the SPA in a new window: the gateway asks the
+    platform (with the player's session, which the browser never sees) where to pay and
+    redirects there, but only to a host the skin lists in `payment_hosts`."""
+    gateway = _gateway(request)
+    ctx = RequestContext.of(request)
+    skin = gateway.skin_for(request)
+    if skin is None:
+        return error_response(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
+    ctx.skin, ctx.route = skin.id, "paymentRedirect"
+    if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+        return error_response(403, "CROSS_SITE", "Cross-site requests are refused", ctx)
+    if not DEPOSIT_ID.match(seque_no) or not PAY_METHOD.match(payMethod):
+        return error_response(400, "BAD_REQUEST", "Not a deposit reference", ctx)
+    session = await gateway.sessions.load(skin.id, request.cookies.get(gateway.session_cookie))
+    if not session.data.logged_in:
+        return Response(PAY_UNAVAILABLE, status_code=401, media_type="text/html; charset=utf-8")
+    route = ROUTES_BY_NAME["paymentRedirect"]
+    headers = upstream_headers(gateway, request, skin, session, route, ctx)
+    body = msgspec.json.encode({"seque_no": seque_no, "payMethod": payMethod})
+    try:
+        answer = await call_upstream(gateway, skin, route, {}, session, "", body, headers, ctx)
+    except httpx.HTTPError:
+        answer = None
+    with contextlib.suppress(StoreUnavailable):
+        await gateway.sessions.save(skin.id, session)  # the upstream's cookies of this call
+    target = _json(answer.content).get("redirectUrl") if answer is not None and answer.status_code == 200 else None
+    if not isinstance(target, str) or not skin.allows_payment_to(target):
+        ctx.upstream_status = answer.status_code if answer is not None else None
+        return Response(PAY_UNAVAILABLE, status_code=502, media_type="text/html; charset=utf-8",
+                        headers={"cache-control": "no-store"})  # fmt: skip
+    return Response(
+        b"",
+        status_code=302,
+        headers={"location": target, "cache-control": "no-store", "referrer-policy": "no-referrer"},
+    )
+
+
 def _json(body: bytes) -> dict[str, Any]:
     try:
         data = msgspec.json.decode(body)
@@ -149,4 +200,4 @@ def _json(body: bytes) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-route_handlers = [config, session_state, adopt_session, health, ready, logo]
+route_handlers = [config, session_state, adopt_session, health, ready, logo, payment_redirect]

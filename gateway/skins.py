@@ -66,10 +66,20 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """Game-provider origins allowed in frames (CSP frame-src)."""
     sportsbook_url: HttpUrl | None = None
     """The BTi sportsbook page the sports screen frames with the player's launch token."""
+    payment_hosts: list[HttpUrl] = []
+    """Origins the deposit redirect (/bff/pay) may send a player to; nothing else."""
     poker_downloads: dict[PokerSystem, HttpUrl] = {}
     """The operator's poker client installers, offered to logged-in players on /poker."""
     branding: Branding = Branding()
     features: dict[str, bool] = {}
+
+    def allows_payment_to(self, url: str) -> bool:
+        """Whether `url` is an http(s) address on one of the skin's payment origins."""
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc or "@" in parts.netloc:
+            return False
+        origin = f"{parts.scheme}://{parts.netloc}".lower()
+        return any(origin == allowed.rstrip("/").lower() for allowed in self.payment_hosts)
 
     def public(self) -> dict[str, object]:
         """What the SPA may know: never the upstreams."""
@@ -174,6 +184,7 @@ def builtin(sandbox_url: str) -> Skins:
         upstreams=upstream,
         frame_hosts=[sandbox_url],
         sportsbook_url=f"{sandbox_url}/_sandbox/game/bti/sportsbook",
+        payment_hosts=[sandbox_url],
         poker_downloads=downloads,
         branding=Branding(operator_line="Aurora Casino is a sandbox demo. Play responsibly. 18+"),
         features={"deposits": True, "withdrawals": True},
@@ -188,6 +199,7 @@ def builtin(sandbox_url: str) -> Skins:
         upstreams=upstream,
         frame_hosts=[sandbox_url],
         sportsbook_url=f"{sandbox_url}/_sandbox/game/bti/sportsbook",
+        payment_hosts=[sandbox_url],
         poker_downloads=downloads,
         branding=Branding(
             primary="#2dd4a7",

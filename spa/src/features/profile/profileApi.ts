@@ -1,5 +1,4 @@
 import { api } from "../../app/api";
-import { IDEMPOTENCY_HEADER } from "../../app/idempotency";
 import type {
   BankAccount,
   BankAccountsResponse,
@@ -9,14 +8,7 @@ import type {
   UpdatePasswordRequest,
   UpdateProfileRequest,
 } from "../../api/contracts.gen";
-
-/** An account-changing call: POST with its Idempotency-Key. */
-const exclusive = (url: string) => ({ body, key }: { body: unknown; key: string }) => ({
-  url,
-  method: "POST",
-  body,
-  headers: { [IDEMPOTENCY_HEADER]: key },
-});
+import { moneyCall as exclusive } from "../cashier/cashierApi";
 
 export const profileApi = api.injectEndpoints({
   endpoints: (build) => ({
