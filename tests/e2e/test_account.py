@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Site
@@ -159,3 +160,36 @@ def test_a_withdrawal_is_held_listed_and_cancelled(site: Site, sandbox: object) 
     page.get_by_test_id("open-withdrawals").get_by_test_id("withdraw-cancel").last.click()
     expect(page.get_by_test_id("open-withdrawals").filter(has_text="Bs. 3.500,00")).to_have_count(0)
     expect(page.get_by_test_id("balance-cash")).to_have_text("Bs. 5.000,00")
+
+
+def test_a_deposit_opens_the_payment_page_and_is_followed_until_approved(site: Site, sandbox: httpx.Client) -> None:
+    sandbox.put("/_sandbox/config", json={"depositApprovalDelayS": 2}).raise_for_status()
+    open_logged_in(site, "/deposit")
+    page = site.page
+    page.get_by_test_id("deposit-method-328").click()
+    page.get_by_test_id("pay-method-phone_pe").click()
+    form = page.get_by_test_id("deposit-form-328")
+    form.locator("[name=amount]").fill("200")
+    form.locator("[name=amount]").press("Tab")
+    expect(form.get_by_text("Mínimo 300")).to_be_visible()
+    form.locator("[name=amount]").fill("500")
+    with page.expect_popup() as opened:
+        form.get_by_test_id("deposit-submit").click()
+    payment = opened.value
+    payment.wait_for_url(re.compile(r"/_sandbox/pay/"))
+    assert "wsession" not in payment.url and "sid=" not in payment.url
+    expect(page.get_by_test_id("deposit-pending")).to_be_visible()
+    expect(page.get_by_test_id("deposit-approved")).to_be_visible(timeout=20_000)
+    expect(page.get_by_test_id("balance-cash")).to_have_text("Bs. 5.500,00", timeout=15_000)
+    page.screenshot(path=str(site_artifact("deposit.png")), full_page=True)
+
+
+def test_the_deposit_result_pages(site: Site) -> None:
+    page = site.open("/depositresponse?result=success")
+    expect(page.get_by_test_id("deposit-response")).to_contain_text("Tu depósito fue acreditado.")
+    page.get_by_test_id("deposit-response").get_by_role("button").click()
+    expect(page).to_have_url(re.compile(r"/home$"))  # /profile is guarded: a visitor lands home
+    page = site.open("/deposit-failed")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Pago fallido")
+    page.get_by_test_id("deposit-result-ok").click()
+    expect(page).to_have_url(re.compile(r"/home$"))

@@ -3,6 +3,11 @@ import { IDEMPOTENCY_HEADER } from "../../app/idempotency";
 import type {
   CancelWithdrawRequest,
   CashOutInfo,
+  DepositResponse,
+  PaymentMethodsResponse,
+  PostbackStatus,
+  TransactionDetail,
+  TransactionDetailRequest,
   OpenWithdrawalsResponse,
   PaymentSystemsResponse,
   PlatformReply,
@@ -40,6 +45,23 @@ export const cashierApi = api.injectEndpoints({
       query: ({ path, body, key }) => moneyCall(path)({ body, key }),
       invalidatesTags: ["Withdrawals", "Balance"],
     }),
+    getDepositSystems: build.query<PaymentSystemsResponse, void>({
+      query: () => ({ url: "/api/cashier/depositSystems", method: "POST", body: {} }),
+    }),
+    getPaymentMethods: build.query<PaymentMethodsResponse, void>({
+      query: () => ({ url: "/api/cashier/getPaymentMethods", method: "POST", body: {} }),
+    }),
+    deposit: build.mutation<DepositResponse, { body: Record<string, unknown>; key: string }>({
+      query: moneyCall("/api/cashier/buy"),
+    }),
+    /** The polled status of a deposit (not cached: each check asks the platform). */
+    depositStatus: build.mutation<PostbackStatus, string>({
+      query: (sid) => ({ url: "/api/cashier/depositCallBackStatus", method: "POST", body: { sid } }),
+      invalidatesTags: (result) => (result?.status === "[PaymentOperationStatus: Approved]" ? ["Balance"] : []),
+    }),
+    confirmScanAndPay: build.mutation<TransactionDetail, { body: TransactionDetailRequest; key: string }>({
+      query: moneyCall("/api/cashier/depositCallBack"),
+    }),
     cancelWithdrawal: build.mutation<PlatformReply, { body: CancelWithdrawRequest; key: string }>({
       query: moneyCall("/api/cashier/cancelWithdrawRequest"),
       invalidatesTags: ["Withdrawals", "Balance"],
@@ -54,4 +76,9 @@ export const {
   useGetOpenWithdrawalsQuery,
   useWithdrawMutation,
   useCancelWithdrawalMutation,
+  useGetDepositSystemsQuery,
+  useGetPaymentMethodsQuery,
+  useDepositMutation,
+  useDepositStatusMutation,
+  useConfirmScanAndPayMutation,
 } = cashierApi;
