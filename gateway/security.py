@@ -47,9 +47,11 @@ def request_id(incoming: str | None) -> str:
     return secrets.token_hex(8)
 
 
-def page_headers(frame_hosts: list[str], production: bool) -> dict[str, str]:
-    """Security headers of the SPA's documents and assets."""
+def page_headers(frame_hosts: list[str], production: bool, payment_hosts: list[str] | None = None) -> dict[str, str]:
+    """Security headers of the SPA's documents and assets. Forms may post only to the site and
+    to the skin's payment providers (a deposit's provider form opens in a new window)."""
     frames = " ".join(["'self'", *frame_hosts])
+    forms = " ".join(["'self'", *(payment_hosts or [])])
     csp = "; ".join(
         [
             "default-src 'self'",
@@ -61,7 +63,7 @@ def page_headers(frame_hosts: list[str], production: bool) -> dict[str, str]:
             f"frame-src {frames}",
             "frame-ancestors 'self'",
             "base-uri 'self'",
-            "form-action 'self' https:",
+            f"form-action {forms}",
             "object-src 'none'",
         ]
     )

@@ -193,3 +193,83 @@ def test_the_deposit_result_pages(site: Site) -> None:
     expect(page.get_by_role("heading", level=1)).to_have_text("Pago fallido")
     page.get_by_test_id("deposit-result-ok").click()
     expect(page).to_have_url(re.compile(r"/home$"))
+
+
+def test_the_cashier_journey_in_english(site: Site, sandbox: httpx.Client) -> None:
+    """Issue 6's journey: deposit by 326, bank account, withdraw, cancel, histories."""
+    sandbox.put("/_sandbox/config", json={"depositApprovalDelayS": 2}).raise_for_status()
+    page = site.open("/home")
+    page.get_by_test_id("language-en").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    site.log_in()
+    cash = page.get_by_test_id("balance-cash")
+    expect(cash).to_have_text("Bs. 5.000,00")
+
+    # deposit 1000 by method 326: the provider's form opens in a new window, the page follows it
+    page.get_by_test_id("header-deposit").click()
+    page.get_by_test_id("deposit-method-326").click()
+    form = page.get_by_test_id("deposit-form-326")
+    fields = {"amount": "1000", "mobileNumber": "9876543210", "email": "demo1@example.com", "city": "Mumbai",
+              "street": "Marine Drive 1", "postal_code": "400001"}  # fmt: skip
+    for name, value in fields.items():
+        form.locator(f"[name={name}]").fill(value)
+    with page.expect_popup() as opened:
+        form.get_by_test_id("deposit-submit").click()
+    opened.value.wait_for_url(re.compile(r"/_sandbox/pay/"))
+    expect(page.get_by_test_id("deposit-pending")).to_contain_text("Deposit Status: Pending")
+    expect(page.get_by_test_id("deposit-approved")).to_be_visible(timeout=20_000)
+    expect(cash).to_have_text("Bs. 6.000,00", timeout=15_000)
+
+    # a bank account: an invalid IFSC first
+    page.goto(site.url + "/profile")
+    page.get_by_test_id("profile-bank").click()
+    bank = page.get_by_test_id("bank-modal")
+    bank.locator("[name=personalNumber]").fill("12AB")
+    bank.locator("[name=personalNumber]").press("Tab")
+    expect(bank.get_by_text("Enter Valid IFSC Code")).to_be_visible()
+    values = {"bankAccountNumber": "123456789012", "bankName": "State Bank", "accountBranchName": "Fort",
+              "nameOnAccount": "Demo Player", "accountType": "Savings", "personalNumber": "SBIN0001234"}  # fmt: skip
+    for name, value in values.items():
+        bank.locator(f"[name={name}]").fill(value)
+    bank.get_by_test_id("bank-add").click()
+    page.get_by_test_id("notice-ok").click()
+    expect(bank.get_by_test_id("bank-list")).to_contain_text("****9012")
+    page.keyboard.press("Escape")
+
+    # a wrong old password
+    page.get_by_test_id("profile-password").click()
+    modal = page.get_by_test_id("profile-modal")
+    modal.locator("[name=oldPassword]").fill("wrong123")
+    modal.locator("[name=newPassword]").fill("better123")
+    modal.get_by_test_id("password-save").click()
+    expect(modal.get_by_test_id("password-error")).to_have_text("Invalid Old Password")
+    page.keyboard.press("Escape")
+
+    # withdraw 1000 by UPI (form A), double-clicked: the platform sees it once
+    sandbox.delete("/_sandbox/calls")
+    page.goto(site.url + "/withdraw")
+    page.get_by_test_id("withdraw-method-paykassma").click()
+    withdraw = page.get_by_test_id("withdraw-form-formA")
+    withdraw.locator("[name=amount]").fill("1000")
+    withdraw.locator("[name=personalNumber]").fill("demo@upi")
+    withdraw.get_by_test_id("withdraw-submit").dblclick()
+    page.get_by_test_id("notice-ok").click()
+    expect(cash).to_have_text("Bs. 5.000,00")
+    assert sandbox.get("/_sandbox/calls").json().get("cashout12") == 1
+    opened_requests = page.get_by_test_id("open-withdrawals")
+    expect(opened_requests).to_contain_text("Bs. 1.000,00")
+    opened_requests.get_by_test_id("withdraw-cancel").last.click()
+    expect(cash).to_have_text("Bs. 6.000,00")
+
+    # the histories
+    page.goto(site.url + "/transactionhistory")
+    expect(page.get_by_test_id("history-deposits-table").locator("tbody tr").first).to_contain_text("Bs. 1.000,00")
+    expect(page.get_by_test_id("history-cashouts-table").locator("tbody tr").first).to_contain_text("Bs. 1.000,00")
+    page.goto(site.url + "/casinogamehistory")
+    page.get_by_test_id("history-start").fill("2025-01-01")
+    page.get_by_test_id("history-show").click()
+    rows = page.get_by_test_id("history-games-table").locator("tbody tr")
+    expect(rows.first).to_be_visible()
+    starts = rows.evaluate_all("(rows) => rows.map((row) => row.cells[0].textContent)")
+    assert len(starts) >= 2
+    page.screenshot(path=str(site_artifact("cashier_journey_history.png")), full_page=True)

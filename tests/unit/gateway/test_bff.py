@@ -97,6 +97,7 @@ async def test_the_spa_is_served_with_its_headers(upstream: respx.Router, dist: 
         assert page.headers["cache-control"] == "no-cache"
         csp = page.headers["content-security-policy"]
         assert "frame-ancestors 'self'" in csp and "frame-src 'self' http://127.0.0.1:8001" in csp
+        assert "form-action 'self' http://127.0.0.1:8001;" in csp, "forms post to the site and its payment hosts only"
         assert page.headers["x-content-type-options"] == "nosniff"
         assert page.headers["referrer-policy"]
         asset = await visitor.get("/assets/index-abc123.js", headers={"accept-encoding": "gzip"})
