@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
@@ -15,7 +16,7 @@ const SOCIAL = [
 
 /** Section 1: information links, frequent questions, licences, responsible gaming, terms,
  * contact us, online chat, social links, the 18+ mark and the operator line. */
-export function Footer() {
+export const Footer = memo(function Footer() {
   const { t } = useTranslation("shell");
   const dispatch = useAppDispatch();
   const { data } = useGetConfigQuery();
@@ -78,4 +79,4 @@ export function Footer() {
       </div>
     </footer>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 
@@ -15,7 +16,7 @@ import { LanguageSwitcher } from "./LanguageSwitcher";
 import { ACCOUNT_MENU, EVENTS_MENU, POKER_ENTRY, TOP_BAR, visible } from "./menu";
 import { MenuLink } from "./MenuLink";
 
-export function Header({ flags }: { flags: ProviderFlags }) {
+export const Header = memo(function Header({ flags }: { flags: ProviderFlags }) {
   const { t } = useTranslation("shell");
   const dispatch = useAppDispatch();
   const { data: config } = useGetConfigQuery();
@@ -67,7 +68,7 @@ export function Header({ flags }: { flags: ProviderFlags }) {
     </header>
   );
 
-}
+});
 
 function VisitorButtons() {
   const { t } = useTranslation("shell");

@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { memo, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { useAppDispatch, useAppSelector } from "../app/hooks";
@@ -12,7 +12,7 @@ import { ACCOUNT_MENU, SIDE_MENU, visible } from "./menu";
 import { MenuLink } from "./MenuLink";
 
 /** Under 991px: the side menu, its My Profile submenu and the full-screen all-tabs popup. */
-export function SideMenu({ flags }: { flags: ProviderFlags }) {
+export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags }) {
   const { t } = useTranslation("shell");
   const open = useAppSelector(selectSideMenuOpen);
   const dispatch = useAppDispatch();
@@ -77,7 +77,7 @@ export function SideMenu({ flags }: { flags: ProviderFlags }) {
       </button>
     </Dialog>
   );
-}
+});
 
 function MyProfileSubmenu({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation("shell");

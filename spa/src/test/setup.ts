@@ -1,5 +1,5 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach } from "vitest";
 
 // Tests run with the app's own i18next instance and resources (Spanish unless a test changes it),
@@ -20,6 +20,9 @@ class DocumentRequest extends Request {
   }
 }
 globalThis.Request = DocumentRequest;
+
+// Lazy screens and their chunks take longer on a loaded CI machine than the default 1 s allows.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();

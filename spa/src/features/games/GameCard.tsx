@@ -1,19 +1,26 @@
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
 
 import type { Game } from "../../api/contracts.gen";
-import { useLaunchGame } from "./useLaunchGame";
 
-/** One game: its card art (225x300, lazy), a NEW label for status 1, a click launches it. */
-export function GameCard({ game, eager = false }: { game: Game; eager?: boolean }) {
+interface GameCardProps {
+  game: Game;
+  eager?: boolean;
+  busy: boolean;
+  onLaunch: (game: Game) => void;
+}
+
+/** One game: its card art (225x300, lazy), a NEW label for status 1, a click launches it.
+ * Memoised, and given its launcher by the row or grid: a page holds dozens of cards, and
+ * none of them re-renders when the session, balance or another card changes. */
+export const GameCard = memo(function GameCard({ game, eager = false, busy, onLaunch }: GameCardProps) {
   const { t } = useTranslation("lobby");
-  const { launch, launching } = useLaunchGame();
-  const busy = launching === game.gameName;
   return (
     <li className="game-card">
       <button
         type="button"
         className="game-card__button"
-        onClick={() => void launch({ kind: "game", game }, game.gameName)}
+        onClick={() => onLaunch(game)}
         aria-busy={busy}
         data-testid="game-card"
         data-game-id={game.gameId}
@@ -34,4 +41,4 @@ export function GameCard({ game, eager = false }: { game: Game; eager?: boolean 
       </button>
     </li>
   );
-}
+});

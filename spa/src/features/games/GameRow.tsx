@@ -5,12 +5,14 @@ import { useGetGamesQuery } from "../content/contentApi";
 import { Carousel } from "./Carousel";
 import { GameCard } from "./GameCard";
 import { rowGames } from "./carousel";
+import { useGameLauncher } from "./useLaunchGame";
 
 /** A provider's row on home: eight games, the full list once the right arrow is used. */
 export function GameRow({ provider, title }: { provider: string; title: string }) {
   const locale = useLocale();
   const { data: games = [], isLoading } = useGetGamesQuery({ locale, provider });
   const [expanded, setExpanded] = useState(false);
+  const { launchGame, launching } = useGameLauncher();
   const shown = rowGames(games, expanded);
   if (isLoading) return <div className="carousel carousel--pending" aria-hidden="true" />;
   if (games.length === 0) return null;
@@ -23,7 +25,7 @@ export function GameRow({ provider, title }: { provider: string; title: string }
       testId={`games-row-${provider}`}
     >
       {shown.map((game) => (
-        <GameCard key={game.gameId} game={game} />
+        <GameCard key={game.gameId} game={game} onLaunch={launchGame} busy={launching === game.gameName} />
       ))}
     </Carousel>
   );

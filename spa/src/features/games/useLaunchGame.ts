@@ -1,4 +1,6 @@
-import { useCallback } from "react";
+import { useCallback, useRef } from "react";
+
+import type { Game } from "../../api/contracts.gen";
 
 import { toAppError, replyFailure } from "../../app/errors";
 import { useAppDispatch, useAppSelector } from "../../app/hooks";
@@ -50,4 +52,13 @@ export function useLaunchGame(): { launch: (target: LaunchTarget, title: string)
     [dispatch, launching, locale, loggedIn, skin, trigger],
   );
   return { launch, launching };
+}
+
+/** A stable launcher of listed games, for rows and grids of GameCards. */
+export function useGameLauncher(): { launchGame: (game: Game) => void; launching: string | null } {
+  const { launch, launching } = useLaunchGame();
+  const latest = useRef(launch);
+  latest.current = launch;
+  const launchGame = useCallback((game: Game) => void latest.current({ kind: "game", game }, game.gameName), []);
+  return { launchGame, launching };
 }

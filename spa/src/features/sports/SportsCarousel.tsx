@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { memo, useCallback, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 
@@ -20,35 +20,49 @@ export function SportsCarousel() {
     skipPollingIfUnfocused: true,
   });
   const cards = useMemo(() => eventCards(data?.events ?? []), [data]);
+  const bet = useBet();
   if (isLoading) return <div className="carousel carousel--pending carousel--sports" aria-hidden="true" />;
   if (cards.length === 0) return null;
   return (
     <Carousel title={t("sports.title")} count={cards.length} testId="sports-carousel">
       {cards.map((card) => (
-        <SportCard key={card.event._id} card={card} />
+        <SportCard key={card.event._id} card={card} locale={locale} onBet={bet} />
       ))}
     </Carousel>
   );
 }
 
-export function SportCard({ card }: { card: EventCard }) {
-  const { t } = useTranslation("lobby");
-  const locale = useLocale();
+/** Betting from a card: a visitor gets the login popup; a player the sportsbook on that selection. */
+export function useBet(): (card: EventCard, selection: Selection) => void {
   const { loggedIn } = useSession();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const { event, market, selections } = card;
-
-  function bet(selection: Selection) {
-    if (!loggedIn) {
-      dispatch(openAuth("login"));
+  const state = useRef({ loggedIn, dispatch, navigate });
+  state.current = { loggedIn, dispatch, navigate };
+  return useCallback((card: EventCard, selection: Selection) => {
+    const { loggedIn: player, dispatch: send, navigate: go } = state.current;
+    if (!player) {
+      send(openAuth("login"));
       return;
     }
     // The sportsbook screen opens the slip on the chosen selection (storage keys of section 3).
     localStorage.setItem("selectionsId", selection._id);
-    localStorage.setItem("EventId", event._id);
-    void navigate("/games/sports");
-  }
+    localStorage.setItem("EventId", card.event._id);
+    void go("/games/sports");
+  }, []);
+}
+
+interface SportCardProps {
+  card: EventCard;
+  locale: string;
+  onBet: (card: EventCard, selection: Selection) => void;
+}
+
+/** One event with its main market's odds (memoised: the list re-renders, the cards do not). */
+export const SportCard = memo(function SportCard({ card, locale, onBet }: SportCardProps) {
+  const { t } = useTranslation("lobby");
+  const { event, market, selections } = card;
+  const bet = (selection: Selection) => onBet(card, selection);
 
   return (
     <li className="sport-card" data-testid="sport-card" data-sport={event.sportName}>
@@ -71,4 +85,4 @@ export function SportCard({ card }: { card: EventCard }) {
       </div>
     </li>
   );
-}
+});

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 
 import { useLocale } from "../../i18n/useLocale";
 import { eventCards } from "./events";
-import { SportCard } from "./SportsCarousel";
+import { SportCard, useBet } from "./SportsCarousel";
 import { EVENTS_REFRESH_MS, useGetSportsEventsQuery } from "./sportsApi";
 
 /** Every upcoming event with its main market, as a grid (the sports screen). */
@@ -12,12 +12,13 @@ export function SportsEventsGrid() {
   const locale = useLocale();
   const { data, isLoading } = useGetSportsEventsQuery(locale, { pollingInterval: EVENTS_REFRESH_MS, skipPollingIfUnfocused: true });
   const cards = useMemo(() => eventCards(data?.events ?? []), [data]);
+  const bet = useBet();
   if (isLoading) return null;
   return (
     <section aria-label={t("sports.title")}>
       <ul className="tiles" data-testid="sports-events">
         {cards.map((card) => (
-          <SportCard key={card.event._id} card={card} />
+          <SportCard key={card.event._id} card={card} locale={locale} onBet={bet} />
         ))}
       </ul>
     </section>
