@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet } from "react-router";
 
+import { AfterFirstPaint } from "../components/AfterFirstPaint";
 import { Footer } from "../components/Footer";
 import { Header } from "../components/Header";
 import { NoticeHost } from "../components/NoticeHost";
@@ -43,7 +44,9 @@ export function AppLayout() {
           <Outlet context={flags} />
         </Suspense>
       </main>
-      <Footer />
+      <AfterFirstPaint>
+        <Footer />
+      </AfterFirstPaint>
       <NoticeHost />
       <AuthUrlEffects />
       {auth.open && (

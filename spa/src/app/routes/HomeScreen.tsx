@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 
+import { AfterFirstPaint } from "../../components/AfterFirstPaint";
 import { useGetConfigQuery } from "../../features/config/configApi";
 import { GameRow } from "../../features/games/GameRow";
 import { HeroBanners } from "../../features/lobby/HeroBanners";
@@ -35,12 +36,20 @@ export function HomeScreen() {
       <input type="search" className="home__search" disabled hidden aria-hidden="true" tabIndex={-1} />
       <QuickIcons flags={flags} />
       <LobbyBanners />
-      {flags.sports && <SportsCarousel />}
+      {flags.sports && (
+        <AfterFirstPaint fallback={<div className="carousel carousel--pending carousel--sports" aria-hidden="true" />}>
+          <SportsCarousel />
+        </AfterFirstPaint>
+      )}
       {HOME_ROWS.filter((provider) => providerOn(flags, provider)).map((provider) => (
-        <GameRow key={provider} provider={provider} title={tl("games.rowTitle", { provider: providerLabel(provider) })} />
+        <AfterFirstPaint key={provider} fallback={<div className="carousel carousel--pending" aria-hidden="true" />}>
+          <GameRow provider={provider} title={tl("games.rowTitle", { provider: providerLabel(provider) })} />
+        </AfterFirstPaint>
       ))}
-      <ProviderChips flags={flags} />
-      <FooterBanners />
+      <AfterFirstPaint>
+        <ProviderChips flags={flags} />
+        <FooterBanners />
+      </AfterFirstPaint>
     </div>
   );
 }
