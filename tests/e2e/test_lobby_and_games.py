@@ -130,3 +130,23 @@ def test_no_serious_accessibility_violations_on_poker_and_live_casino(site: Site
         expect(page.get_by_role("heading").first).to_be_visible()
         page.wait_for_load_state("networkidle")
         assert describe(site.axe_violations()) == [], path
+
+
+def test_a_game_opens_on_its_own_page_with_the_players_name_and_money(site: Site) -> None:
+    page = site.open("/home")
+    site.log_in()
+    expect(page.get_by_test_id("profile-name")).to_have_text("demo1")
+    card = page.get_by_test_id("games-row-rubyplay").get_by_test_id("game-card").first
+    name = card.locator(".visually-hidden").inner_text()
+    card.click()
+    with page.expect_popup() as opened:
+        page.get_by_test_id("game-frame-fullpage").click()
+    tab = opened.value
+    expect(tab).to_have_url(re.compile(r"/opentab$"))
+    expect(tab.get_by_test_id("opentab-player")).to_have_text("demo1")
+    expect(tab.get_by_test_id("opentab-cash")).to_have_text("Bs. 5.000,00")
+    expect(tab.frame_locator("[data-testid=opentab-frame]").locator("h1")).to_have_text(name)
+    stored = tab.evaluate("localStorage.getItem('gameurl')")
+    assert "token" not in stored and "http" not in stored, "what to launch is stored, never a launch URL"
+    tab.get_by_test_id("opentab-close").click()
+    expect(tab).to_have_url(re.compile(r"/home$"))

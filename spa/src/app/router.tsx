@@ -1,7 +1,6 @@
 import type { ComponentType } from "react";
 import { Navigate, type RouteObject } from "react-router";
 
-import type { ShellKey } from "../components/menu";
 import { PageLoader } from "../components/PageLoader";
 import { RequireSession } from "../components/RequireSession";
 import { AppLayout } from "./AppLayout";
@@ -30,18 +29,6 @@ function screen(path: string, load: Loader, guarded = false): RouteObject {
   };
 }
 
-/** A screen a later issue fills: its translated heading for now. */
-function placeholder(path: string, title: ShellKey, guarded = false): RouteObject {
-  return screen(
-    path,
-    async () => {
-      const { PlaceholderScreen } = await import("./routes/PlaceholderScreen");
-      return () => <PlaceholderScreen title={title} />;
-    },
-    guarded,
-  );
-}
-
 const home: Loader = async () => (await import("./routes/HomeScreen")).HomeScreen;
 
 /** The route table (site shell, section 2 "Full route table"); main.tsx and tests build routers from it. */
@@ -53,7 +40,6 @@ export const appRoutes: RouteObject[] = [
     ErrorBoundary: RouteErrorScreen,
     children: [
       { index: true, element: <Navigate to="/home" replace /> },
-      placeholder("opentab", "screens.openTab", true),
       screen("home", home),
       screen("games/:category?", async () => (await import("./routes/GamesScreen")).GamesScreen),
       screen("mybalance", async () => (await import("./routes/MyBalanceScreen")).MyBalanceScreen, true),
@@ -85,6 +71,8 @@ export const appRoutes: RouteObject[] = [
       screen("blackjackleague", async () => (await import("./routes/ContentScreens")).BlackjackLeagueScreen),
     ],
   },
+  // The first entry of the route table: a launched game on the whole page, outside the layout.
+  screen("opentab", async () => (await import("./routes/OpenTabScreen")).OpenTabScreen, true),
   { path: "lobby/lobbyflash", element: <ExternalRedirect to="/lobby/lobbyflash.html" /> },
   { path: "lobby/tableflash", element: <ExternalRedirect to="/lobby/tableflash.html" /> },
   screen("depositresponse", async () => (await import("./routes/DepositResultScreens")).DepositResponseScreen),

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 
 import { useAppDispatch, useAppSelector } from "../../app/hooks";
 import { Icon } from "../../components/icons/Icon";
+import { rememberFullPage } from "./fullPage";
 import { closeGame, selectGameFrame } from "./gameSlice";
 
 /** Ezugi's lobby shows a loader for its first 4 seconds (section 9). */
@@ -12,7 +13,7 @@ export const EZUGI_LOADER_MS = 4000;
 export function GameFrame() {
   const { t } = useTranslation("games");
   const dispatch = useAppDispatch();
-  const { url, title, loader } = useAppSelector(selectGameFrame);
+  const { url, title, loader, target } = useAppSelector(selectGameFrame);
   const frame = useRef<HTMLElement>(null);
   const [loading, setLoading] = useState(false);
 
@@ -31,6 +32,21 @@ export function GameFrame() {
     <section ref={frame} className="game-frame" aria-label={title} data-testid="game-frame">
       <header className="game-frame__bar">
         <h2 className="game-frame__title">{title}</h2>
+        {target && (
+          <button
+            type="button"
+            className="icon-button game-frame__full"
+            onClick={() => {
+              rememberFullPage({ target, title });
+              dispatch(closeGame());
+              window.open("/opentab", "_blank");
+            }}
+            aria-label={t("frame.fullPage")}
+            data-testid="game-frame-fullpage"
+          >
+            <Icon name="grid" />
+          </button>
+        )}
         <button
           type="button"
           className="icon-button"

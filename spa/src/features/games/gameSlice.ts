@@ -1,16 +1,20 @@
 import { createSlice, type PayloadAction } from "@reduxjs/toolkit";
 
+import type { LaunchTarget } from "./launch";
+
 /** The game frame at the top of the page (site shell, section 4): open while a launch URL is set. */
 export interface GameFrameState {
   url: string | null;
   title: string;
+  /** What was launched: the full-page frame (/opentab) launches it again in its own tab. */
+  target: LaunchTarget | null;
   /** Ezugi's lobby shows a loader over the frame for its first 4 s. */
   loader: boolean;
   /** A launch in flight (the tile shows it busy; a second click does nothing). */
   launching: string | null;
 }
 
-const initialState: GameFrameState = { url: null, title: "", loader: false, launching: null };
+const initialState: GameFrameState = { url: null, title: "", target: null, loader: false, launching: null };
 
 export const gameSlice = createSlice({
   name: "game",
@@ -22,9 +26,10 @@ export const gameSlice = createSlice({
     launchEnded(state) {
       state.launching = null;
     },
-    openGame(state, action: PayloadAction<{ url: string; title: string; loader?: boolean }>) {
+    openGame(state, action: PayloadAction<{ url: string; title: string; target: LaunchTarget; loader?: boolean }>) {
       state.url = action.payload.url;
       state.title = action.payload.title;
+      state.target = action.payload.target;
       state.loader = action.payload.loader ?? false;
       state.launching = null;
     },

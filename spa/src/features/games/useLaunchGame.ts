@@ -47,7 +47,7 @@ export function useLaunchGame(): { launch: (target: LaunchTarget, title: string)
         dispatch(showNotice({ kind: "message", text: replyFailure(result.data), variant: "error" }));
         return;
       }
-      dispatch(openGame({ url, title, loader: target.kind === "ezugi" }));
+      dispatch(openGame({ url, title, target, loader: target.kind === "ezugi" }));
     },
     [dispatch, launching, locale, loggedIn, skin, trigger],
   );

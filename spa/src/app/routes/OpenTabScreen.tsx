@@ -1,0 +1,90 @@
+import { Suspense, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+
+import { Icon } from "../../components/icons/Icon";
+import { PageLoader } from "../../components/PageLoader";
+import { useHeaderBalance, useProfileFlags } from "../../features/account/hooks";
+import { useGetConfigQuery } from "../../features/config/configApi";
+import { fullPageGame } from "../../features/games/fullPage";
+import { launchCall, launchUrl } from "../../features/games/launch";
+import { useLaunchMutation } from "../../features/games/launchApi";
+import { useLocale } from "../../i18n/useLocale";
+import { formatMoney } from "../../utils/money";
+import { toAppError, replyFailure } from "../errors";
+import "../../styles/cashier.css";
+
+/** /opentab (outside the layout): the game chosen for a full page, launched afresh in this tab. */
+export function OpenTabScreen() {
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <OpenTab />
+    </Suspense>
+  );
+}
+
+function OpenTab() {
+  const { t } = useTranslation("games");
+  const navigate = useNavigate();
+  const locale = useLocale();
+  const skin = useGetConfigQuery().data?.skin;
+  const balance = useHeaderBalance();
+  const { name } = useProfileFlags();
+  const [trigger] = useLaunchMutation();
+  const [game] = useState(fullPageGame);
+  const [url, setUrl] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(game ? null : t("fullPage.none"));
+
+  useEffect(() => {
+    if (!game || !skin) return;
+    let live = true;
+    void (async () => {
+      const result = await trigger(launchCall(game.target));
+      if (!live) return;
+      if (result.error) return setFailure(toAppError(result.error).message);
+      const ctx = { locale, currency: skin.currency, sportsbookUrl: skin.sportsbookUrl };
+      const launched = launchUrl(game.target, result.data, ctx);
+      if (launched) setUrl(launched);
+      else setFailure(replyFailure(result.data) || t("fullPage.failed"));
+    })();
+    return () => {
+      live = false;
+    };
+  }, [game, skin, locale, trigger, t]);
+
+  const money = (value: number | undefined) => formatMoney(value, balance.symbol);
+  return (
+    <div className="open-tab">
+      <header className="open-tab__bar">
+        <Link to="/home" className="icon-button" aria-label={t("fullPage.home")}>
+          <Icon name="home" />
+        </Link>
+        <h1 className="open-tab__title">{game?.title}</h1>
+        <span className="open-tab__player" data-testid="opentab-player">
+          {name}
+        </span>
+        <span>
+          {t("fullPage.cash")} <strong data-testid="opentab-cash">{money(balance.cash)}</strong>
+        </span>
+        <span>
+          {t("fullPage.bonus")} <strong>{money(balance.bonus)}</strong>
+        </span>
+        <button type="button" className="icon-button" onClick={() => void navigate("/home")} aria-label={t("fullPage.close")} data-testid="opentab-close">
+          <Icon name="close" />
+        </button>
+      </header>
+      <main className="open-tab__stage">
+        {url ? (
+          <iframe src={url} title={game?.title ?? ""} allow="autoplay; fullscreen" allowFullScreen data-testid="opentab-frame" />
+        ) : failure ? (
+          <p role="alert" className="page__notice">
+            {failure}
+          </p>
+        ) : (
+          <PageLoader />
+        )}
+      </main>
+      <footer className="open-tab__footer">{t("fullPage.copyright", { year: new Date().getFullYear(), site: skin?.name ?? "" })}</footer>
+    </div>
+  );
+}
