@@ -44,13 +44,20 @@ def test_a_visitors_game_click_or_bet_opens_the_login_popup(site: Site, sandbox:
     assert not any("Launch" in name for name in launches), launches
 
 
-def test_a_players_launch_shows_the_demo_game_in_the_frame_and_x_closes_it(site: Site) -> None:
+def launch_first_game(site: Site, provider: str) -> str:
+    """Logs demo1 in and launches the first game of a home row; returns the game's name."""
     page = site.open("/home")
     site.log_in()
     expect(page.get_by_test_id("profile-name")).to_have_text("demo1")
-    card = page.get_by_test_id("games-row-pragmaticplay").get_by_test_id("game-card").first
+    card = page.get_by_test_id(f"games-row-{provider}").get_by_test_id("game-card").first
     name = card.locator(".visually-hidden").inner_text()
     card.click()
+    return name
+
+
+def test_a_players_launch_shows_the_demo_game_in_the_frame_and_x_closes_it(site: Site) -> None:
+    name = launch_first_game(site, "pragmaticplay")
+    page = site.page
     frame = page.get_by_test_id("game-frame")
     expect(frame).to_be_visible()
     expect(frame).to_be_in_viewport()
@@ -133,12 +140,8 @@ def test_no_serious_accessibility_violations_on_poker_and_live_casino(site: Site
 
 
 def test_a_game_opens_on_its_own_page_with_the_players_name_and_money(site: Site) -> None:
-    page = site.open("/home")
-    site.log_in()
-    expect(page.get_by_test_id("profile-name")).to_have_text("demo1")
-    card = page.get_by_test_id("games-row-rubyplay").get_by_test_id("game-card").first
-    name = card.locator(".visually-hidden").inner_text()
-    card.click()
+    name = launch_first_game(site, "rubyplay")
+    page = site.page
     with page.expect_popup() as opened:
         page.get_by_test_id("game-frame-fullpage").click()
     tab = opened.value
