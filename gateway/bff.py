@@ -16,6 +16,7 @@ from contracts.catalogue import ROUTES_BY_NAME
 from gateway.errors import error_response
 from gateway.proxy import call_upstream, guard, upstream_headers
 from gateway.runtime import Gateway, RequestContext
+from gateway.security import cross_site
 from gateway.session import SessionData
 from gateway.shared import StoreUnavailable
 
@@ -164,7 +165,8 @@ async def payment_redirect(
     if skin is None:
         return error_response(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
     ctx.skin, ctx.route = skin.id, "paymentRedirect"
-    if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+    asked = request.headers
+    if cross_site(asked.get("origin"), asked.get("sec-fetch-site"), asked.get("host")):
         return error_response(403, "CROSS_SITE", "Cross-site requests are refused", ctx)
     if not DEPOSIT_ID.match(seque_no) or not PAY_METHOD.match(payMethod):
         return error_response(400, "BAD_REQUEST", "Not a deposit reference", ctx)

@@ -18,6 +18,7 @@ import { useLazyGameHistoryQuery, useLazyTransactionHistoryQuery } from "../../f
 import { PagedTable } from "../../features/history/PagedTable";
 import { RangeForm } from "../../features/history/RangeForm";
 import { useLocale } from "../../i18n/useLocale";
+import { localDateTime } from "../../utils/dates";
 import { formatMoney } from "../../utils/money";
 import "../../styles/history.css";
 
@@ -33,11 +34,6 @@ function useMoney() {
 
 function useCurrency(): string {
   return useGetConfigQuery().data?.skin.currency ?? "";
-}
-
-function when(iso: string, locale: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(locale, { dateStyle: "short", timeStyle: "short" });
 }
 
 /** The latest period is shown on arrival, once the skin's currency is known; the form asks for others. */
@@ -129,7 +125,7 @@ export function TransactionHistoryScreen() {
           testId="history-deposits-table"
           rowKey={(row, n) => `${row.seque_no ?? n}-${row.startDate}`}
           columns={[
-            { header: t("columns.date"), cell: (row) => when(row.startDate, locale) },
+            { header: t("columns.date"), cell: (row) => localDateTime(row.startDate, locale) },
             { header: t("columns.amount"), cell: (row) => money(row.cashAmount), numeric: true },
             { header: t("columns.bonus"), cell: (row) => money(row.bonus), numeric: true },
             { header: t("columns.status"), cell: (row) => depositStatus(row.status) },
@@ -144,7 +140,7 @@ export function TransactionHistoryScreen() {
           testId="history-cashouts-table"
           rowKey={(row, n) => `${row.cashoutId ?? n}-${row.createdOn}`}
           columns={[
-            { header: t("columns.date"), cell: (row) => when(row.createdOn, locale) },
+            { header: t("columns.date"), cell: (row) => localDateTime(row.createdOn, locale) },
             { header: t("columns.amount"), cell: (row) => money(row.amount), numeric: true },
             { header: t("columns.cancelled"), cell: (row) => money(row.cancelledAmount), numeric: true },
             { header: t("columns.paid"), cell: (row) => money(row.paidAmount), numeric: true },
@@ -209,8 +205,8 @@ export function GameHistoryScreen() {
           testId="history-games-table"
           rowKey={(row, n) => `${row.from}-${n}`}
           columns={[
-            { header: t("columns.from"), cell: (row) => when(row.from, locale) },
-            { header: t("columns.to"), cell: (row) => when(row.to, locale) },
+            { header: t("columns.from"), cell: (row) => localDateTime(row.from, locale) },
+            { header: t("columns.to"), cell: (row) => localDateTime(row.to, locale) },
             { header: t("columns.game"), cell: (row) => row.name },
             ...GAME_COLUMNS.map((column) => ({
               header: t(`columns.${column}`),

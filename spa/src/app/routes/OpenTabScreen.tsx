@@ -7,11 +7,8 @@ import { PageLoader } from "../../components/PageLoader";
 import { useHeaderBalance, useProfileFlags } from "../../features/account/hooks";
 import { useGetConfigQuery } from "../../features/config/configApi";
 import { fullPageGame } from "../../features/games/fullPage";
-import { launchCall, launchUrl } from "../../features/games/launch";
-import { useLaunchMutation } from "../../features/games/launchApi";
-import { useLocale } from "../../i18n/useLocale";
+import { useLaunchUrl } from "../../features/games/useLaunchGame";
 import { formatMoney } from "../../utils/money";
-import { toAppError, replyFailure } from "../errors";
 import "../../styles/cashier.css";
 
 /** /opentab (outside the layout): the game chosen for a full page, launched afresh in this tab. */
@@ -26,11 +23,10 @@ export function OpenTabScreen() {
 function OpenTab() {
   const { t } = useTranslation("games");
   const navigate = useNavigate();
-  const locale = useLocale();
   const skin = useGetConfigQuery().data?.skin;
   const balance = useHeaderBalance();
   const { name } = useProfileFlags();
-  const [trigger] = useLaunchMutation();
+  const resolve = useLaunchUrl();
   const [game] = useState(fullPageGame);
   const [url, setUrl] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(game ? null : t("fullPage.none"));
@@ -39,18 +35,15 @@ function OpenTab() {
     if (!game || !skin) return;
     let live = true;
     void (async () => {
-      const result = await trigger(launchCall(game.target));
+      const outcome = await resolve(game.target);
       if (!live) return;
-      if (result.error) return setFailure(toAppError(result.error).message);
-      const ctx = { locale, currency: skin.currency, sportsbookUrl: skin.sportsbookUrl };
-      const launched = launchUrl(game.target, result.data, ctx);
-      if (launched) setUrl(launched);
-      else setFailure(replyFailure(result.data) || t("fullPage.failed"));
+      if (outcome.url !== null) setUrl(outcome.url);
+      else setFailure(outcome.message || t("fullPage.failed"));
     })();
     return () => {
       live = false;
     };
-  }, [game, skin, locale, trigger, t]);
+  }, [game, skin, resolve, t]);
 
   const money = (value: number | undefined) => formatMoney(value, balance.symbol);
   return (

@@ -3,14 +3,13 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 
 import { Icon } from "../../components/icons/Icon";
-import { replyFailure, toAppError } from "../../app/errors";
+import { SESSION_EXPIRED } from "../../app/errors";
 import { useAppDispatch } from "../../app/hooks";
 import { openAuth, showNotice } from "../../app/uiSlice";
 import { useGetConfigQuery } from "../../features/config/configApi";
 import type { PokerSystem } from "../../features/config/types";
 import { useGetPokerBannersQuery } from "../../features/content/contentApi";
-import { launchCall, launchUrl } from "../../features/games/launch";
-import { useLaunchMutation } from "../../features/games/launchApi";
+import { useLaunchUrl } from "../../features/games/useLaunchGame";
 import { sessionFlag } from "../../features/games/useTimedRedirect";
 import { BannerCarousel } from "../../features/lobby/BannerCarousel";
 import { slide } from "../../features/lobby/HeroBanners";
@@ -85,11 +84,10 @@ export const SPORTS_GAME_CHECK_MS = 1000;
 export function EvenbetPokerScreen() {
   const { t } = useTranslation("games");
   const { known, loggedIn } = useSession();
-  const locale = useLocale();
   const skin = useGetConfigQuery().data?.skin;
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const [trigger] = useLaunchMutation();
+  const resolve = useLaunchUrl();
   const [url, setUrl] = useState<string | null>(null);
 
   useEffect(() => {
@@ -104,24 +102,16 @@ export function EvenbetPokerScreen() {
         void navigate("/home", { replace: true });
         return;
       }
-      const target = { kind: "sportsGame" } as const;
-      const result = await trigger(launchCall(target));
+      const outcome = await resolve({ kind: "sportsGame" });
       if (!live) return;
-      if (result.error) {
-        const failure = toAppError(result.error);
-        if (failure.code !== "SESSION_EXPIRED") dispatch(showNotice({ kind: "message", text: failure.message, variant: "error" }));
-        return;
-      }
-      const ctx = { locale, currency: skin?.currency ?? "", sportsbookUrl: skin?.sportsbookUrl ?? null };
-      const launched = launchUrl(target, result.data, ctx);
-      if (launched) setUrl(launched);
-      else dispatch(showNotice({ kind: "message", text: replyFailure(result.data), variant: "error" }));
+      if (outcome.url !== null) setUrl(outcome.url);
+      else if (outcome.code !== SESSION_EXPIRED) dispatch(showNotice({ kind: "message", text: outcome.message, variant: "error" }));
     }, SPORTS_GAME_CHECK_MS);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [known, loggedIn, locale, skin, dispatch, navigate, trigger]);
+  }, [known, loggedIn, dispatch, navigate, resolve]);
 
   return (
     <section className="full-game" aria-label={t("poker.html5")}>

@@ -19,6 +19,7 @@ import { FormFields, type FieldSpec } from "../../forms/FormFields";
 import { digitsOnly } from "../../forms/keys";
 import { useForm, useFormMessage } from "../../forms/useForm";
 import { useLocale } from "../../i18n/useLocale";
+import { localDateTime } from "../../utils/dates";
 import { formatMoney } from "../../utils/money";
 import { SESSION_EXPIRED } from "../errors";
 import { useAppDispatch } from "../hooks";
@@ -267,7 +268,7 @@ function OpenWithdrawals() {
               {open.map((row) => (
                 <tr key={row.refTxnID}>
                   <td>{row.displayRefTxnID}</td>
-                  <td>{new Date(row.creationDate).toLocaleString(locale, { dateStyle: "short", timeStyle: "short" })}</td>
+                  <td>{localDateTime(row.creationDate, locale)}</td>
                   <td className="num">{formatMoney(row.amount, symbol)}</td>
                   <td>{row.status}</td>
                   <td>

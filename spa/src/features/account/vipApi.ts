@@ -1,6 +1,6 @@
 import { api } from "../../app/api";
-import { IDEMPOTENCY_HEADER } from "../../app/idempotency";
 import type { ExchangeRatesResponse, ExchangeRequest, ExchangeResponse, PlayerLevelsResponse } from "../../api/contracts.gen";
+import { moneyCall } from "../cashier/cashierApi";
 
 export const vipApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -13,7 +13,7 @@ export const vipApi = api.injectEndpoints({
     }),
     /** Moves VIP points into cash: one Idempotency-Key per player action. */
     exchangePoints: build.mutation<ExchangeResponse, { body: ExchangeRequest; key: string }>({
-      query: ({ body, key }) => ({ url: "/api/cp/exchange", method: "POST", body, headers: { [IDEMPOTENCY_HEADER]: key } }),
+      query: moneyCall("/api/cp/exchange"),
       invalidatesTags: (result) => (result?.success === false ? [] : ["Balance"]),
     }),
   }),

@@ -1,8 +1,7 @@
 import { useCallback, useRef } from "react";
 
 import type { Game } from "../../api/contracts.gen";
-
-import { toAppError, replyFailure } from "../../app/errors";
+import { replyFailure, SESSION_EXPIRED, toAppError } from "../../app/errors";
 import { useAppDispatch, useAppSelector } from "../../app/hooks";
 import { openAuth, showNotice } from "../../app/uiSlice";
 import { useLocale } from "../../i18n/useLocale";
@@ -12,6 +11,33 @@ import { launchEnded, launchStarted, openGame, selectGameFrame } from "./gameSli
 import { launchCall, launchUrl, type LaunchTarget } from "./launch";
 import { useLaunchMutation } from "./launchApi";
 
+/** A launch's outcome: the frame address, or the failure to show (with its code). */
+export type LaunchOutcome = { url: string } | { url: null; message: string; code: string | null };
+
+/**
+ * Asks the BFF to launch `target` and reads the frame address from the answer (with the
+ * site's language, currency and sportsbook page). One place for every screen that launches:
+ * the top frame, the sports-game screen and the full-page tab.
+ */
+export function useLaunchUrl(): (target: LaunchTarget) => Promise<LaunchOutcome> {
+  const locale = useLocale();
+  const skin = useGetConfigQuery().data?.skin;
+  const [trigger] = useLaunchMutation();
+  return useCallback(
+    async (target: LaunchTarget) => {
+      const result = await trigger(launchCall(target));
+      if (result.error) {
+        const failure = toAppError(result.error);
+        return { url: null, message: failure.message, code: failure.code };
+      }
+      const ctx = { locale, currency: skin?.currency ?? "", sportsbookUrl: skin?.sportsbookUrl ?? null };
+      const url = launchUrl(target, result.data, ctx);
+      return url ? { url } : { url: null, message: replyFailure(result.data), code: null };
+    },
+    [locale, skin, trigger],
+  );
+}
+
 /**
  * Launching from any tile, card or icon: a visitor gets the login popup; a player gets the
  * game in the frame at the top of the page. A failed launch shows the platform's message.
@@ -19,10 +45,8 @@ import { useLaunchMutation } from "./launchApi";
 export function useLaunchGame(): { launch: (target: LaunchTarget, title: string) => Promise<void>; launching: string | null } {
   const dispatch = useAppDispatch();
   const { loggedIn } = useSession();
-  const locale = useLocale();
-  const skin = useGetConfigQuery().data?.skin;
   const { launching } = useAppSelector(selectGameFrame);
-  const [trigger] = useLaunchMutation();
+  const resolve = useLaunchUrl();
 
   const launch = useCallback(
     async (target: LaunchTarget, title: string) => {
@@ -32,24 +56,16 @@ export function useLaunchGame(): { launch: (target: LaunchTarget, title: string)
       }
       if (launching) return;
       dispatch(launchStarted(title));
-      const result = await trigger(launchCall(target));
-      if (result.error) {
+      const outcome = await resolve(target);
+      if (outcome.url === null) {
         dispatch(launchEnded());
         // an ended session shows its own popup (features/session/sessionExpiry)
-        const failure = toAppError(result.error);
-        if (failure.code !== "SESSION_EXPIRED") dispatch(showNotice({ kind: "message", text: failure.message, variant: "error" }));
+        if (outcome.code !== SESSION_EXPIRED) dispatch(showNotice({ kind: "message", text: outcome.message, variant: "error" }));
         return;
       }
-      const ctx = { locale, currency: skin?.currency ?? "", sportsbookUrl: skin?.sportsbookUrl ?? null };
-      const url = launchUrl(target, result.data, ctx);
-      if (!url) {
-        dispatch(launchEnded());
-        dispatch(showNotice({ kind: "message", text: replyFailure(result.data), variant: "error" }));
-        return;
-      }
-      dispatch(openGame({ url, title, target, loader: target.kind === "ezugi" }));
+      dispatch(openGame({ url: outcome.url, title, target, loader: target.kind === "ezugi" }));
     },
-    [dispatch, launching, locale, loggedIn, skin, trigger],
+    [dispatch, launching, loggedIn, resolve],
   );
   return { launch, launching };
 }
