@@ -1,34 +1,47 @@
-"""The composition root: `create_app(settings)` builds the gateway and nothing else does."""
+"""The composition root: `create_app(settings)` builds the gateway and nothing else does.
+
+`create_app` returns the public app; with `ADMIN_TOKEN` set, `admin_app(app)` builds the
+admin listener on the same `Gateway` (the CLI serves it on its own port).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 
+import structlog
 from litestar import Litestar, Request, Response, route
 from litestar.datastructures import State
 from litestar.exceptions import HTTPException
+from litestar.middleware.base import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.stores.base import Store
 from litestar.stores.memory import MemoryStore
 from litestar.stores.redis import RedisStore
 
 from gateway import bff, skins
+from gateway.admin import create_admin_app
 from gateway.dedup import SharedFlights
 from gateway.errors import http_exception_handler, internal_error_handler
+from gateway.live import Config, LiveConfig, changed_upstreams
+from gateway.metrics import Metrics
 from gateway.observability import AccessLog, configure_logging
 from gateway.proxy import decode_outcome, encode_outcome, proxy
+from gateway.resilience import Breaker, Breakers
 from gateway.runtime import Gateway
 from gateway.security import XsrfTokens
 from gateway.session import Sessions
 from gateway.settings import Settings
 from gateway.shared import FailFast, FailFastStore, MemoryShared, RedisShared, Shared, connect
 from gateway.spa import spa_handlers
+from gateway.tracing import Tracing
 from gateway.upstream import TransportFactory, UpstreamClients, aiohttp_transport
 
 PROXIED = ["/api/{path:path}", "/capi/{path:path}", "/sbapi/{path:path}", "/rest/{path:path}"]
+log = structlog.get_logger("gateway")
 
 
 def create_app(
@@ -36,12 +49,43 @@ def create_app(
     *,
     transport: TransportFactory | None = None,
     store: Store | None = None,
+    tracer_provider: Any = None,
 ) -> Litestar:
     settings = settings or Settings.from_env()
     configure_logging(settings)
-    configured = skins.load(settings.skins_file) if settings.skins_file else skins.builtin(settings.sandbox_url)
     clients = UpstreamClients(transport or aiohttp_transport)
+    metrics = Metrics()
     redis = connect(settings.redis_url) if settings.redis_url else None
+
+    def breaker_changed(breaker: Breaker) -> None:
+        metrics.breaker_changed(breaker)
+        log.warning("breaker." + breaker.state, skin=breaker.skin, upstream=breaker.upstream,
+                    last_failure=breaker.last_failure)  # fmt: skip
+
+    breakers = Breakers(settings.breaker, on_change=breaker_changed)
+    holder: dict[str, Gateway] = {}
+
+    def swapped(old: Config, new: Config) -> None:
+        metrics.config_version(new.version)
+        metrics.config_reloads.labels("applied").inc()
+        for skin_id, name, _ in changed_upstreams(old.skins, new.skins):
+            breakers.reset(skin_id, name)
+        clients.open(new.skins.upstream_origins())
+        longest = max(p.deadline_s for p in settings.policies.values()) + 5
+        holder["gateway"].background(clients.retire(lambda: holder["gateway"].skins.upstream_origins(), longest))
+
+    async def purge_local(skin_id: str) -> None:
+        await holder["gateway"].cache.purge(f"bff:{skin_id}:cache:")
+
+    config = LiveConfig(
+        settings.skins_file,
+        lambda: skins.builtin(settings.sandbox_url),
+        probe=(lambda origin: clients.reachable(origin, within=2.0)) if settings.probe_upstreams else None,
+        on_swap=swapped,
+        redis=redis,
+        on_purge=purge_local,
+    )
+    metrics.config_version(config.version)
     if redis is not None:
         guard = FailFast()
         shared: Shared = RedisShared(redis, guard)
@@ -51,17 +95,28 @@ def create_app(
         )
     else:
         shared, sessions_store, flights = MemoryShared(), store or MemoryStore(), None
-    gateway = Gateway(
-        settings, configured, clients, Sessions(sessions_store), XsrfTokens(settings.secret_key), shared, flights
-    )
+    tracing = Tracing(settings.otel, tracer_provider)
+    gateway = holder["gateway"] = Gateway(
+        settings, config, clients, Sessions(sessions_store, shared), XsrfTokens(settings.secret_key), shared, flights,
+        policies=dict(settings.policies), metrics=metrics, breakers=breakers, tracing=tracing,
+    )  # fmt: skip
 
     @asynccontextmanager
     async def lifespan(_: Litestar) -> AsyncIterator[None]:
-        clients.open(configured.upstream_origins())
+        clients.open(config.skins.upstream_origins())
+        watchers = [
+            asyncio.ensure_future(config.watch(settings.skins_poll_s)),
+            asyncio.ensure_future(config.listen()),
+        ]
         try:
             yield
         finally:
-            await gateway.drain_background()
+            for task in watchers:
+                task.cancel()
+            for task in watchers:
+                with suppress(asyncio.CancelledError):
+                    await task
+            await gateway.drain_background(within_s=min(5.0, settings.drain_timeout_s))
             await clients.aclose()
             if redis is not None:
                 await redis.aclose()
@@ -73,10 +128,16 @@ def create_app(
     return Litestar(
         route_handlers=[forward, *bff.route_handlers, *spa_handlers(settings.spa_dist)],
         lifespan=[lifespan],
-        middleware=[AccessLog],
+        middleware=[DefineMiddleware(AccessLog, gateway=gateway), *tracing.middleware()],
         exception_handlers={HTTPException: http_exception_handler, Exception: internal_error_handler},
         openapi_config=OpenAPIConfig(title="Casino BFF", version="1", path="/bff/schema"),
         request_max_body_size=settings.max_upload_body,
         state=State({"gateway": gateway}),
         logging_config=None,
     )
+
+
+def admin_app(app: Litestar) -> Litestar:
+    """The admin listener of a public app built by `create_app` (needs `ADMIN_TOKEN`)."""
+    gateway: Gateway = app.state.gateway
+    return create_admin_app(gateway)

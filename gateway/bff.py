@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import html
 import re
@@ -14,7 +15,7 @@ from litestar.params import FromPath, FromQuery, JSONBody
 
 from contracts.catalogue import ROUTES_BY_NAME
 from gateway.errors import error_response
-from gateway.proxy import call_upstream, guard, upstream_headers
+from gateway.proxy import CircuitOpen, call_upstream, guard, upstream_headers
 from gateway.runtime import Gateway, RequestContext
 from gateway.security import cross_site
 from gateway.session import SessionData
@@ -89,9 +90,9 @@ async def adopt_session(request: Request[Any, Any, Any], data: JSONBody[AdoptReq
     headers = upstream_headers(gateway, request, skin, probe, route, ctx)
     try:
         answer = await call_upstream(gateway, skin, route, {}, probe, "", b"{}", headers, ctx)
-    except httpx.TimeoutException:
+    except (httpx.TimeoutException, TimeoutError):
         return error_response(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
-    except httpx.TransportError:
+    except (httpx.TransportError, CircuitOpen):
         return error_response(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
     profile = _json(answer.content)
     session.data.jars = probe.data.jars
@@ -113,21 +114,25 @@ def health() -> dict[str, str]:
 
 @get("/bff/ready")
 async def ready(request: Request[Any, Any, Any]) -> Response[Any]:
-    """Ready when the store answers and every upstream origin speaks HTTP."""
+    """Ready when not draining, the store answers and every upstream origin speaks HTTP.
+
+    Public (balancers call it on the skins' hosts): it never names the upstreams; the
+    admin status does."""
     gateway = _gateway(request)
+    if gateway.draining:
+        return Response({"status": "draining"}, status_code=503, headers={"connection": "close"})
     checks: dict[str, Any] = {}
     try:
         await gateway.shared.ping()
         await gateway.sessions.store.set("ready-probe", b"1", expires_in=5)
         checks["store"] = "ok"
-    except StoreUnavailable as exc:
-        checks["store"] = f"unavailable ({exc})"
-    upstreams = {}
-    for origin in sorted(gateway.skins.upstream_origins()):
-        ok, detail = await gateway.clients.reachable(origin)
-        upstreams[origin] = "ok" if ok else detail
-    checks["upstreams"] = upstreams
-    healthy = checks["store"] == "ok" and all(v == "ok" for v in upstreams.values())
+    except StoreUnavailable:
+        checks["store"] = "unavailable"
+    origins = sorted(gateway.skins.upstream_origins())
+    answers = await asyncio.gather(*(gateway.clients.reachable(origin) for origin in origins))
+    down = sum(1 for ok, _ in answers if not ok)
+    checks["upstreams"] = "ok" if not down else f"{down} of {len(origins)} unreachable"
+    healthy = checks["store"] == "ok" and not down
     return Response(
         {"status": "ready" if healthy else "degraded", "checks": checks}, status_code=200 if healthy else 503
     )
@@ -178,7 +183,7 @@ async def payment_redirect(
     body = msgspec.json.encode({"seque_no": seque_no, "payMethod": payMethod})
     try:
         answer = await call_upstream(gateway, skin, route, {}, session, "", body, headers, ctx)
-    except httpx.HTTPError:
+    except (httpx.HTTPError, TimeoutError, CircuitOpen):
         answer = None
     with contextlib.suppress(StoreUnavailable):
         await gateway.sessions.save(skin.id, session)  # the upstream's cookies of this call

@@ -1,4 +1,10 @@
-"""`python -m gateway`: serve the gateway (optionally with the sandbox beside it)."""
+"""`python -m gateway`: serve the gateway (optionally with the sandbox beside it, and the
+admin listener when `ADMIN_TOKEN` is set).
+
+Signals: SIGTERM / Ctrl-C drain (readiness false at once, new connections refused after
+`DRAIN_DELAY_S`, requests in flight finish within `DRAIN_TIMEOUT_S`, exit 0); a second one
+stops at once. SIGHUP re-reads the skins file.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +13,17 @@ import asyncio
 import contextlib
 import dataclasses
 import signal
+import sys
 from collections.abc import Iterator
 
+import structlog
 import uvicorn
 
-from gateway.app import create_app
+from gateway.app import admin_app, create_app
+from gateway.runtime import Gateway
 from gateway.settings import Settings
+
+log = structlog.get_logger("gateway")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -25,10 +36,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--sandbox-port", type=int, default=8001)
     args = parser.parse_args(argv)
-    if args.with_sandbox:
-        asyncio.run(_serve_with_sandbox(args.host, args.port, args.sandbox_port))
-        return
-    if args.workers > 1:
+    try:
+        settings = Settings.from_env()
+    except ValueError as exc:
+        sys.exit(f"gateway: {exc}")
+    if args.workers > 1 and not args.with_sandbox:
+        if settings.admin_token:
+            print("gateway: the admin listener runs with one process only; it is off with --workers", file=sys.stderr)
         uvicorn.run(
             "gateway.app:create_app",
             factory=True,
@@ -38,51 +52,75 @@ def main(argv: list[str] | None = None) -> None:
             log_level="warning",
             access_log=False,
             proxy_headers=False,
+            timeout_graceful_shutdown=int(settings.drain_timeout_s),
         )
         return
-    uvicorn.run(
-        create_app(Settings.from_env()),
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        access_log=False,
-        proxy_headers=False,
-    )
+    asyncio.run(_serve(settings, args.host, args.port, args.sandbox_port if args.with_sandbox else None))
 
 
 class _Server(uvicorn.Server):
-    """A uvicorn server that leaves signals to its owner, so that two servers in one loop
-    stop together on Ctrl-C and the process exits 0."""
+    """A uvicorn server that leaves signals to its owner (`_serve`), which stops the servers
+    in order and lets the process exit 0."""
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
         yield
 
 
-async def _serve_with_sandbox(host: str, port: int, sandbox_port: int) -> None:
-    """Both servers in one process and one event loop: Ctrl-C stops both."""
-    from sandbox.app import SandboxSettings
-    from sandbox.app import create_app as create_sandbox
+async def _serve(settings: Settings, host: str, port: int, sandbox_port: int | None) -> None:
+    others: list[uvicorn.Server] = []
+    if sandbox_port is not None:
+        from sandbox.app import SandboxSettings
+        from sandbox.app import create_app as create_sandbox
 
-    sandbox_url = f"http://{host}:{sandbox_port}"
-    settings = dataclasses.replace(Settings.from_env(), sandbox_url=sandbox_url)
-    sandbox = _Server(
-        uvicorn.Config(
-            create_sandbox(SandboxSettings(public_url=sandbox_url)),
-            host=host,
-            port=sandbox_port,
-            log_level="warning",
-            access_log=False,
+        sandbox_url = f"http://{host}:{sandbox_port}"
+        settings = dataclasses.replace(settings, sandbox_url=sandbox_url)
+        sandbox_app = create_sandbox(SandboxSettings(public_url=sandbox_url))
+        others.append(
+            _Server(uvicorn.Config(sandbox_app, host=host, port=sandbox_port, log_level="warning", access_log=False))
         )
-    )
-    gateway = _Server(uvicorn.Config(create_app(settings), host=host, port=port, log_level="warning", access_log=False))
+    app = create_app(settings)
+    gateway: Gateway = app.state.gateway
+    public = _Server(
+        uvicorn.Config(
+            app, host=host, port=port, proxy_headers=False, log_level="warning", access_log=False,
+            timeout_graceful_shutdown=max(1, round(settings.drain_timeout_s)),
+        )
+    )  # fmt: skip
+    if settings.admin_token:
+        admin = uvicorn.Config(
+            admin_app(app), host=settings.admin_host, port=settings.admin_port, lifespan="off",
+            log_level="warning", access_log=False,
+        )  # fmt: skip
+        others.append(_Server(admin))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, _stop, sandbox, gateway)
-    print(f"serving the product at http://{host}:{port} (sandbox platform at {sandbox_url})", flush=True)
-    await asyncio.gather(sandbox.serve(), gateway.serve())
+        loop.add_signal_handler(sig, _drain, loop, gateway, public, settings.drain_delay_s)
+    loop.add_signal_handler(signal.SIGHUP, lambda: gateway.background(gateway.config.reload("SIGHUP")))
+    if sandbox_port is not None:
+        print(f"serving the product at http://{host}:{port} (sandbox platform at {settings.sandbox_url})", flush=True)
+    if settings.admin_token:
+        print(f"admin listener at http://{settings.admin_host}:{settings.admin_port}/admin", flush=True)
+    # The public server stops first; the sandbox (which its calls in flight may need) and
+    # the admin listener stop after it.
+    serving = [asyncio.ensure_future(server.serve()) for server in others]
+    try:
+        await public.serve()
+    finally:
+        for server in others:
+            server.should_exit = True
+        await asyncio.gather(*serving, return_exceptions=True)
+    log.info("gateway.stopped")
 
 
-def _stop(*servers: uvicorn.Server) -> None:
-    for server in servers:
-        server.should_exit = True
+def _drain(loop: asyncio.AbstractEventLoop, gateway: Gateway, public: uvicorn.Server, delay_s: float) -> None:
+    if gateway.draining:
+        public.force_exit = public.should_exit = True  # a second signal: stop now
+        return
+    gateway.draining = True
+    log.info("gateway.draining", delay_s=delay_s, timeout_s=gateway.settings.drain_timeout_s)
+
+    def stop() -> None:
+        public.should_exit = True
+
+    loop.call_later(delay_s, stop)

@@ -19,7 +19,7 @@ import structlog
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, HTTPScope, Message, Receive, Scope, Send
 
-from gateway.runtime import CONTEXT_KEY, RequestContext
+from gateway.runtime import CONTEXT_KEY, Gateway, RequestContext
 from gateway.security import request_id
 from gateway.settings import Settings
 
@@ -64,10 +64,13 @@ def configure_logging(settings: Settings) -> None:
 
 
 class AccessLog:
-    """One line per HTTP request: skin, route, status, ms, upstream ms, dedup, request id."""
+    """One line per HTTP request (skin, route, status, ms, upstream ms, dedup, request id),
+    the request's metrics, and `connection: close` on answers while draining."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, gateway: Gateway) -> None:
         self.app = app
+        self.gateway = gateway
+        self.metrics = gateway.metrics
         self.log = structlog.get_logger("gateway.access")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -78,22 +81,30 @@ class AccessLog:
         ctx = RequestContext(request_id(_header(http, b"x-request-id")))
         cast("dict[str, Any]", http).setdefault("state", {})[CONTEXT_KEY] = ctx
         status = 500
+        gateway = self.gateway
 
         async def observe(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
+                if gateway.draining:
+                    message["headers"] = [*message.get("headers", []), (b"connection", b"close")]
             await send(message)
 
         try:
             await self.app(scope, receive, observe)
         finally:
+            seconds = time.perf_counter() - ctx.started
+            route_class = ctx.route_class
+            if route_class == "other":
+                route_class = ctx.route_class = "bff" if http["path"].startswith("/bff/") else "spa"
+            self._count(ctx, status, seconds)
             self.log.info(
                 "request",
                 method=http["method"],
                 path=http["path"],
                 status=status,
-                ms=round((time.perf_counter() - ctx.started) * 1000, 2),
+                ms=round(seconds * 1000, 2),
                 skin=ctx.skin,
                 route=ctx.route,
                 upstream_ms=round(ctx.upstream_ms, 2) if ctx.upstream_status is not None else None,
@@ -101,6 +112,16 @@ class AccessLog:
                 dedup=ctx.dedup,
                 request_id=ctx.request_id,
             )
+
+    def _count(self, ctx: RequestContext, status: int, seconds: float) -> None:
+        metrics = self.metrics
+        metrics.request(ctx.skin, ctx.route_class, status, seconds)
+        if ctx.upstream_status is not None and ctx.skin is not None:
+            metrics.upstream(ctx.skin, ctx.route_class, ctx.upstream_ms / 1000)
+        if ctx.cache is not None:
+            metrics.cache.labels(ctx.skin or "none", ctx.cache).inc()
+        if ctx.dedup in ("leader", "follower", "replayed"):
+            metrics.dedup.labels(ctx.dedup).inc()
 
 
 def _header(scope: HTTPScope, name: bytes) -> str | None:

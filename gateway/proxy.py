@@ -28,7 +28,8 @@ from contracts.catalogue import Route
 from gateway.cache import Entry
 from gateway.dedup import ExclusiveConflict, LeaderLost, body_digest
 from gateway.errors import error_response
-from gateway.runtime import Gateway, RequestContext
+from gateway.resilience import RETRYABLE_STATUS, CallPolicy, RetryBudget, backoff, may_retry
+from gateway.runtime import Gateway, RequestContext, Target
 from gateway.security import SAFE_METHODS, XSRF_COOKIE, cross_site
 from gateway.session import Session, decode_session
 from gateway.shared import StoreUnavailable
@@ -61,6 +62,16 @@ STREAMED_RESPONSE_HEADERS = (*RETURNED_RESPONSE_HEADERS, "content-encoding", "co
 SESSION_CAPTURE_ROUTES = frozenset({"login", "register"})
 LOGIN_NAME_ROUTES = frozenset({"login", "register", "forgotPassword"})
 UPSTREAM_XSRF_HEADER = "X-XSRF-TOKEN"
+UNSENT = frozenset({"unreachable", "open"})
+"""Errors that prove the platform never saw the call (an idempotency key may be used again)."""
+
+
+class CircuitOpen(Exception):
+    """The skin's upstream is failing: the call was not sent."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"circuit open, retry after {retry_after}s")
+        self.retry_after = retry_after
 
 
 @dataclass
@@ -76,7 +87,9 @@ class Outcome:
     session: Session | None
     """The session as the call left it (login and logout change it); None for content."""
     error: str | None = None
-    """`timeout` or `unreachable` when the platform gave no answer."""
+    """When the platform gave no answer: `timeout`, `unreachable` (not sent), `broken` (sent,
+    the connection failed) or `open` (not sent: the breaker is open)."""
+    retry_after: int | None = None
 
 
 @dataclass
@@ -185,7 +198,8 @@ async def proxy(gateway: Gateway, request: Request[Any, Any, Any]) -> Response[A
     if found is None:
         return error_response(404, "NOT_FOUND", "No such route", ctx)
     route, params = found
-    ctx.route = route.name
+    ctx.route, ctx.route_class = route.name, route.policy
+    gateway.tracing.tag(ctx.request_id, skin.id, route.name)
     if route.policy == "content":
         return await _content(gateway, request, skin, route, params, ctx)
     try:
@@ -203,6 +217,7 @@ async def proxy(gateway: Gateway, request: Request[Any, Any, Any]) -> Response[A
     who = {"ip": client_ip(gateway, request), "login": forward.login, "session": session.id}
     wait = await gateway.limiter.check(skin.id, route.name, who)
     if wait is not None:
+        gateway.metrics.rate_limited.labels(skin.id, route.name).inc()
         response = error_response(429, "RATE_LIMITED", "Too many attempts, please wait and try again", ctx)
         response.headers["retry-after"] = str(wait)
         return response
@@ -287,6 +302,7 @@ async def _content(
     entry = await cache.get(key)
     state = cache.state(entry, route.name) if entry is not None else None
     if entry is not None and state is not None:
+        ctx.cache = state
         if state == "STALE":
             gateway.background(cache.refresh_once(key, lambda: _fetch_entry(gateway, forward, ctx)))
         return _cached_response(gateway, request, entry, state, ctx)
@@ -297,11 +313,12 @@ async def _content(
     if failed and entry is not None and cache.usable_on_error(entry, route.name):
         return _cached_response(gateway, request, entry, "STALE", ctx)
     if outcome.error is not None:
-        return _upstream_error(outcome.error, ctx)
+        return _upstream_error(outcome, ctx)
     if outcome.reply.status == 200:
         await cache.put(key, Entry(cache.clock(), 200, outcome.reply.headers, outcome.reply.body))
     response = _reply_response(gateway, request, outcome.reply, None, ctx)
     response.headers["x-cache"] = "MISS"
+    ctx.cache = "MISS"
     return response
 
 
@@ -317,7 +334,7 @@ def _cached_response(
 ) -> Response[Any]:
     response = _reply_response(gateway, request, Reply(entry.status, dict(entry.headers), entry.body), None, ctx)
     response.headers["x-cache"] = state
-    ctx.dedup = f"cache-{state.lower()}"
+    ctx.dedup, ctx.cache = f"cache-{state.lower()}", state
     return response
 
 
@@ -340,7 +357,7 @@ async def _flight(
     if record is not None:
         await _record(gateway, record, session, outcome)
     if outcome.error is not None:
-        return _upstream_error(outcome.error, ctx)
+        return _upstream_error(outcome, ctx)
     return _reply_response(gateway, request, outcome.reply, outcome.session or session, ctx)
 
 
@@ -416,7 +433,7 @@ async def _idempotency(
     if verdict.kind == "replay":
         outcome = decode_outcome(verdict.outcome)
         if outcome.error is not None:
-            response = _upstream_error(outcome.error, ctx)
+            response = _upstream_error(outcome, ctx)
         else:
             response = _reply_response(gateway, request, outcome.reply, session, ctx)
         response.headers["idempotent-replayed"] = "true"
@@ -428,7 +445,7 @@ async def _idempotency(
 async def _record(gateway: Gateway, record: tuple[str, str], session: Session, outcome: Outcome) -> None:
     name, fingerprint = record
     try:
-        if outcome.error == "unreachable":
+        if outcome.error in UNSENT:
             await gateway.records.abandon(name)  # nothing reached the platform: the key may be used again
         else:
             await gateway.records.finish(name, session.id, fingerprint, encode_outcome(outcome))
@@ -447,10 +464,14 @@ async def _call(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Outc
     try:
         response = await call_upstream(gateway, forward.skin, route, forward.params, session, forward.query,
                                        forward.body, forward.headers, ctx)  # fmt: skip
-    except httpx.TimeoutException:
+    except CircuitOpen as exc:
+        return Outcome(Reply(503, {}, b""), None, "open", exc.retry_after)
+    except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout):
+        return Outcome(Reply(502, {}, b""), None, "unreachable")
+    except (httpx.TimeoutException, TimeoutError):
         return Outcome(Reply(504, {}, b""), None, "timeout")
     except httpx.TransportError:
-        return Outcome(Reply(502, {}, b""), None, "unreachable")
+        return Outcome(Reply(502, {}, b""), None, "broken")
     reply = Reply(
         response.status_code, _returned_headers(response.headers, RETURNED_RESPONSE_HEADERS), response.content
     )
@@ -461,9 +482,15 @@ async def _call(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Outc
     return Outcome(reply, session)
 
 
-def _upstream_error(error: str, ctx: RequestContext) -> Response[Any]:
-    if error == "timeout":
+def _upstream_error(outcome: Outcome, ctx: RequestContext) -> Response[Any]:
+    if outcome.error == "timeout":
         return error_response(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
+    if outcome.error == "open":
+        response = error_response(503, "UPSTREAM_UNAVAILABLE", "The platform is not answering, please try again", ctx)
+        response.headers["retry-after"] = str(outcome.retry_after or 1)
+        return response
+    if outcome.error == "broken":
+        return error_response(502, "UPSTREAM_FAILED", "The platform's answer was lost; check before retrying", ctx)
     return error_response(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
 
 
@@ -488,27 +515,106 @@ async def call_upstream(
     headers: dict[str, str],
     ctx: RequestContext,
 ) -> httpx.Response:
-    """One buffered upstream call with the session's cookies and the upstream's XSRF echo.
+    """One buffered upstream call with the session's cookies and the upstream's XSRF echo,
+    within its route class's deadline, retried where `may_retry` allows, through the
+    skin's breaker for that upstream.
 
     Content calls are anonymous: no session cookies go out and none are kept.
     """
-    client, url, origin = gateway.upstream_target(skin, route, params, session, query)
+    target = gateway.upstream_target(skin, route, params, session, query)
+    policy = gateway.policies[route.policy]
+    breaker = gateway.breakers.get(skin.id, target.upstream)
+    if not breaker.allow():
+        raise CircuitOpen(breaker.retry_after())
+    # The breaker counts calls (all their attempts), not attempts: one flaky GET retried
+    # twice is one failure, and a half-open probe is one call.
+    try:
+        async with asyncio.timeout(policy.deadline_s):
+            response = await _attempts(gateway, skin, route, target, policy, session, body, headers, ctx)
+    except httpx.TransportError as exc:
+        breaker.failure(type(exc).__name__)
+        raise
+    except TimeoutError:
+        breaker.failure("deadline")
+        raise
+    except BaseException:  # cancelled: the player went away
+        breaker.abandon()
+        raise
+    status = response.status_code
+    if status >= 500 and status != 501:
+        breaker.failure(f"status {status}")
+    else:
+        breaker.success()
+    ctx.upstream_status = status
+    return response
+
+
+async def _attempts(
+    gateway: Gateway,
+    skin: Skin,
+    route: Route,
+    target: Target,
+    policy: CallPolicy,
+    session: Session,
+    body: bytes | None,
+    headers: dict[str, str],
+    ctx: RequestContext,
+) -> httpx.Response:
+    budget = gateway.breakers.budget(skin.id, target.upstream)
+    budget.deposit()
     keeps_cookies = route.policy != "content"
-    for attempt in (1, 2):
+    attempt, resent_for_xsrf = 0, False
+    while True:
         sent = dict(headers)
         if keeps_cookies:
-            _add_jar(sent, session.data.jars.get(origin, {}))
-        with ctx.upstream_timer():
-            response = await client.request(route.method, url, content=body, headers=sent,
-                                            timeout=gateway.timeouts[route.policy])  # fmt: skip
-        jar_changed = keeps_cookies and _keep_cookies(session, origin, response)
-        # A visitor's first unsafe call meets the upstream's XSRF check before it has a token:
-        # the upstream refuses it unprocessed and issues one, so it is sent once more.
-        if attempt == 1 and response.status_code == 403 and jar_changed and route.method != "GET":
-            continue
-        break
-    ctx.upstream_status = response.status_code
-    return response
+            _add_jar(sent, session.data.jars.get(target.origin, {}))
+        try:
+            with ctx.upstream_timer(), gateway.tracing.upstream(route.name, route.method, target.upstream,
+                                                                sent) as span:  # fmt: skip
+                response = await target.client.request(route.method, target.url, content=body, headers=sent,
+                                                       timeout=policy.timeout)  # fmt: skip
+                gateway.tracing.status(span, response.status_code)
+        except httpx.TransportError as exc:
+            failure = _failure_kind(exc)
+            if (
+                not may_retry(route.policy, route.method, failure)
+                or attempt >= policy.retries
+                or not _retry_allowed(gateway, skin, route, budget, failure)
+            ):
+                raise
+        else:
+            status = response.status_code
+            jar_changed = keeps_cookies and _keep_cookies(session, target.origin, response)
+            # A visitor's first unsafe call meets the upstream's XSRF check before it has a
+            # token: the upstream refuses it unprocessed and issues one, so it is sent once more.
+            if status == 403 and jar_changed and route.method != "GET" and not resent_for_xsrf:
+                resent_for_xsrf = True
+                continue
+            if (
+                status not in RETRYABLE_STATUS
+                or not may_retry(route.policy, route.method, "status")
+                or attempt >= policy.retries
+                or not _retry_allowed(gateway, skin, route, budget, "status")
+            ):
+                return response
+        attempt += 1
+        await asyncio.sleep(backoff(attempt))
+
+
+def _failure_kind(exc: httpx.TransportError) -> str:
+    if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)):
+        return "connect"
+    if isinstance(exc, httpx.TimeoutException):
+        return "timeout"
+    return "broken"
+
+
+def _retry_allowed(gateway: Gateway, skin: Skin, route: Route, budget: RetryBudget, reason: str) -> bool:
+    if not budget.withdraw():
+        gateway.metrics.retries_refused.labels(skin.id).inc()
+        return False
+    gateway.metrics.retries.labels(skin.id, route.policy, reason).inc()
+    return True
 
 
 def _observe(route: Route, reply: Reply, session: Session, forward: Forward) -> Reply:
@@ -559,7 +665,9 @@ async def _stream(
 ) -> Response[Any]:
     """Binary answers (media, captcha) and uploads stream through without being held."""
     route, session = forward.route, forward.session
-    client, url, origin = gateway.upstream_target(forward.skin, route, forward.params, session, forward.query)
+    target = gateway.upstream_target(forward.skin, route, forward.params, session, forward.query)
+    client, url, origin = target.client, target.url, target.origin
+    breaker = gateway.breakers.get(forward.skin.id, target.upstream)
     headers = dict(forward.headers)
     if route.policy != "content":
         _add_jar(headers, session.data.jars.get(origin, {}))
@@ -570,20 +678,40 @@ async def _stream(
     slot = (forward.skin.id, session.id, route.name) if route.policy == "exclusive" else None
     if slot is not None and not gateway.claim(slot):
         return error_response(409, "IN_PROGRESS", "request already in progress", ctx)
+    # No end-to-end deadline here: an upload takes as long as the player's line needs;
+    # the connect and per-read timeouts still hold. Never retried (the body is gone).
+    failure: Outcome | None = None
     try:
-        upstream_request = client.build_request(
-            route.method, url, headers=headers, content=forward.stream if forward.stream is not None else forward.body,
-            timeout=gateway.timeouts[route.policy],
-        )  # fmt: skip
-        with ctx.upstream_timer():
-            response = await client.send(upstream_request, stream=True)
+        if not breaker.allow():
+            failure = Outcome(Reply(503, {}, b""), None, "open", breaker.retry_after())
+        else:
+            upstream_request = client.build_request(
+                route.method, url, headers=headers,
+                content=forward.stream if forward.stream is not None else forward.body,
+                timeout=gateway.policies[route.policy].timeout,
+            )  # fmt: skip
+            with ctx.upstream_timer(), gateway.tracing.upstream(route.name, route.method, target.upstream, headers):
+                response = await client.send(upstream_request, stream=True)
+    except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout):
+        failure = Outcome(Reply(502, {}, b""), None, "unreachable")
     except httpx.TimeoutException:
-        return error_response(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
+        failure = Outcome(Reply(504, {}, b""), None, "timeout")
     except httpx.TransportError:
-        return error_response(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
+        failure = Outcome(Reply(502, {}, b""), None, "broken")
+    except BaseException:
+        breaker.abandon()
+        raise
     finally:
         if slot is not None:
             gateway.release(slot)
+    if failure is not None:
+        if failure.error != "open":
+            breaker.failure(failure.error or "error")
+        return _upstream_error(failure, ctx)
+    if response.status_code >= 500 and response.status_code != 501:
+        breaker.failure(f"status {response.status_code}")
+    else:
+        breaker.success()
     ctx.upstream_status = response.status_code
     if route.policy != "content" and _keep_cookies(session, origin, response):
         await gateway.sessions.save(forward.skin.id, session)

@@ -18,13 +18,17 @@ from contracts.catalogue import Catalogue, Policy, Route
 from gateway.cache import CacheConfig, ContentCache
 from gateway.dedup import Dedup, SharedFlights
 from gateway.idempotency import IdempotencyRecords
+from gateway.live import LiveConfig
+from gateway.metrics import Metrics
 from gateway.ratelimit import RateLimitConfig, RateLimiter
+from gateway.resilience import DEFAULT_POLICIES, Breakers, CallPolicy
 from gateway.security import XSRF_COOKIE, XsrfTokens, request_id
 from gateway.session import REMEMBER_SECONDS, Session, Sessions
 from gateway.settings import Settings
 from gateway.shared import MemoryShared, Shared
 from gateway.skins import Skin, Skins
-from gateway.upstream import TIMEOUTS, UpstreamClients
+from gateway.tracing import Tracing
+from gateway.upstream import UpstreamClients
 
 CONTEXT_KEY = "bff"
 
@@ -37,6 +41,9 @@ class RequestContext:
     started: float = field(default_factory=time.perf_counter)
     skin: str | None = None
     route: str | None = None
+    route_class: str = "other"
+    """`content`, `read`, `exclusive` (proxied), `bff`, `spa` or `other`."""
+    cache: str | None = None
     dedup: str | None = None
     upstream_ms: float = 0.0
     upstream_status: int | None = None
@@ -58,10 +65,21 @@ class RequestContext:
             self.upstream_ms += (time.perf_counter() - started) * 1000
 
 
+@dataclass(frozen=True)
+class Target:
+    """Where one upstream call goes."""
+
+    client: httpx.AsyncClient
+    url: str
+    origin: str
+    upstream: str
+    """The upstream's name in the skin (`api`, `capi`, `sbapi`, `rest`, `sports_feed`)."""
+
+
 @dataclass
 class Gateway:
     settings: Settings
-    skins: Skins
+    config: LiveConfig
     clients: UpstreamClients
     sessions: Sessions
     xsrf: XsrfTokens
@@ -72,7 +90,12 @@ class Gateway:
     rate_limits: RateLimitConfig = field(default_factory=RateLimitConfig)
     catalogue: Catalogue = field(default_factory=Catalogue)
     dedup: Dedup[Any] = field(default_factory=Dedup)
-    timeouts: dict[Policy, httpx.Timeout] = field(default_factory=lambda: dict(TIMEOUTS))
+    policies: dict[Policy, CallPolicy] = field(default_factory=lambda: dict(DEFAULT_POLICIES))
+    metrics: Metrics = field(default_factory=Metrics)
+    breakers: Breakers = field(default_factory=Breakers)
+    tracing: Tracing = field(default_factory=Tracing)
+    draining: bool = False
+    """SIGTERM received: not ready any more, connections closed after their answer."""
     _claims: set[Hashable] = field(default_factory=set)
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
 
@@ -96,10 +119,17 @@ class Gateway:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def drain_background(self) -> None:
+    async def drain_background(self, within_s: float = 0.0) -> None:
+        """Lets background work (cache refreshes) finish for up to `within_s`, then cancels it."""
+        if self._tasks and within_s > 0:
+            await asyncio.wait(list(self._tasks), timeout=within_s)
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    @property
+    def skins(self) -> Skins:
+        return self.config.skins
 
     @property
     def session_cookie(self) -> str:
@@ -109,17 +139,16 @@ class Gateway:
     def skin_for(self, request: Request[Any, Any, Any]) -> Skin | None:
         return self.skins.for_host(request.headers.get("host"))
 
-    def upstream_target(
-        self, skin: Skin, route: Route, params: dict[str, str], session: Session, query: str
-    ) -> tuple[httpx.AsyncClient, str, str]:
+    def upstream_target(self, skin: Skin, route: Route, params: dict[str, str], session: Session, query: str) -> Target:
+        upstream: str = route.upstream
         base = skin.upstreams.base(route.upstream)
         if route.name == "sportsEvents" and skin.sports_feed:
-            base, path = skin.sports_feed.rstrip("/"), ""
+            upstream, base, path = "sports_feed", skin.sports_feed.rstrip("/"), ""
         else:
             path = route.upstream_path(params, session.data.wsession)
         url = base + path + (f"?{query}" if query else "")
         origin = _origin(base)
-        return self.clients.client(origin), url, origin
+        return Target(self.clients.client(origin), url, origin, upstream)
 
     def claim(self, slot: Hashable) -> bool:
         """One streamed exclusive call (an upload) per session and route at a time."""

@@ -9,6 +9,7 @@ cannot rotate the id at login; here a session is saved only when it changed, and
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 import time
@@ -18,6 +19,7 @@ import msgspec
 from litestar.stores.base import Store
 
 from gateway.dedup import Dedup
+from gateway.shared import MemoryShared, Shared, StoreUnavailable
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 REMEMBER_SECONDS = 30 * 24 * 3600
@@ -56,11 +58,14 @@ class Session:
     ended: bool = False
     is_new: bool = False
     """The browser does not have this id yet: the cookie must be set."""
+    logged_in_now: bool = False
+    """Logged in by this request: the id joins the player's list (for revocation) when saved."""
 
     def log_in(self, wsession: str, login: str | None, remember: bool) -> None:
         self.data.wsession = wsession
         self.data.login = login
         self.data.remember = remember
+        self.logged_in_now = True
         self.rotate()
 
     def log_out(self) -> None:
@@ -98,8 +103,9 @@ class Sessions:
     double click): each request still gets its own copy of the data to change.
     """
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, shared: Shared | None = None) -> None:
         self.store = store
+        self.shared = shared or MemoryShared()
         self._reads: Dedup[bytes | None] = Dedup()
 
     async def load(self, skin_id: str, session_id: str | None) -> Session:
@@ -130,6 +136,39 @@ class Sessions:
         ttl = REMEMBER_SECONDS if session.data.remember else IDLE_SECONDS
         await self.store.set(f"{skin_id}:{session.id}", encoded, expires_in=ttl)
         session.stored = encoded
+        if session.logged_in_now and session.data.login:
+            session.logged_in_now = False
+            with contextlib.suppress(StoreUnavailable):  # the login stands; only revocation misses it
+                await self._remember(skin_id, session.data.login, session.id)
 
     async def revoke(self, skin_id: str, session_id: str) -> None:
         await self.store.delete(f"{skin_id}:{session_id}")
+
+    async def revoke_player(self, skin_id: str, login: str) -> int:
+        """Ends every session the player logged in with on this skin; returns how many were live."""
+        key = _player_key(skin_id, login)
+        raw = await self.shared.get(key)
+        ended = 0
+        for session_id in _ids.decode(raw) if raw else []:
+            if await self.store.exists(f"{skin_id}:{session_id}"):
+                ended += 1
+                await self.store.delete(f"{skin_id}:{session_id}")
+        await self.shared.delete(key)
+        return ended
+
+    async def _remember(self, skin_id: str, login: str, session_id: str) -> None:
+        """The player's recent session ids (read-modify-write: a rare race between two logins
+        of one player at the same instant can drop one id from the list)."""
+        key = _player_key(skin_id, login)
+        raw = await self.shared.get(key)
+        ids = [i for i in (_ids.decode(raw) if raw else []) if i != session_id][-(MAX_TRACKED - 1) :]
+        await self.shared.set(key, _ids_encoder.encode([*ids, session_id]), REMEMBER_SECONDS * 1000)
+
+
+MAX_TRACKED = 50
+_ids = msgspec.msgpack.Decoder(list[str])
+_ids_encoder = msgspec.msgpack.Encoder()
+
+
+def _player_key(skin_id: str, login: str) -> str:
+    return f"bff:{skin_id}:player-sessions:{login.lower()}"

@@ -11,6 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from contracts.catalogue import Policy
+from gateway.resilience import DEFAULT_POLICIES, BreakerConfig, CallPolicy, parse_policies
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -35,6 +38,23 @@ class Settings:
     max_upload_body: int = 32 * 1024 * 1024
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
     """Addresses or CIDR ranges of the balancers whose X-Forwarded-For is believed."""
+    admin_token: str | None = field(default=None, repr=False)
+    """Turns the admin listener (status, reload, upstream swap, /metrics) on; its bearer token."""
+    admin_host: str = "127.0.0.1"
+    admin_port: int = 9100
+    probe_upstreams: bool = True
+    """A new configuration's changed upstreams must answer HTTP before it is applied."""
+    skins_poll_s: float = 1.0
+    """How often the skins file is checked for changes."""
+    drain_delay_s: float = 0.0
+    """After SIGTERM: how long to keep accepting (not ready) so balancers stop sending."""
+    drain_timeout_s: float = 30.0
+    """After SIGTERM: how long requests in flight may take before the process exits."""
+    policies: dict[Policy, CallPolicy] = field(default_factory=lambda: dict(DEFAULT_POLICIES))
+    """Connect/read timeouts and deadline per route class."""
+    breaker: BreakerConfig = field(default_factory=BreakerConfig)
+    otel: bool = False
+    """OpenTelemetry spans (needs the `otel` extra)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -55,4 +75,20 @@ class Settings:
                 for p in env.get("TRUSTED_PROXIES", ",".join(defaults.trusted_proxies)).split(",")
                 if p.strip()
             ),
+            admin_token=env.get("ADMIN_TOKEN") or None,
+            admin_host=env.get("ADMIN_HOST", defaults.admin_host),
+            admin_port=int(env.get("ADMIN_PORT", defaults.admin_port)),
+            probe_upstreams=_flag(env.get("PROBE_UPSTREAMS"), defaults.probe_upstreams),
+            skins_poll_s=float(env.get("SKINS_POLL_S", defaults.skins_poll_s)),
+            drain_delay_s=float(env.get("DRAIN_DELAY_S", defaults.drain_delay_s)),
+            drain_timeout_s=float(env.get("DRAIN_TIMEOUT_S", defaults.drain_timeout_s)),
+            policies=parse_policies(env.get("UPSTREAM_TIMEOUTS", "")),
+            breaker=BreakerConfig.parse(env.get("BREAKER", "")),
+            otel=_flag(env.get("OTEL_ENABLED"), defaults.otel),
         )
+
+
+def _flag(value: str | None, default: bool) -> bool:
+    if value is None or not value.strip():
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}

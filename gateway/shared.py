@@ -50,6 +50,7 @@ class Shared(Protocol):
     async def extend(self, key: str, token: bytes, ttl_ms: int) -> bool: ...
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]: ...
     async def ping(self) -> None: ...
+    async def delete_prefix(self, prefix: str) -> int: ...
 
 
 class MemoryShared:
@@ -112,6 +113,12 @@ class MemoryShared:
 
     async def ping(self) -> None:
         return None
+
+    async def delete_prefix(self, prefix: str) -> int:
+        doomed = [k for k in self._data if k.startswith(prefix)]
+        for key in doomed:
+            del self._data[key]
+        return len(doomed)
 
     def _sweep(self) -> None:
         now = self._clock()
@@ -180,6 +187,23 @@ class RedisShared:
 
     async def ping(self) -> None:
         await self.guard(lambda: self.redis.ping())
+
+    async def delete_prefix(self, prefix: str) -> int:
+        """SCAN (never KEYS, which blocks Redis) and UNLINK in batches; `prefix` holds no glob characters."""
+
+        async def scan_and_unlink() -> int:
+            deleted = 0
+            batch: list[bytes] = []
+            async for key in self.redis.scan_iter(match=f"{prefix}*", count=500):
+                batch.append(key)
+                if len(batch) >= 500:
+                    deleted += await self.redis.unlink(*batch)
+                    batch.clear()
+            if batch:
+                deleted += await self.redis.unlink(*batch)
+            return deleted
+
+        return await self.guard(scan_and_unlink)
 
 
 def connect(url: str) -> Redis:

@@ -7,6 +7,7 @@ default transport is `httpx-aiohttp`'s; `limits` go to the transport, not the cl
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable
 from http.cookiejar import Cookie, DefaultCookiePolicy
 from typing import Any
@@ -15,33 +16,33 @@ import aiohttp
 import httpx
 from httpx_aiohttp import AiohttpTransport
 
-from contracts.catalogue import Policy
-
 TransportFactory = Callable[[httpx.Limits], httpx.AsyncBaseTransport]
 
 LIMITS = httpx.Limits(max_connections=256, max_keepalive_connections=128, keepalive_expiry=30)
-TIMEOUTS: dict[Policy, httpx.Timeout] = {
-    "content": httpx.Timeout(connect=2.0, read=5.0, write=5.0, pool=2.0),
-    "read": httpx.Timeout(connect=2.0, read=10.0, write=10.0, pool=2.0),
-    "exclusive": httpx.Timeout(connect=3.0, read=30.0, write=60.0, pool=3.0),
-}
 
 
 class AiohttpUpstreamTransport(AiohttpTransport):
-    """httpx-aiohttp, with refused and dropped connections reported as such.
+    """httpx-aiohttp, with failures told apart the way retries and idempotency need.
 
     Its exception map turns every `aiohttp.ClientConnectionError` (connection refused,
-    server disconnected) into `httpx.ConnectTimeout`, which would answer an unreachable
-    upstream with 504 instead of 502.
+    server disconnected mid-answer) into `httpx.ConnectTimeout`. Here a failure to connect
+    (nothing was sent) is `ConnectError` / `ConnectTimeout`, and a connection lost after the
+    request went out is `ReadError`: the platform may have acted on it.
     """
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         try:
             return await super().handle_async_request(request)
-        except httpx.ConnectTimeout as exc:
+        except httpx.TransportError as exc:
             cause = exc.__cause__
-            if isinstance(cause, aiohttp.ClientConnectionError) and not isinstance(cause, aiohttp.ServerTimeoutError):
+            if isinstance(cause, aiohttp.ConnectionTimeoutError):
+                raise httpx.ConnectTimeout(str(exc), request=request) from cause
+            if isinstance(cause, aiohttp.ClientConnectorError):
                 raise httpx.ConnectError(str(exc), request=request) from cause
+            if isinstance(cause, aiohttp.ServerTimeoutError):
+                raise httpx.ReadTimeout(str(exc), request=request) from cause
+            if isinstance(cause, aiohttp.ClientConnectionError):
+                raise httpx.ReadError(str(exc), request=request) from cause
             raise
 
 
@@ -85,6 +86,14 @@ class UpstreamClients:
             client.cookies.jar.set_policy(_NoCookies())
             self._clients[origin] = client
         return client
+
+    async def retire(self, in_use: Callable[[], set[str]], after_s: float) -> None:
+        """Closes, once calls started before a configuration change have had `after_s` to
+        finish, the clients of origins no skin uses any more."""
+        await asyncio.sleep(after_s)
+        keep = in_use()
+        for origin in [o for o in self._clients if o not in keep]:
+            await self._clients.pop(origin).aclose()
 
     async def aclose(self) -> None:
         clients, self._clients = self._clients, {}

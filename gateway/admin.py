@@ -1,0 +1,189 @@
+"""The admin listener: JSON for operators, `/metrics` for Prometheus, a read-only ops page.
+
+Served on its own address (`ADMIN_HOST:ADMIN_PORT`), never on a skin's public host, and
+only when `ADMIN_TOKEN` is set; every call needs `Authorization: Bearer <ADMIN_TOKEN>`.
+Changes are written to the log with who (`X-Admin-User`, else the caller's address), what
+and when.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import html
+import time
+from typing import Any
+
+import msgspec
+import structlog
+from litestar import Litestar, Request, Response, delete, get, post, put
+from litestar.connection import ASGIConnection
+from litestar.exceptions import HTTPException, NotAuthorizedException
+from litestar.handlers.base import BaseRouteHandler
+from litestar.params import FromPath, JSONBody
+
+from gateway.errors import error_response, http_exception_handler, internal_error_handler
+from gateway.live import UPSTREAM_NAMES
+from gateway.metrics import CONTENT_TYPE
+from gateway.runtime import Gateway, RequestContext
+from gateway.shared import StoreUnavailable
+from gateway.skins import Skin
+
+audit = structlog.get_logger("gateway.audit")
+
+
+class UpstreamChange(msgspec.Struct, forbid_unknown_fields=True):
+    url: str
+    probe: bool = True
+    """Refuse the change unless the new base URL answers HTTP."""
+
+
+def create_admin_app(gateway: Gateway) -> Litestar:
+    token = (gateway.settings.admin_token or "").encode()
+    if not token:
+        raise ValueError("the admin listener needs ADMIN_TOKEN")
+
+    def bearer(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+        if handler.opt.get("public"):
+            return
+        scheme, _, given = connection.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token):
+            raise NotAuthorizedException(
+                "A valid admin bearer token is required", headers={"www-authenticate": "Bearer"}
+            )
+
+    def who(request: Request[Any, Any, Any]) -> str:
+        user = request.headers.get("x-admin-user", "").strip()[:80]
+        peer = request.client.host if request.client else "?"
+        return f"{user} ({peer})" if user else peer
+
+    def skin_or_404(skin_id: str, ctx: RequestContext) -> Response[Any] | None:
+        if any(skin.id == skin_id for skin in gateway.skins.all):
+            return None
+        return error_response(404, "UNKNOWN_SKIN", f"No skin {skin_id}", ctx)
+
+    @get("/metrics", sync_to_thread=False)
+    def metrics() -> Response[bytes]:
+        return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
+
+    @get("/admin/status")
+    async def status() -> dict[str, Any]:
+        return await _status(gateway)
+
+    @post("/admin/reload", status_code=200)
+    async def reload(request: Request[Any, Any, Any]) -> Response[Any]:
+        result = await gateway.config.broadcast_reload()
+        audit.info("admin.reload", who=who(request), outcome=result.outcome, version=result.version, error=result.error)
+        return Response(result.describe(), status_code=200 if result.outcome != "rejected" else 422)
+
+    @put("/admin/skins/{skin_id:str}/upstreams/{name:str}")
+    async def set_upstream(
+        request: Request[Any, Any, Any], skin_id: FromPath[str], name: FromPath[str], data: JSONBody[UpstreamChange]
+    ) -> Response[Any]:
+        return await _change_upstream(request, skin_id, name, data.url, data.probe)
+
+    @delete("/admin/skins/{skin_id:str}/upstreams/{name:str}", status_code=200)
+    async def clear_upstream(
+        request: Request[Any, Any, Any], skin_id: FromPath[str], name: FromPath[str]
+    ) -> Response[Any]:
+        return await _change_upstream(request, skin_id, name, None, True)
+
+    async def _change_upstream(
+        request: Request[Any, Any, Any], skin_id: str, name: str, url: str | None, probe: bool
+    ) -> Response[Any]:
+        ctx = RequestContext.of(request)
+        if (missing := skin_or_404(skin_id, ctx)) is not None:
+            return missing
+        if name not in UPSTREAM_NAMES:
+            return error_response(404, "UNKNOWN_UPSTREAM", f"Upstreams are {', '.join(UPSTREAM_NAMES)}", ctx)
+        skin = next(s for s in gateway.skins.all if s.id == skin_id)
+        before = skin.upstreams.base(name)
+        result = await gateway.config.set_upstream(skin_id, name, url, probe=probe)
+        audit.info(
+            "admin.upstream", who=who(request), skin=skin_id, upstream=name, before=before,
+            after=url if url is not None else "(the file's value)", outcome=result.outcome,
+            version=result.version, error=result.error,
+        )  # fmt: skip
+        return Response(result.describe(), status_code=422 if result.outcome == "rejected" else 200)
+
+    @post("/admin/skins/{skin_id:str}/cache/purge", status_code=200)
+    async def purge(request: Request[Any, Any, Any], skin_id: FromPath[str]) -> Response[Any]:
+        ctx = RequestContext.of(request)
+        if (missing := skin_or_404(skin_id, ctx)) is not None:
+            return missing
+        prefix = f"bff:{skin_id}:cache:"
+        local = await gateway.cache.purge(prefix)
+        try:
+            shared = await gateway.shared.delete_prefix(prefix)
+        except StoreUnavailable:
+            return error_response(503, "STORE_UNAVAILABLE", "The shared store is not answering", ctx)
+        await gateway.config.broadcast_purge(skin_id)
+        audit.info("admin.purge", who=who(request), skin=skin_id, local=local, shared=shared)
+        return Response({"skin": skin_id, "purged": {"local": local, "shared": shared}})
+
+    @post("/admin/skins/{skin_id:str}/players/{login:str}/revoke", status_code=200)
+    async def revoke(request: Request[Any, Any, Any], skin_id: FromPath[str], login: FromPath[str]) -> Response[Any]:
+        ctx = RequestContext.of(request)
+        if (missing := skin_or_404(skin_id, ctx)) is not None:
+            return missing
+        try:
+            ended = await gateway.sessions.revoke_player(skin_id, login)
+        except StoreUnavailable:
+            return error_response(503, "STORE_UNAVAILABLE", "The shared store is not answering", ctx)
+        audit.info("admin.revoke", who=who(request), skin=skin_id, login=login, ended=ended)
+        return Response({"skin": skin_id, "login": login, "sessionsEnded": ended})
+
+    @get("/admin", sync_to_thread=False, opt={"public": True})
+    def page() -> Response[str]:
+        return Response(_PAGE, media_type="text/html", headers={"content-security-policy": _PAGE_CSP})
+
+    return Litestar(
+        route_handlers=[metrics, status, reload, set_upstream, clear_upstream, purge, revoke, page],
+        guards=[bearer],
+        exception_handlers={HTTPException: http_exception_handler, Exception: internal_error_handler},
+        openapi_config=None,
+        logging_config=None,
+    )
+
+
+async def _status(gateway: Gateway) -> dict[str, Any]:
+    origins = sorted(gateway.skins.upstream_origins())
+    answers = await asyncio.gather(*(gateway.clients.reachable(o) for o in origins))
+    try:
+        await gateway.shared.ping()
+        store = "ok"
+    except StoreUnavailable as exc:
+        store = f"unavailable ({exc})"
+    return {
+        "config": gateway.config.describe(),
+        "draining": gateway.draining,
+        "store": {"kind": "redis" if gateway.shared.distributed else "memory", "status": store},
+        "skins": [_skin(s) for s in gateway.skins.all],
+        "upstreams": [
+            {"origin": o, "up": ok, "detail": detail} for o, (ok, detail) in zip(origins, answers, strict=True)
+        ],
+        "breakers": [b.describe() for b in gateway.breakers],
+        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def _skin(skin: Skin) -> dict[str, Any]:
+    upstreams = {name: skin.upstreams.base(name) for name in UPSTREAM_NAMES}
+    return {"id": skin.id, "siteId": skin.site_id, "hosts": list(skin.hosts), "upstreams": upstreams,
+            "sportsFeed": skin.sports_feed}  # fmt: skip
+
+
+# The ops page asks for the status with the token the operator types (kept in memory only).
+_PAGE_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'"
+_PAGE = (
+    "<!doctype html><meta charset=utf-8><title>Gateway status</title>"
+    "<style>body{font:14px system-ui;margin:2rem;background:#111;color:#eee}pre{background:#1b1b1b;padding:1rem;"
+    "overflow:auto}input,button{font:inherit}</style><h1>Gateway status</h1>"
+    "<form id=f><label>Admin token <input id=t type=password autocomplete=off></label> <button>Show</button></form>"
+    "<pre id=o>" + html.escape("Read-only: the status JSON, refreshed every 5 s.") + "</pre><script>"
+    "let k='';const o=document.getElementById('o');"
+    "async function r(){if(!k)return;const a=await fetch('/admin/status',{headers:{authorization:'Bearer '+k}});"
+    "o.textContent=a.ok?JSON.stringify(await a.json(),null,2):'HTTP '+a.status}"
+    "document.getElementById('f').onsubmit=e=>{e.preventDefault();k=document.getElementById('t').value;r()};"
+    "setInterval(r,5000)</script>"
+)

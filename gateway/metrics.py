@@ -1,0 +1,88 @@
+"""Prometheus metrics, served on the admin listener.
+
+prometheus-client with a registry per app (not its process-global default registry, so
+two apps in one process, as in the tests, do not share counters). Litestar's Prometheus
+middleware is not used: it labels by path (one series per game id and date range) and
+serves `/metrics` on the public app, where the skins' players would see it.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from gateway.resilience import Breaker
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+BREAKER_VALUES = {"closed": 0, "half-open": 1, "open": 2}
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = registry = CollectorRegistry()
+        self.requests = Counter(
+            "bff_requests", "Requests answered, by skin, route class and status", ["skin", "route_class", "status"],
+            registry=registry,
+        )  # fmt: skip
+        self.duration = Histogram(
+            "bff_request_duration_seconds", "Time to answer, by route class", ["route_class"],
+            buckets=LATENCY_BUCKETS, registry=registry,
+        )  # fmt: skip
+        self.upstream_duration = Histogram(
+            "bff_upstream_duration_seconds", "Time spent on upstream calls per request, by skin and route class",
+            ["skin", "route_class"], buckets=LATENCY_BUCKETS, registry=registry,
+        )  # fmt: skip
+        self.dedup = Counter(
+            "bff_dedup", "Proxied calls by their part in a joined flight (leader, follower, replayed)", ["role"],
+            registry=registry,
+        )  # fmt: skip
+        self.cache = Counter(
+            "bff_cache", "Content cache answers (HIT, STALE, MISS)", ["skin", "state"], registry=registry
+        )
+        self.breaker_state = Gauge(
+            "bff_breaker_state", "Circuit breaker per skin and upstream: 0 closed, 1 half-open, 2 open",
+            ["skin", "upstream"], registry=registry,
+        )  # fmt: skip
+        self.breaker_opened = Counter(
+            "bff_breaker_opened", "Times a breaker opened", ["skin", "upstream"], registry=registry
+        )
+        self.retries = Counter(
+            "bff_upstream_retries", "Upstream attempts sent again, by skin, route class and reason",
+            ["skin", "route_class", "reason"], registry=registry,
+        )  # fmt: skip
+        self.retries_refused = Counter(
+            "bff_upstream_retries_refused", "Retries the retry budget refused", ["skin"], registry=registry
+        )
+        self.rate_limited = Counter(
+            "bff_rate_limited", "Requests refused by a rate limit", ["skin", "route"], registry=registry
+        )
+        self.config_info = Gauge(
+            "bff_config_info", "The configuration in use (value 1), by version hash", ["version"], registry=registry
+        )
+        self.config_reloads = Counter(
+            "bff_config_reloads", "Configuration changes tried, by outcome (applied, unchanged, rejected)",
+            ["outcome"], registry=registry,
+        )  # fmt: skip
+        self._version: str | None = None
+
+    def request(self, skin: str | None, route_class: str, status: int, seconds: float) -> None:
+        self.requests.labels(skin or "none", route_class, str(status)).inc()
+        self.duration.labels(route_class).observe(seconds)
+
+    def upstream(self, skin: str, route_class: str, seconds: float) -> None:
+        self.upstream_duration.labels(skin, route_class).observe(seconds)
+
+    def breaker_changed(self, breaker: Breaker) -> None:
+        self.breaker_state.labels(breaker.skin, breaker.upstream).set(BREAKER_VALUES[breaker.state])
+        if breaker.state == "open":
+            self.breaker_opened.labels(breaker.skin, breaker.upstream).inc()
+
+    def config_version(self, version: str) -> None:
+        if self._version is not None and self._version != version:
+            self.config_info.remove(self._version)
+        self._version = version
+        self.config_info.labels(version).set(1)
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
