@@ -24,6 +24,7 @@ from litestar.stores.redis import RedisStore
 
 from gateway import bff, skins
 from gateway.admin import create_admin_app
+from gateway.cache import CacheConfig
 from gateway.dedup import SharedFlights
 from gateway.errors import http_exception_handler, internal_error_handler
 from gateway.live import Config, LiveConfig, changed_upstreams
@@ -99,6 +100,7 @@ def create_app(
     gateway = holder["gateway"] = Gateway(
         settings, config, clients, Sessions(sessions_store, shared), XsrfTokens(settings.secret_key), shared, flights,
         policies=dict(settings.policies), metrics=metrics, breakers=breakers, tracing=tracing,
+        cache_config=CacheConfig(ttl_s=settings.cache_ttl_s),
     )  # fmt: skip
 
     @asynccontextmanager

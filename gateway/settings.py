@@ -53,6 +53,8 @@ class Settings:
     policies: dict[Policy, CallPolicy] = field(default_factory=lambda: dict(DEFAULT_POLICIES))
     """Connect/read timeouts and deadline per route class."""
     breaker: BreakerConfig = field(default_factory=BreakerConfig)
+    cache_ttl_s: float = 30.0
+    """How long CMS content is served from the cache before it is refreshed."""
     otel: bool = False
     """OpenTelemetry spans (needs the `otel` extra)."""
 
@@ -84,6 +86,7 @@ class Settings:
             drain_timeout_s=float(env.get("DRAIN_TIMEOUT_S", defaults.drain_timeout_s)),
             policies=parse_policies(env.get("UPSTREAM_TIMEOUTS", "")),
             breaker=BreakerConfig.parse(env.get("BREAKER", "")),
+            cache_ttl_s=float(env.get("CACHE_TTL_S", defaults.cache_ttl_s)),
             otel=_flag(env.get("OTEL_ENABLED"), defaults.otel),
         )
 

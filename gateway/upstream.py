@@ -108,6 +108,6 @@ class UpstreamClients:
         try:
             response = await self.client(origin).get(origin + "/", timeout=within)
             await response.aclose()
-        except httpx.HTTPError as exc:
+        except Exception as exc:  # a health probe reports any failure, it never raises
             return False, type(exc).__name__
         return True, response.status_code

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.cluster import Cluster, start_cluster
+from tests.support.cluster import ADMIN_TOKEN, Cluster, start_cluster
 
 pytestmark = pytest.mark.redis
 
@@ -191,3 +191,28 @@ def test_a_burst_never_reads_as_a_redis_outage(cluster: Cluster, player: Browser
         return [a.status_code for a in answers]
 
     assert set(asyncio.run(burst())) == {200}
+
+
+def test_an_upstream_change_on_one_instance_reaches_the_others_within_a_second(cluster: Cluster) -> None:
+    admin = {"authorization": f"Bearer {ADMIN_TOKEN}"}
+    # The same sandbox under another name: a different base URL that answers the probe.
+    moved = cluster.sandbox.url.replace("127.0.0.1", "localhost")
+
+    def overrides(instance: int) -> object:
+        return httpx.get(cluster.admin_urls[instance] + "/admin/status", headers=admin).json()["config"]["overrides"]
+
+    try:
+        answer = httpx.put(cluster.admin_urls[0] + "/admin/skins/aurora/upstreams/capi", json={"url": moved},
+                           headers=admin, timeout=10)  # fmt: skip
+        assert answer.status_code == 200 and answer.json()["outcome"] == "applied", answer.text
+        changed = time.monotonic()
+        pending = {1, 2}
+        while pending and time.monotonic() - changed < 1.0:
+            pending = {n for n in pending if overrides(n) != {"aurora": {"capi": moved}}}
+            time.sleep(0.02)
+        assert not pending, "every instance follows within a second"
+        versions = {httpx.get(url + "/admin/status", headers=admin).json()["config"]["version"]
+                    for url in cluster.admin_urls}  # fmt: skip
+        assert len(versions) == 1, "one configuration version everywhere"
+    finally:
+        httpx.delete(cluster.admin_urls[0] + "/admin/skins/aurora/upstreams/capi", headers=admin, timeout=10)

@@ -99,6 +99,7 @@ class Cluster:
     redis: RedisServer
     sandbox: Process
     gateways: list[Process] = field(default_factory=list)
+    admin_urls: list[str] = field(default_factory=list)
 
     def stop(self) -> None:
         for process in [*self.gateways, self.sandbox]:
@@ -121,6 +122,9 @@ def _wait(check: object, name: str, log: Path | None = None) -> None:
         time.sleep(0.05)
     detail = log.read_text(errors="replace")[-3000:] if log else ""
     raise RuntimeError(f"{name} did not start\n{detail}")
+
+
+ADMIN_TOKEN = "cluster-admin-token"
 
 
 def skins_toml(sandbox_url: str) -> str:
@@ -159,13 +163,14 @@ def start_cluster(workdir: Path, instances: int = 3) -> Cluster:
     skins.write_text(skins_toml(sandbox_url))
     cluster = Cluster(redis, sandbox)
     gateway_env = {**env, "SKINS_FILE": str(skins), "REDIS_URL": redis.url, "SECRET_KEY": "cluster-secret",
-                   "GATEWAY_ENV": "development", "LOG_FORMAT": "json"}  # fmt: skip
+                   "GATEWAY_ENV": "development", "LOG_FORMAT": "json", "ADMIN_TOKEN": ADMIN_TOKEN}  # fmt: skip
     for n in range(instances):
-        port = free_port()
+        port, admin_port = free_port(), free_port()
+        cluster.admin_urls.append(f"http://127.0.0.1:{admin_port}")
         gateway = Process(
             f"gateway-{n}",
             [sys.executable, "-m", "gateway", "--port", str(port)],
-            gateway_env,
+            {**gateway_env, "ADMIN_PORT": str(admin_port)},
             f"http://127.0.0.1:{port}",
             workdir / f"gateway-{n}.log",
         )

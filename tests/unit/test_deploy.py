@@ -37,7 +37,7 @@ def test_probes_ports_and_volumes_line_up() -> None:
     pod = deployment["spec"]["template"]["spec"]
     container = pod["containers"][0]
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
-    assert ports == {"http": 8000}
+    assert ports == {"http": 8000, "admin": 9100}
     assert "--port" in container["args"] and container["args"][container["args"].index("--port") + 1] == "8000"
     routes = _gateway_routes()
     for probe in ("readinessProbe", "livenessProbe"):
@@ -54,7 +54,10 @@ def test_probes_ports_and_volumes_line_up() -> None:
     assert env["SKINS_FILE"].endswith("/" + next(iter(config_map["data"])))
     secret = _documents(DEPLOY / "k8s" / "secret.example.yaml")[0]
     assert container["envFrom"][0]["secretRef"]["name"] == secret["metadata"]["name"]
-    assert set(secret["stringData"]) == {"SECRET_KEY", "REDIS_URL"}
+    assert set(secret["stringData"]) == {"SECRET_KEY", "REDIS_URL", "ADMIN_TOKEN"}
+    assert env["ADMIN_PORT"] == str(ports["admin"])
+    drain = float(env["DRAIN_DELAY_S"]) + float(env["DRAIN_TIMEOUT_S"])
+    assert pod["terminationGracePeriodSeconds"] > drain, "the kubelet waits for the whole drain"
 
 
 def test_service_hpa_and_pdb_select_the_deployment() -> None:
@@ -63,6 +66,7 @@ def test_service_hpa_and_pdb_select_the_deployment() -> None:
     service = _documents(DEPLOY / "k8s" / "service.yaml")[0]
     assert service["spec"]["selector"] == labels
     assert service["spec"]["ports"][0]["targetPort"] == "http"
+    assert all(port["targetPort"] != "admin" for port in service["spec"]["ports"]), "the admin port stays private"
     hpa = _documents(DEPLOY / "k8s" / "hpa.yaml")[0]
     assert hpa["spec"]["scaleTargetRef"]["name"] == deployment["metadata"]["name"]
     pdb = _documents(DEPLOY / "k8s" / "pdb.yaml")[0]

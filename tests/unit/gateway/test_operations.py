@@ -1,0 +1,325 @@
+"""Operations in process: retries, deadlines and breakers as a player sees them, the admin
+API, metrics, live configuration and tracing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import respx
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+from gateway import skins
+from gateway.app import admin_app, create_app
+from gateway.live import LiveConfig
+from gateway.resilience import Breaker, BreakerConfig, may_retry, parse_policies
+from tests.support.gateway import UPSTREAM, Browser, browser_on, gateway_app, mock_transport
+from tests.support.gateway import test_settings as settings_for_tests
+from tests.unit.gateway.conftest import calls
+
+pytestmark = pytest.mark.anyio
+
+TOKEN = "admin-test-token"
+AUTH = {"authorization": f"Bearer {TOKEN}"}
+PROVIDERS = "/api/agentAccount/getProviders"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# --- the breaker and the retry rules --------------------------------------------------
+
+
+def test_a_breaker_opens_after_consecutive_failures_and_a_probe_closes_it() -> None:
+    clock = Clock()
+    breaker = Breaker("aurora", "api", BreakerConfig(failures=3, open_s=5), clock)
+    for _ in range(3):
+        assert breaker.allow()
+        breaker.failure("timeout")
+    assert breaker.state == "open" and not breaker.allow()
+    clock.now += 5
+    assert breaker.allow(), "one probe after open_s"
+    assert not breaker.allow(), "only one probe at a time"
+    breaker.failure("timeout")
+    assert breaker.state == "open" and not breaker.allow(), "a failed probe opens it again"
+    clock.now += 5
+    assert breaker.allow()
+    breaker.success()
+    assert breaker.state == "closed" and breaker.allow()
+
+
+def test_a_breaker_opens_on_a_failure_rate_without_consecutive_failures() -> None:
+    clock = Clock()
+    breaker = Breaker("aurora", "api", BreakerConfig(failures=100, failure_rate=0.5, min_calls=20), clock)
+    for n in range(19):
+        breaker.success() if n % 2 else breaker.failure("status 502")
+    assert breaker.state == "closed", "too few calls to judge"
+    breaker.failure("status 502")
+    assert breaker.state == "open"
+
+
+def test_old_failures_leave_the_window() -> None:
+    clock = Clock()
+    breaker = Breaker("aurora", "api", BreakerConfig(failures=100, min_calls=4, window_s=10), clock)
+    for _ in range(3):
+        breaker.failure("timeout")
+        breaker.success()
+    clock.now += 11
+    breaker.success()
+    breaker.success()
+    breaker.success()
+    breaker.failure("timeout")
+    assert breaker.state == "closed", "1 failure in 4 calls within the window"
+
+
+@pytest.mark.parametrize(
+    ("policy", "method", "failure", "allowed"),
+    [
+        ("content", "GET", "timeout", True),
+        ("read", "GET", "status", True),
+        ("read", "POST", "connect", True),
+        ("read", "POST", "timeout", False),
+        ("read", "POST", "broken", False),
+        ("read", "POST", "status", False),
+        ("exclusive", "POST", "connect", False),
+    ],
+)
+def test_what_may_be_sent_again(policy: Any, method: str, failure: str, allowed: bool) -> None:
+    assert may_retry(policy, method, failure) is allowed
+
+
+def test_timeouts_and_breaker_settings_are_checked() -> None:
+    assert parse_policies("read=0.5/2/3")["read"].deadline_s == 3
+    for bad in ("reads=1/2/3", "read=1/2", "read=1/x/3", "read=5/2/1"):
+        with pytest.raises(ValueError, match="UPSTREAM_TIMEOUTS"):
+            parse_policies(bad)
+    assert BreakerConfig.parse("failures=3,open=1.5").open_s == 1.5
+    with pytest.raises(ValueError, match="BREAKER"):
+        BreakerConfig.parse("failure=3")
+
+
+# --- through the proxy ----------------------------------------------------------------
+
+
+async def test_a_content_get_is_retried_past_a_502(visitor: Browser, upstream: respx.Router) -> None:
+    banners = upstream.get("/capi/home-banners").mock(
+        side_effect=[httpx.Response(502), httpx.Response(200, json=[{"id": 1}])]
+    )
+    answer = await visitor.get("/capi/home-banners")
+    assert answer.status_code == 200 and answer.json() == [{"id": 1}] and calls(banners) == 2
+
+
+async def test_a_read_post_is_sent_again_only_when_nothing_was_sent(visitor: Browser, upstream: respx.Router) -> None:
+    providers = upstream.post(PROVIDERS).mock(side_effect=[httpx.ConnectError("refused"), httpx.Response(200, json=[])])
+    assert (await visitor.post(PROVIDERS)).status_code == 200 and calls(providers) == 2
+    providers.side_effect = httpx.ReadError("connection reset")
+    lost = await visitor.post(PROVIDERS)
+    assert lost.status_code == 502 and lost.json()["code"] == "UPSTREAM_FAILED" and calls(providers) == 3
+
+
+async def test_a_money_call_is_never_retried_and_a_lost_answer_is_not_sent_twice(
+    visitor: Browser, upstream: respx.Router
+) -> None:
+    cashout = upstream.post("/api/cashier/cashout12").mock(side_effect=httpx.ReadError("connection reset"))
+    await visitor.login()
+    key = {"Idempotency-Key": "withdraw-lost-0001"}
+    first = await visitor.post("/api/cashier/cashout12", {"amount": 1000}, headers=key)
+    assert first.status_code == 502 and calls(cashout) == 1
+    again = await visitor.post("/api/cashier/cashout12", {"amount": 1000}, headers=key)
+    assert again.headers["idempotent-replayed"] == "true" and calls(cashout) == 1, "the platform may have paid"
+    cashout.side_effect = httpx.ConnectError("refused")
+    key = {"Idempotency-Key": "withdraw-unsent-01"}
+    await visitor.post("/api/cashier/cashout12", {"amount": 1000}, headers=key)
+    cashout.side_effect = None
+    cashout.return_value = httpx.Response(200, json={"success": True})
+    retried = await visitor.post("/api/cashier/cashout12", {"amount": 1000}, headers=key)
+    assert retried.json() == {"success": True} and calls(cashout) == 3, "nothing was sent: the key is free again"
+
+
+async def test_the_deadline_covers_a_hanging_platform(upstream: respx.Router) -> None:
+    async def hang(_: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(5)
+        return httpx.Response(200)
+
+    upstream.post(PROVIDERS).mock(side_effect=hang)
+    app = gateway_app(upstream, policies=parse_policies("read=0.1/0.2/0.3"))
+    async with browser_on(app) as browser:
+        await browser.start()
+        started = asyncio.get_running_loop().time()
+        answer = await browser.post(PROVIDERS)
+        took = asyncio.get_running_loop().time() - started
+    assert answer.status_code == 504 and answer.json()["code"] == "UPSTREAM_TIMEOUT" and took < 1
+
+
+async def test_an_open_breaker_answers_at_once_without_calling(upstream: respx.Router) -> None:
+    providers = upstream.post(PROVIDERS).mock(return_value=httpx.Response(500, json={"success": False}))
+    app = gateway_app(upstream, breaker=BreakerConfig(failures=3, open_s=30))
+    async with browser_on(app) as browser:
+        await browser.start()
+        statuses = [(await browser.post(PROVIDERS)).status_code for _ in range(3)]
+        refused = await browser.post(PROVIDERS)
+    assert statuses == [500, 500, 500] and calls(providers) == 3
+    assert refused.status_code == 503 and refused.json()["code"] == "UPSTREAM_UNAVAILABLE"
+    assert int(refused.headers["retry-after"]) > 0
+
+
+# --- the admin listener ---------------------------------------------------------------
+
+
+@pytest.fixture
+async def admin(upstream: respx.Router) -> AsyncIterator[tuple[Browser, httpx.AsyncClient]]:
+    app = gateway_app(upstream, admin_token=TOKEN, probe_upstreams=False)
+    transport = httpx.ASGITransport(app=admin_app(app), client=("10.0.0.9", 50000))
+    async with browser_on(app) as browser, httpx.AsyncClient(transport=transport, base_url="http://admin") as ops:
+        await browser.start()
+        yield browser, ops
+
+
+async def test_the_admin_api_wants_the_token(admin: tuple[Browser, httpx.AsyncClient]) -> None:
+    _, ops = admin
+    assert (await ops.get("/admin/status")).status_code == 401
+    assert (await ops.get("/metrics", headers={"authorization": "Bearer nope"})).status_code == 401
+    status = await ops.get("/admin/status", headers=AUTH)
+    assert status.status_code == 200 and status.json()["config"]["source"] == "built-in"
+    assert (await ops.get("/admin")).status_code == 200, "the ops page itself asks for the token"
+
+
+async def test_an_upstream_swap_is_validated_and_takes_the_next_request(
+    admin: tuple[Browser, httpx.AsyncClient], upstream: respx.Router, caplog: pytest.LogCaptureFixture
+) -> None:
+    browser, ops = admin
+    bad = await ops.put("/admin/skins/aurora/upstreams/api", json={"url": "ftp://nowhere"}, headers=AUTH)
+    assert bad.status_code == 422 and "$.skins[0].upstreams.api" in bad.json()["error"]
+    unknown = await ops.put("/admin/skins/nope/upstreams/api", json={"url": "http://x.test"}, headers=AUTH)
+    assert unknown.status_code == 404
+    wrong_name = await ops.put("/admin/skins/aurora/upstreams/wallet", json={"url": "http://x.test"}, headers=AUTH)
+    assert wrong_name.status_code == 404
+    version = (await ops.get("/admin/status", headers=AUTH)).json()["config"]["version"]
+    changed = await ops.put("/admin/skins/aurora/upstreams/api", json={"url": "http://10.1.2.3:9000"}, headers=AUTH)
+    assert changed.json()["outcome"] == "applied" and changed.json()["version"] != version
+    before = upstream.post(PROVIDERS).mock(return_value=httpx.Response(200, json=[]))
+    after = upstream.route(url="http://10.1.2.3:9000" + PROVIDERS).mock(return_value=httpx.Response(200, json=[]))
+    await browser.post(PROVIDERS)
+    assert calls(before) == 0 and calls(after) == 1
+    back = await ops.delete("/admin/skins/aurora/upstreams/api", headers=AUTH)
+    assert back.json()["version"] == version, "back to the file's value: the first version again"
+
+
+async def test_revoking_a_player_ends_the_session_server_side(
+    admin: tuple[Browser, httpx.AsyncClient], upstream: respx.Router
+) -> None:
+    browser, ops = admin
+    balance = upstream.post("/api/cashier/balance").mock(return_value=httpx.Response(200, json={"cash": "10"}))
+    await browser.login()
+    assert (await browser.post("/api/cashier/balance")).json() == {"cash": "10"}
+    revoked = await ops.post("/admin/skins/aurora/players/demo1/revoke", headers=AUTH)
+    assert revoked.json()["sessionsEnded"] == 1
+    after = await browser.post("/api/cashier/balance")
+    assert after.json()["code"] == "SESSION_EXPIRED" and calls(balance) == 1
+
+
+async def test_purging_a_skins_cache_makes_the_next_read_a_miss(
+    admin: tuple[Browser, httpx.AsyncClient], upstream: respx.Router
+) -> None:
+    browser, ops = admin
+    banners = upstream.get("/capi/home-banners").mock(return_value=httpx.Response(200, json=[]))
+    assert (await browser.get("/capi/home-banners")).headers["x-cache"] == "MISS"
+    assert (await browser.get("/capi/home-banners")).headers["x-cache"] == "HIT"
+    purged = await ops.post("/admin/skins/aurora/cache/purge", headers=AUTH)
+    assert purged.json()["purged"]["local"] == 1
+    assert (await browser.get("/capi/home-banners")).headers["x-cache"] == "MISS" and calls(banners) == 2
+
+
+async def test_metrics_count_what_the_gateway_did(
+    admin: tuple[Browser, httpx.AsyncClient], upstream: respx.Router
+) -> None:
+    browser, ops = admin
+
+    async def slow(_: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(0.05)
+        return httpx.Response(200, json=[])
+
+    upstream.get("/capi/home-banners").mock(return_value=httpx.Response(200, json=[]))
+    upstream.post(PROVIDERS).mock(side_effect=slow)
+    await browser.get("/capi/home-banners")
+    await browser.get("/capi/home-banners")
+    await asyncio.gather(*(browser.post(PROVIDERS) for _ in range(3)))
+    text = (await ops.get("/metrics", headers=AUTH)).text
+    assert 'bff_requests_total{route_class="content",skin="aurora",status="200"} 2.0' in text
+    assert 'bff_cache_total{skin="aurora",state="MISS"} 1.0' in text
+    assert 'bff_cache_total{skin="aurora",state="HIT"} 1.0' in text
+    assert 'bff_dedup_total{role="follower"} 2.0' in text, "three identical reads: one leader, two followers"
+    assert 'bff_upstream_duration_seconds_count{route_class="read",skin="aurora"}' in text
+    assert "bff_config_info{version=" in text
+
+
+# --- live configuration ---------------------------------------------------------------
+
+SKIN = """
+[[skins]]
+id = "aurora"
+site_id = "aurora"
+name = "Aurora Casino"
+hosts = ["aurora.test"]
+currency = "INR"
+[skins.upstreams]
+api = "{api}"
+capi = "http://capi.test"
+sbapi = "http://sbapi.test"
+rest = "http://rest.test"
+"""
+
+
+async def test_a_reload_applies_a_good_file_and_keeps_the_last_good_one_otherwise(tmp_path: Path) -> None:
+    path = tmp_path / "skins.toml"
+    path.write_text(SKIN.format(api="http://api-1.test"))
+    answers = {"http://api-2.test": (True, 200), "http://api-3.test": (False, "ConnectError")}
+
+    async def probe(origin: str) -> tuple[bool, Any]:
+        return answers[origin]
+
+    config = LiveConfig(path, lambda: skins.builtin(UPSTREAM), probe=probe)
+    first = config.version
+    path.write_text(SKIN.format(api="http://api-2.test"))
+    assert (await config.reload("test")).outcome == "applied"
+    assert config.skins.all[0].upstreams.api == "http://api-2.test" and config.version != first
+    assert (await config.reload("test")).outcome == "unchanged"
+    path.write_text(SKIN.format(api="http://api-3.test"))
+    refused = await config.reload("test")
+    assert refused.outcome == "rejected" and "skins[aurora].upstreams.api: http://api-3.test" in (refused.error or "")
+    path.write_text("[[skins]]\nid = ")
+    assert (await config.reload("test")).outcome == "rejected"
+    assert config.skins.all[0].upstreams.api == "http://api-2.test" and config.error is not None
+
+
+# --- tracing --------------------------------------------------------------------------
+
+
+async def test_spans_carry_the_request_id_and_the_upstream_gets_traceparent(upstream: respx.Router) -> None:
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    banners = upstream.get("/capi/home-banners").mock(return_value=httpx.Response(200, json=[]))
+    app = create_app(settings_for_tests(otel=True), transport=mock_transport(upstream), tracer_provider=provider)
+    async with browser_on(app) as browser:
+        answer = await browser.get("/capi/home-banners", headers={"x-request-id": "trace-me-123"})
+    assert answer.status_code == 200
+    sent = banners.calls.last.request.headers
+    assert sent["traceparent"].startswith("00-")
+    spans = {span.name: span for span in exporter.get_finished_spans()}
+    client = spans["upstream homeBanners"]
+    assert client.attributes is not None and client.attributes["bff.request_id"] == "trace-me-123"
+    server = next(s for s in spans.values() if s.parent is None)
+    assert server.attributes is not None and server.attributes["bff.route"] == "homeBanners"
+    assert format(client.context.trace_id, "032x") in sent["traceparent"]
