@@ -14,7 +14,7 @@ import contextlib
 import dataclasses
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import structlog
 import uvicorn
@@ -55,7 +55,18 @@ def main(argv: list[str] | None = None) -> None:
             timeout_graceful_shutdown=int(settings.drain_timeout_s),
         )
         return
-    asyncio.run(_serve(settings, args.host, args.port, args.sandbox_port if args.with_sandbox else None))
+    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        runner.run(_serve(settings, args.host, args.port, args.sandbox_port if args.with_sandbox else None))
+
+
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop when installed (uvicorn[standard] brings it), as `uvicorn.run` would choose:
+    the servers here share one loop, so this process picks it itself."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 class _Server(uvicorn.Server):
