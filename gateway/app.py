@@ -106,6 +106,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: Litestar) -> AsyncIterator[None]:
         clients.open(config.skins.upstream_origins())
+        log.info("gateway.started", config_version=config.version, config_source=config.source,
+                 skins=[s.id for s in config.skins.all], store="redis" if redis is not None else "memory")  # fmt: skip
         watchers = [
             asyncio.ensure_future(config.watch(settings.skins_poll_s)),
             asyncio.ensure_future(config.listen()),
