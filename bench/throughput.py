@@ -655,7 +655,6 @@ def machine() -> dict[str, Any]:
                 "litestar",
                 "uvicorn",
                 "httpx",
-                "httpx-aiohttp",
                 "aiohttp",
                 "msgspec",
                 "structlog",

@@ -563,6 +563,7 @@ async def _attempts(
     budget = gateway.breakers.budget(skin.id, target.upstream)
     budget.deposit()
     keeps_cookies = route.policy != "content"
+    extensions = policy.extensions
     attempt, resent_for_xsrf = 0, False
     while True:
         sent = dict(headers)
@@ -571,8 +572,10 @@ async def _attempts(
         try:
             with ctx.upstream_timer(), gateway.tracing.upstream(route.name, route.method, target.upstream,
                                                                 sent) as span:  # fmt: skip
-                response = await target.client.request(route.method, target.url, content=body, headers=sent,
-                                                       timeout=policy.timeout)  # fmt: skip
+                response = await target.transport.handle_async_request(
+                    httpx.Request(route.method, target.url, headers=sent, content=body, extensions=extensions)
+                )
+                await response.aread()
                 gateway.tracing.status(span, response.status_code)
         except httpx.TransportError as exc:
             failure = _failure_kind(exc)

@@ -22,7 +22,7 @@ import random
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import httpx
 
@@ -44,6 +44,11 @@ class CallPolicy:
     @property
     def timeout(self) -> httpx.Timeout:
         return httpx.Timeout(connect=self.connect_s, read=self.read_s, write=self.read_s, pool=self.connect_s)
+
+    @property
+    def extensions(self) -> dict[str, Any]:
+        """The `timeout` request extension transports read (what httpx's client would set)."""
+        return {"timeout": self.timeout.as_dict()}
 
 
 DEFAULT_POLICIES: dict[Policy, CallPolicy] = {

@@ -70,6 +70,7 @@ class Target:
     """Where one upstream call goes."""
 
     client: httpx.AsyncClient
+    transport: httpx.AsyncBaseTransport
     url: str
     origin: str
     upstream: str
@@ -148,7 +149,7 @@ class Gateway:
             path = route.upstream_path(params, session.data.wsession)
         url = base + path + (f"?{query}" if query else "")
         origin = _origin(base)
-        return Target(self.clients.client(origin), url, origin, upstream)
+        return Target(self.clients.client(origin), self.clients.transport(origin), url, origin, upstream)
 
     def claim(self, slot: Hashable) -> bool:
         """One streamed exclusive call (an upload) per session and route at a time."""

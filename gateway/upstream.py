@@ -2,7 +2,9 @@
 transport chosen by the app factory (the seam tests use to inject a mock transport).
 
 httpx's own connection pool collapses under concurrency (encode/httpx#3215), so the
-default transport is `httpx-aiohttp`'s; `limits` go to the transport, not the client.
+default transport is aiohttp's client (`gateway.transport`); `limits` go to the transport.
+The hot path hands requests to the transport directly (`transport()`): the client's
+auth, redirect, cookie and event-hook layers do nothing for a proxy and cost per call.
 """
 
 from __future__ import annotations
@@ -12,38 +14,13 @@ from collections.abc import Callable, Iterable
 from http.cookiejar import Cookie, DefaultCookiePolicy
 from typing import Any
 
-import aiohttp
 import httpx
-from httpx_aiohttp import AiohttpTransport
+
+from gateway.transport import AiohttpTransport
 
 TransportFactory = Callable[[httpx.Limits], httpx.AsyncBaseTransport]
 
 LIMITS = httpx.Limits(max_connections=256, max_keepalive_connections=128, keepalive_expiry=30)
-
-
-class AiohttpUpstreamTransport(AiohttpTransport):
-    """httpx-aiohttp, with failures told apart the way retries and idempotency need.
-
-    Its exception map turns every `aiohttp.ClientConnectionError` (connection refused,
-    server disconnected mid-answer) into `httpx.ConnectTimeout`. Here a failure to connect
-    (nothing was sent) is `ConnectError` / `ConnectTimeout`, and a connection lost after the
-    request went out is `ReadError`: the platform may have acted on it.
-    """
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        try:
-            return await super().handle_async_request(request)
-        except httpx.TransportError as exc:
-            cause = exc.__cause__
-            if isinstance(cause, aiohttp.ConnectionTimeoutError):
-                raise httpx.ConnectTimeout(str(exc), request=request) from cause
-            if isinstance(cause, aiohttp.ClientConnectorError):
-                raise httpx.ConnectError(str(exc), request=request) from cause
-            if isinstance(cause, aiohttp.ServerTimeoutError):
-                raise httpx.ReadTimeout(str(exc), request=request) from cause
-            if isinstance(cause, aiohttp.ClientConnectionError):
-                raise httpx.ReadError(str(exc), request=request) from cause
-            raise
 
 
 class _NoCookies(DefaultCookiePolicy):
@@ -59,7 +36,7 @@ class _NoCookies(DefaultCookiePolicy):
 
 
 def aiohttp_transport(limits: httpx.Limits) -> httpx.AsyncBaseTransport:
-    return AiohttpUpstreamTransport(limits=limits)
+    return AiohttpTransport(limits)
 
 
 class UpstreamClients:
@@ -69,6 +46,7 @@ class UpstreamClients:
         self._factory = transport_factory
         self._limits = limits
         self._clients: dict[str, httpx.AsyncClient] = {}
+        self._transports: dict[str, httpx.AsyncBaseTransport] = {}
 
     def open(self, origins: Iterable[str]) -> None:
         for origin in origins:
@@ -77,8 +55,9 @@ class UpstreamClients:
     def client(self, origin: str) -> httpx.AsyncClient:
         client = self._clients.get(origin)
         if client is None:
+            transport = self._transports[origin] = self._factory(self._limits)
             client = httpx.AsyncClient(
-                transport=self._factory(self._limits),
+                transport=transport,
                 follow_redirects=False,
                 trust_env=False,
                 headers={"user-agent": "casino-bff"},
@@ -87,16 +66,24 @@ class UpstreamClients:
             self._clients[origin] = client
         return client
 
+    def transport(self, origin: str) -> httpx.AsyncBaseTransport:
+        transport = self._transports.get(origin)
+        if transport is None:
+            self.client(origin)
+            transport = self._transports[origin]
+        return transport
+
     async def retire(self, in_use: Callable[[], set[str]], after_s: float) -> None:
         """Closes, once calls started before a configuration change have had `after_s` to
         finish, the clients of origins no skin uses any more."""
         await asyncio.sleep(after_s)
         keep = in_use()
         for origin in [o for o in self._clients if o not in keep]:
+            self._transports.pop(origin, None)
             await self._clients.pop(origin).aclose()
 
     async def aclose(self) -> None:
-        clients, self._clients = self._clients, {}
+        clients, self._clients, self._transports = self._clients, {}, {}
         for client in clients.values():
             await client.aclose()
 
