@@ -316,7 +316,9 @@ async def _log_in_players(base: str, count: int) -> list[str]:
                         if response.status != 200 or not body.get("success"):
                             raise RuntimeError(f"login {i} failed: {response.status} {body}")
                     cookies = {c.key: c.value for c in jar}
-                    lines.append(f"bff={cookies['bff']}\t{cookies['XSRF-TOKEN']}")
+                    # A browser sends both cookies back (the XSRF one is readable by the page).
+                    cookie = f"bff={cookies['bff']}; XSRF-TOKEN={cookies['XSRF-TOKEN']}"
+                    lines.append(f"{cookie}\t{cookies['XSRF-TOKEN']}")
 
         await asyncio.gather(*(one(i) for i in range(count)))
     return lines

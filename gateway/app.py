@@ -18,9 +18,11 @@ from litestar.datastructures import State
 from litestar.exceptions import HTTPException
 from litestar.middleware.base import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
+from litestar.routes import HTTPRoute
 from litestar.stores.base import Store
 from litestar.stores.memory import MemoryStore
 from litestar.stores.redis import RedisStore
+from litestar.types import ASGIApp
 
 from gateway import bff, skins
 from gateway.admin import create_admin_app
@@ -129,7 +131,7 @@ def create_app(
     async def forward(request: Request[Any, Any, Any]) -> Response[Any]:
         return await proxy(gateway, request)
 
-    return Litestar(
+    app = GatewayApp(
         route_handlers=[forward, *bff.route_handlers, *spa_handlers(settings.spa_dist)],
         lifespan=[lifespan],
         middleware=[DefineMiddleware(AccessLog, gateway=gateway), *tracing.middleware()],
@@ -139,6 +141,61 @@ def create_app(
         state=State({"gateway": gateway}),
         logging_config=None,
     )
+    if not tracing.enabled:  # spans come from Litestar's middleware: traced requests take the usual road
+        app.direct = AccessLog(_direct_proxy(gateway, _handler_of(app, PROXIED[0])), gateway=gateway)
+    return app
+
+
+class GatewayApp(Litestar):
+    """Litestar, with the proxied prefixes answered without its router and per-route stack.
+
+    Every player request and balance poll is a proxied call: routing a path the prefix
+    already decides, resolving handler parameters and the exception middleware cost more
+    per call than the rest of Litestar's work together (bench/throughput.py). The same
+    `proxy()` runs with the same access log, metrics and error shape; anything else, and any
+    method the proxy does not serve, goes through Litestar as usual.
+    """
+
+    direct: ASGIApp | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if (
+            scope["type"] == "http"
+            and self.direct is not None
+            and scope["method"] in PROXIED_METHODS
+            and scope["path"].startswith(PROXIED_PREFIXES)
+        ):
+            scope["app"] = scope["litestar_app"] = self
+            scope.setdefault("state", {})
+            await self.direct(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
+PROXIED_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
+PROXIED_PREFIXES = ("/api/", "/capi/", "/sbapi/", "/rest/")
+
+
+def _handler_of(app: Litestar, path: str) -> Any:
+    route = next(r for r in app.routes if r.path == path and isinstance(r, HTTPRoute))
+    assert isinstance(route, HTTPRoute)
+    return route.route_handlers[0]
+
+
+def _direct_proxy(gateway: Gateway, handler: Any) -> ASGIApp:
+    async def direct(scope: Any, receive: Any, send: Any) -> None:
+        scope["route_handler"] = handler  # its request body limit applies to uploads
+        scope["path_params"] = {}
+        request: Request[Any, Any, Any] = Request(scope, receive, send)
+        try:
+            response = await proxy(gateway, request)
+        except HTTPException as exc:
+            response = http_exception_handler(request, exc)
+        except Exception as exc:
+            response = internal_error_handler(request, exc)
+        await response.to_asgi_response(app=None, request=request)(scope, receive, send)
+
+    return direct
 
 
 def admin_app(app: Litestar) -> Litestar:

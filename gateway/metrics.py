@@ -8,6 +8,8 @@ serves `/metrics` on the public app, where the skins' players would see it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
@@ -65,13 +67,27 @@ class Metrics:
             ["outcome"], registry=registry,
         )  # fmt: skip
         self._version: str | None = None
+        # `labels()` validates and hashes its arguments on every call: the per-request
+        # series are looked up here instead (their label values are few: skins x classes).
+        self._series: dict[tuple[Any, ...], Any] = {}
 
     def request(self, skin: str | None, route_class: str, status: int, seconds: float) -> None:
-        self.requests.labels(skin or "none", route_class, str(status)).inc()
-        self.duration.labels(route_class).observe(seconds)
+        key = ("r", skin, route_class, status)
+        series = self._series.get(key)
+        if series is None:
+            series = self._series[key] = (
+                self.requests.labels(skin or "none", route_class, str(status)),
+                self.duration.labels(route_class),
+            )
+        series[0].inc()
+        series[1].observe(seconds)
 
     def upstream(self, skin: str, route_class: str, seconds: float) -> None:
-        self.upstream_duration.labels(skin, route_class).observe(seconds)
+        key = ("u", skin, route_class)
+        series = self._series.get(key)
+        if series is None:
+            series = self._series[key] = self.upstream_duration.labels(skin, route_class)
+        series.observe(seconds)
 
     def breaker_changed(self, breaker: Breaker) -> None:
         self.breaker_state.labels(breaker.skin, breaker.upstream).set(BREAKER_VALUES[breaker.state])

@@ -29,7 +29,7 @@ from gateway.cache import Entry
 from gateway.dedup import ExclusiveConflict, LeaderLost, body_digest
 from gateway.errors import error_response
 from gateway.resilience import RETRYABLE_STATUS, CallPolicy, RetryBudget, backoff, may_retry
-from gateway.runtime import Gateway, RequestContext, Target
+from gateway.runtime import Gateway, RequestContext, Target, headers_of
 from gateway.security import SAFE_METHODS, XSRF_COOKIE, cross_site
 from gateway.session import Session, decode_session
 from gateway.shared import StoreUnavailable
@@ -154,16 +154,17 @@ def upstream_headers(
 ) -> dict[str, str]:
     """An allowlist: client-sent siteid, wsession, cookies and hop-by-hop headers never pass."""
     allowed = CONTENT_REQUEST_HEADERS if route.policy == "content" else FORWARDED_REQUEST_HEADERS
-    headers = {name: value for name in allowed if (value := request.headers.get(name)) is not None}
+    incoming = headers_of(request)
+    headers = {name: value for name in allowed if (value := incoming.get(name)) is not None}
     headers["siteid"] = skin.site_id
     if session.data.wsession and route.policy != "content":
         headers["wsession"] = session.data.wsession
     headers["x-request-id"] = ctx.request_id
     peer = request.client.host if request.client else ""
     trusted = gateway.trusts(peer)
-    chain = request.headers.get("x-forwarded-for") if trusted else None
+    chain = incoming.get("x-forwarded-for") if trusted else None
     headers["x-forwarded-for"] = f"{chain}, {peer}" if chain else peer
-    proto = request.headers.get("x-forwarded-proto") if trusted else None
+    proto = incoming.get("x-forwarded-proto") if trusted else None
     headers["x-forwarded-proto"] = proto if proto in {"http", "https"} else request.url.scheme
     # Bodies the gateway reads (login, SESSION_EXPIRED) must arrive uncompressed.
     headers["accept-encoding"] = "identity"
@@ -173,7 +174,7 @@ def upstream_headers(
 def client_ip(gateway: Gateway, request: Request[Any, Any, Any]) -> str:
     """The player's address: behind a trusted balancer, the last hop it saw."""
     peer = request.client.host if request.client else ""
-    chain = request.headers.get("x-forwarded-for")
+    chain = headers_of(request).get("x-forwarded-for")
     if gateway.trusts(peer) and chain:
         hops = [hop.strip() for hop in chain.split(",") if hop.strip()]
         untrusted = [hop for hop in hops if not gateway.trusts(hop)]
@@ -235,7 +236,7 @@ def guard(
     """Unsafe calls must come from this site and echo the session's XSRF token."""
     if request.method in SAFE_METHODS:
         return None
-    headers = request.headers
+    headers = headers_of(request)
     if cross_site(headers.get("origin"), headers.get("sec-fetch-site"), headers.get("host")):
         return error_response(403, "CROSS_SITE", "Cross-site requests are refused", ctx)
     if session.is_new or not gateway.xsrf.valid(session.id, headers.get("x-xsrf-token")):
@@ -256,7 +257,7 @@ async def _prepare(
     query = request.scope.get("query_string", b"").decode("latin-1")
     if route.multipart:
         return Forward(skin, route, params, session, query, None, request.stream(), headers)
-    declared = request.headers.get("content-length")
+    declared = headers_of(request).get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > gateway.settings.max_json_body:
         return error_response(413, "TOO_LARGE", "Request body too large", ctx)
     body = await request.body()
@@ -342,7 +343,7 @@ async def _flight(
     gateway: Gateway, request: Request[Any, Any, Any], forward: Forward, ctx: RequestContext
 ) -> Response[Any]:
     route, session = forward.route, forward.session
-    idempotency_key = request.headers.get("idempotency-key")
+    idempotency_key = headers_of(request).get("idempotency-key")
     record = None
     if idempotency_key is not None and route.policy == "exclusive":
         verdict = await _idempotency(gateway, request, forward, idempotency_key, ctx)
@@ -573,7 +574,9 @@ async def _attempts(
             with ctx.upstream_timer(), gateway.tracing.upstream(route.name, route.method, target.upstream,
                                                                 sent) as span:  # fmt: skip
                 response = await target.transport.handle_async_request(
-                    httpx.Request(route.method, target.url, headers=sent, content=body, extensions=extensions)
+                    httpx.Request(
+                        route.method, parsed_url(target.url), headers=sent, content=body, extensions=extensions
+                    )
                 )
                 await response.aread()
                 gateway.tracing.status(span, response.status_code)
@@ -602,6 +605,21 @@ async def _attempts(
                 return response
         attempt += 1
         await asyncio.sleep(backoff(attempt))
+
+
+_URLS: dict[str, httpx.URL] = {}
+
+
+def parsed_url(url: str) -> httpx.URL:
+    """httpx parses and re-quotes every URL it is given (a tenth of a proxied call's CPU);
+    the same few upstream URLs come back all the time, so their parsed form is kept."""
+    found = _URLS.get(url)
+    if found is None:
+        found = httpx.URL(url)
+        if len(_URLS) >= 8192:
+            _URLS.clear()
+        _URLS[url] = found
+    return found
 
 
 def _failure_kind(exc: httpx.TransportError) -> str:
@@ -674,9 +692,9 @@ async def _stream(
     headers = dict(forward.headers)
     if route.policy != "content":
         _add_jar(headers, session.data.jars.get(origin, {}))
-    if forward.stream is not None and (length := request.headers.get("content-length")):
+    if forward.stream is not None and (length := headers_of(request).get("content-length")):
         headers["content-length"] = length
-    if route.binary and (encoding := request.headers.get("accept-encoding")):
+    if route.binary and (encoding := headers_of(request).get("accept-encoding")):
         headers["accept-encoding"] = encoding
     slot = (forward.skin.id, session.id, route.name) if route.policy == "exclusive" else None
     if slot is not None and not gateway.claim(slot):

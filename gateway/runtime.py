@@ -31,6 +31,19 @@ from gateway.tracing import Tracing
 from gateway.upstream import UpstreamClients
 
 CONTEXT_KEY = "bff"
+HEADERS_KEY = "bff.headers"
+
+
+def headers_of(request: Request[Any, Any, Any]) -> dict[str, str]:
+    """The request's headers as a plain dict (first value of a repeated name), built once:
+    Litestar's `request.headers` builds a multidict view on every access."""
+    state: dict[str, Any] = request.scope.setdefault("state", {})
+    found: dict[str, str] | None = state.get(HEADERS_KEY)
+    if found is None:
+        found = state[HEADERS_KEY] = {
+            name.decode("latin-1"): value.decode("latin-1") for name, value in reversed(list(request.scope["headers"]))
+        }
+    return found
 
 
 @dataclass
@@ -53,7 +66,7 @@ class RequestContext:
         state: dict[str, Any] = request.scope.setdefault("state", {})
         ctx: RequestContext | None = state.get(CONTEXT_KEY)
         if ctx is None:
-            ctx = state[CONTEXT_KEY] = cls(request_id(request.headers.get("x-request-id")))
+            ctx = state[CONTEXT_KEY] = cls(request_id(headers_of(request).get("x-request-id")))
         return ctx
 
     @contextmanager
@@ -102,17 +115,24 @@ class Gateway:
 
     def __post_init__(self) -> None:
         self._trusted = tuple(ipaddress.ip_network(p, strict=False) for p in self.settings.trusted_proxies)
+        self._trust_memo: dict[str, bool] = {}
         self.cache = ContentCache(self.shared, self.cache_config)
         self.limiter = RateLimiter(self.shared, self.rate_limits)
         self.records = IdempotencyRecords(self.shared)
 
     def trusts(self, peer: str) -> bool:
         """Whether `peer` is one of our balancers, whose X-Forwarded-* headers we believe."""
-        try:
-            address = ipaddress.ip_address(peer)
-        except ValueError:
-            return False
-        return any(address in network for network in self._trusted)
+        known = self._trust_memo.get(peer)
+        if known is None:
+            try:
+                address = ipaddress.ip_address(peer)
+                known = any(address in network for network in self._trusted)
+            except ValueError:
+                known = False
+            if len(self._trust_memo) >= 4096:  # addresses seen: bounded, like any cache here
+                self._trust_memo.clear()
+            self._trust_memo[peer] = known
+        return known
 
     def background(self, work: Coroutine[Any, Any, Any]) -> None:
         """Work that outlives the request (a cache refresh), kept referenced until done."""
@@ -138,7 +158,7 @@ class Gateway:
         return "__Host-bff" if self.settings.production else "bff"
 
     def skin_for(self, request: Request[Any, Any, Any]) -> Skin | None:
-        return self.skins.for_host(request.headers.get("host"))
+        return self.skins.for_host(headers_of(request).get("host"))
 
     def upstream_target(self, skin: Skin, route: Route, params: dict[str, str], session: Session, query: str) -> Target:
         upstream: str = route.upstream

@@ -23,10 +23,18 @@ REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 class XsrfTokens:
     def __init__(self, secret: str) -> None:
         self._key = hashlib.sha256(("xsrf:" + secret).encode()).digest()
+        self._memo: dict[str, str] = {}
+        """Tokens of recent sessions: every call checks one and most set none (bounded)."""
 
     def for_session(self, session_id: str) -> str:
-        digest = hmac.new(self._key, session_id.encode(), hashlib.sha256).digest()
-        return base64.urlsafe_b64encode(digest[:24]).decode()
+        token = self._memo.get(session_id)
+        if token is None:
+            digest = hmac.new(self._key, session_id.encode(), hashlib.sha256).digest()
+            token = base64.urlsafe_b64encode(digest[:24]).decode()
+            if len(self._memo) >= 65536:
+                self._memo.clear()
+            self._memo[session_id] = token
+        return token
 
     def valid(self, session_id: str, header: str | None) -> bool:
         return bool(header) and hmac.compare_digest(self.for_session(session_id), str(header))

@@ -119,8 +119,15 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
                 raise httpx.ReadTimeout(str(exc), request=request) from exc
             finally:
                 response.release()
-            stream = httpx.ByteStream(body)
-            return httpx.Response(response.status, headers=response.raw_headers, stream=stream, request=request)
+            answer = httpx.Response(
+                response.status, headers=response.raw_headers, stream=httpx.ByteStream(body), request=request
+            )
+            if "content-encoding" not in answer.headers:
+                # The body is already whole and needs no decoding: httpx's `aread()` would
+                # run it through its async chunk/decoder chain for nothing (httpx's own
+                # `Response(content=...)` sets the same attribute).
+                answer._content = body
+            return answer
         return httpx.Response(response.status, headers=response.raw_headers, stream=_Body(response), request=request)
 
     async def aclose(self) -> None:
