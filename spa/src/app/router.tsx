@@ -1,6 +1,8 @@
 import type { ComponentType } from "react";
 import { Navigate, type RouteObject } from "react-router";
 
+import i18n from "../i18n";
+
 import { PageLoader } from "../components/PageLoader";
 import { RequireSession } from "../components/RequireSession";
 import { AppLayout } from "./AppLayout";
@@ -10,12 +12,16 @@ import { RouteErrorScreen } from "./routes/RouteErrorScreen";
 
 type Loader = () => Promise<ComponentType>;
 
-/** A screen loaded on demand; `guarded` sends a logged-out visitor to /home. */
-function screen(path: string, load: Loader, guarded = false): RouteObject {
+/**
+ * A screen loaded on demand, with the translation namespaces it renders fetched at the same
+ * time (otherwise the screen's first render would suspend on them: one more round trip before
+ * its content is even asked for). `guarded` sends a logged-out visitor to /home.
+ */
+function screen(path: string, load: Loader, namespaces: readonly string[] = [], guarded = false): RouteObject {
   return {
     path,
     lazy: async () => {
-      const Screen = await load();
+      const [Screen] = await Promise.all([load(), i18n.loadNamespaces([...namespaces]).catch(() => undefined)]);
       return {
         Component: guarded
           ? () => (
@@ -30,6 +36,12 @@ function screen(path: string, load: Loader, guarded = false): RouteObject {
 }
 
 const home: Loader = async () => (await import("./routes/HomeScreen")).HomeScreen;
+const HOME = ["lobby", "games"];
+const GAMES = ["games"];
+const CASHIER = ["cashier"];
+const HISTORY = ["history"];
+const PAGES = ["pages"];
+const CONTENT = ["games", "lobby"];
 
 /** The route table (site shell, section 2 "Full route table"); main.tsx and tests build routers from it. */
 export const appRoutes: RouteObject[] = [
@@ -40,41 +52,41 @@ export const appRoutes: RouteObject[] = [
     ErrorBoundary: RouteErrorScreen,
     children: [
       { index: true, element: <Navigate to="/home" replace /> },
-      screen("home", home),
-      screen("games/:category?", async () => (await import("./routes/GamesScreen")).GamesScreen),
-      screen("mybalance", async () => (await import("./routes/MyBalanceScreen")).MyBalanceScreen, true),
-      screen("profile", async () => (await import("./routes/ProfileScreen")).ProfileScreen, true),
-      screen("deposit", async () => (await import("./routes/DepositScreen")).DepositScreen, true),
-      screen("deposit-success", async () => (await import("./routes/DepositResultScreens")).DepositSuccessScreen),
-      screen("deposit-failed", async () => (await import("./routes/DepositResultScreens")).DepositFailedScreen),
-      screen("deposit-pending", async () => (await import("./routes/DepositResultScreens")).DepositPendingScreen),
-      screen("withdraw", async () => (await import("./routes/WithdrawScreen")).WithdrawScreen, true),
-      screen("transactionhistory", async () => (await import("./routes/HistoryScreens")).TransactionHistoryScreen, true),
-      screen("casinogamehistory", async () => (await import("./routes/HistoryScreens")).GameHistoryScreen, true),
-      screen("contactus", async () => (await import("./routes/ContactScreen")).ContactScreen),
+      screen("home", home, HOME),
+      screen("games/:category?", async () => (await import("./routes/GamesScreen")).GamesScreen, GAMES),
+      screen("mybalance", async () => (await import("./routes/MyBalanceScreen")).MyBalanceScreen, ["account"], true),
+      screen("profile", async () => (await import("./routes/ProfileScreen")).ProfileScreen, ["profile", "forms"], true),
+      screen("deposit", async () => (await import("./routes/DepositScreen")).DepositScreen, CASHIER, true),
+      screen("deposit-success", async () => (await import("./routes/DepositResultScreens")).DepositSuccessScreen, CASHIER),
+      screen("deposit-failed", async () => (await import("./routes/DepositResultScreens")).DepositFailedScreen, CASHIER),
+      screen("deposit-pending", async () => (await import("./routes/DepositResultScreens")).DepositPendingScreen, CASHIER),
+      screen("withdraw", async () => (await import("./routes/WithdrawScreen")).WithdrawScreen, CASHIER, true),
+      screen("transactionhistory", async () => (await import("./routes/HistoryScreens")).TransactionHistoryScreen, HISTORY, true),
+      screen("casinogamehistory", async () => (await import("./routes/HistoryScreens")).GameHistoryScreen, HISTORY, true),
+      screen("contactus", async () => (await import("./routes/ContactScreen")).ContactScreen, ["pages", "forms"]),
       // The registration popup opens over the home screen (features/auth/AuthUrlEffects).
-      screen("register", home),
-      screen("promotions", async () => (await import("./routes/PageScreens")).PromotionsScreen),
-      screen("privacypolicy", async () => (await import("./routes/PageScreens")).PrivacyScreen),
-      screen("termsandconditions", async () => (await import("./routes/PageScreens")).TermsScreen),
-      screen("taxation", async () => (await import("./routes/PageScreens")).CashoutPolicyScreen),
-      screen("resposiblegaming", async () => (await import("./routes/PageScreens")).ResponsibleGamingScreen),
-      screen("takeMeFishin", async () => (await import("./routes/ContentScreens")).TakeMeFishinScreen),
-      screen("DropWin", async () => (await import("./routes/ContentScreens")).DropWinScreen),
-      screen("Events", async () => (await import("./routes/ContentScreens")).EventsScreen),
-      screen("Evenbetpoker", async () => (await import("./routes/PokerScreens")).EvenbetPokerScreen),
-      screen("HolidayRush", async () => (await import("./routes/ContentScreens")).HolidayRushScreen),
-      screen("poker", async () => (await import("./routes/PokerScreens")).PokerScreen),
-      screen("evogames", async () => (await import("./routes/ContentScreens")).EvoGamesScreen),
-      screen("ReelD", async () => (await import("./routes/ContentScreens")).ReelDealsScreen),
-      screen("spinwheel", async () => (await import("./routes/ContentScreens")).SpinWheelScreen),
-      screen("blackjackleague", async () => (await import("./routes/ContentScreens")).BlackjackLeagueScreen),
+      screen("register", home, HOME),
+      screen("promotions", async () => (await import("./routes/PageScreens")).PromotionsScreen, PAGES),
+      screen("privacypolicy", async () => (await import("./routes/PageScreens")).PrivacyScreen, PAGES),
+      screen("termsandconditions", async () => (await import("./routes/PageScreens")).TermsScreen, PAGES),
+      screen("taxation", async () => (await import("./routes/PageScreens")).CashoutPolicyScreen, PAGES),
+      screen("resposiblegaming", async () => (await import("./routes/PageScreens")).ResponsibleGamingScreen, PAGES),
+      screen("takeMeFishin", async () => (await import("./routes/ContentScreens")).TakeMeFishinScreen, CONTENT),
+      screen("DropWin", async () => (await import("./routes/ContentScreens")).DropWinScreen, CONTENT),
+      screen("Events", async () => (await import("./routes/ContentScreens")).EventsScreen, CONTENT),
+      screen("Evenbetpoker", async () => (await import("./routes/PokerScreens")).EvenbetPokerScreen, CONTENT),
+      screen("HolidayRush", async () => (await import("./routes/ContentScreens")).HolidayRushScreen, CONTENT),
+      screen("poker", async () => (await import("./routes/PokerScreens")).PokerScreen, CONTENT),
+      screen("evogames", async () => (await import("./routes/ContentScreens")).EvoGamesScreen, CONTENT),
+      screen("ReelD", async () => (await import("./routes/ContentScreens")).ReelDealsScreen, CONTENT),
+      screen("spinwheel", async () => (await import("./routes/ContentScreens")).SpinWheelScreen, CONTENT),
+      screen("blackjackleague", async () => (await import("./routes/ContentScreens")).BlackjackLeagueScreen, CONTENT),
     ],
   },
   // The first entry of the route table: a launched game on the whole page, outside the layout.
-  screen("opentab", async () => (await import("./routes/OpenTabScreen")).OpenTabScreen, true),
+  screen("opentab", async () => (await import("./routes/OpenTabScreen")).OpenTabScreen, GAMES, true),
   { path: "lobby/lobbyflash", element: <ExternalRedirect to="/lobby/lobbyflash.html" /> },
   { path: "lobby/tableflash", element: <ExternalRedirect to="/lobby/tableflash.html" /> },
-  screen("depositresponse", async () => (await import("./routes/DepositResultScreens")).DepositResponseScreen),
+  screen("depositresponse", async () => (await import("./routes/DepositResultScreens")).DepositResponseScreen, CASHIER),
   { path: "*", Component: NotFoundScreen },
 ];

@@ -114,6 +114,15 @@ async def test_the_spa_is_served_with_its_headers(upstream: respx.Router, dist: 
         assert "access-control-allow-origin" not in page.headers
 
 
+async def test_the_page_itself_travels_gzipped_to_browsers_that_accept_it(upstream: respx.Router, dist: Path) -> None:
+    async with browser_on(gateway_app(upstream, spa_dist=dist)) as visitor:
+        packed = await visitor.get("/home", headers={"accept-encoding": "gzip, deflate, br"})
+        assert packed.headers["content-encoding"] == "gzip" and "<title>casino</title>" in packed.text
+        assert packed.headers["vary"] == "accept-encoding" and packed.headers["cache-control"] == "no-cache"
+        plain = await visitor.get("/home", headers={"accept-encoding": "identity"})
+        assert "content-encoding" not in plain.headers and plain.text == packed.text
+
+
 async def test_the_static_lobby_pages_are_served_and_nothing_outside_them(upstream: respx.Router, dist: Path) -> None:
     async with browser_on(gateway_app(upstream, spa_dist=dist)) as visitor:
         lobby = await visitor.get("/lobby/lobbyflash.html")

@@ -39,15 +39,34 @@ export function eventCards(events: readonly SportEvent[]): EventCard[] {
   return cards;
 }
 
+type DatePart = "weekday" | "month" | "day" | "time";
+
+const PART_OPTIONS: Record<DatePart, Intl.DateTimeFormatOptions> = {
+  weekday: { weekday: "short" },
+  month: { month: "short" },
+  day: { day: "numeric" },
+  time: { hour: "2-digit", minute: "2-digit", hour12: true },
+};
+
+// Building an Intl.DateTimeFormat costs far more than formatting with one (a list of twenty
+// events built eighty of them on every render); one per language, zone and part is enough.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(part: DatePart, locale: string, timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = `${part}|${locale}|${timeZone ?? ""}`;
+  let found = formatters.get(key);
+  if (!found) {
+    found = new Intl.DateTimeFormat(locale, { ...PART_OPTIONS[part], timeZone });
+    formatters.set(key, found);
+  }
+  return found;
+}
+
 /** `EEE, MMM d, hh:mm a` (section 9) in the site's language, e.g. "Tue, Nov 24, 01:30 AM", "Mar, Nov 24, 01:30 a. m.". */
 export function eventDate(iso: string, locale: string, timeZone?: string): string {
   const date = new Date(iso);
-  const part = (options: Intl.DateTimeFormatOptions) =>
-    new Intl.DateTimeFormat(locale, { ...options, timeZone }).format(date).replace(/\.$/, "");
-  const weekday = part({ weekday: "short" });
-  const month = part({ month: "short" });
-  const day = part({ day: "numeric" });
-  const time = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hour12: true, timeZone }).format(date);
+  const part = (name: DatePart) => formatter(name, locale, timeZone).format(date).replace(/\.$/, "");
   const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
-  return `${capital(weekday)}, ${capital(month)} ${day}, ${time}`;
+  const time = formatter("time", locale, timeZone).format(date);
+  return `${capital(part("weekday"))}, ${capital(part("month"))} ${part("day")}, ${time}`;
 }
