@@ -12,7 +12,7 @@ PYTHON := $(VENV)/bin/python
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/$(VENV)
 export UV_PYTHON := $(shell command -v $(PY))
 
-.PHONY: help run test lint typecheck contracts contracts-check pytest sandbox spa spa-test bench lighthouse clean
+.PHONY: help run test lint typecheck contracts contracts-check pytest sandbox spa spa-test bench lighthouse fuzz clean
 
 help:
 	@echo "make run    - install from lock files and serve the product at http://127.0.0.1:8000"
@@ -20,6 +20,7 @@ help:
 	@echo "make contracts - regenerate the SPA's types from contracts/"
 	@echo "make bench  - benchmarks (not part of make test); results in bench/results/"
 	@echo "make lighthouse - Lighthouse on /home (mobile); results in bench/results/lighthouse.json"
+	@echo "make fuzz   - the OpenAPI fuzzing of tests/security with 300 examples per operation"
 
 $(UV):
 	$(PY) -m venv $(TOOLS)
@@ -83,6 +84,10 @@ test: lint typecheck contracts-check spa-test spa/dist/index.html
 bench: $(VENV)/.dev-deps spa/dist/index.html
 	$(PYTHON) bench/scale.py
 	$(PYTHON) bench/throughput.py
+
+# The security suite's Schemathesis walk, longer than in `make test` (8 examples per operation).
+fuzz: $(VENV)/.dev-deps
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-300} $(PYTHON) -m pytest tests/security/test_fuzz.py
 
 # Lighthouse (mobile profile) on /home, from its own lock file in bench/lighthouse/.
 bench/lighthouse/node_modules/.installed: bench/lighthouse/package-lock.json

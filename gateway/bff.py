@@ -6,14 +6,15 @@ import asyncio
 import contextlib
 import html
 import re
-from typing import Any
+from typing import Annotated, Any
 
 import httpx
 import msgspec
 from litestar import Request, Response, get, post
-from litestar.params import FromPath, FromQuery, JSONBody
+from litestar.params import JSONBody, PathParameter, QueryParameter
 
 from contracts.catalogue import ROUTES_BY_NAME
+from contracts.openapi import catalogue_openapi
 from gateway.errors import error_response
 from gateway.proxy import CircuitOpen, call_upstream, guard, upstream_headers
 from gateway.runtime import Gateway, RequestContext
@@ -34,7 +35,7 @@ PAY_UNAVAILABLE = (
 
 
 class AdoptRequest(msgspec.Struct):
-    sid: str
+    sid: Annotated[str, msgspec.Meta(pattern=SESSION_ID.pattern)]
 
 
 def _gateway(request: Request[Any, Any, Any]) -> Gateway:
@@ -138,7 +139,7 @@ async def ready(request: Request[Any, Any, Any]) -> Response[Any]:
     )
 
 
-@get("/bff/logo.svg", sync_to_thread=False)
+@get("/bff/logo.svg", sync_to_thread=False, media_type="image/svg+xml")
 def logo(request: Request[Any, Any, Any]) -> Response[bytes]:
     """The default logo: the skin's name in its colours."""
     skin = _gateway(request).skin_for(request)
@@ -159,7 +160,9 @@ def logo(request: Request[Any, Any, Any]) -> Response[bytes]:
 
 @get("/bff/pay/{seque_no:str}")
 async def payment_redirect(
-    request: Request[Any, Any, Any], seque_no: FromPath[str], payMethod: FromQuery[str] = ""
+    request: Request[Any, Any, Any],
+    seque_no: Annotated[str, PathParameter(pattern=DEPOSIT_ID.pattern)],
+    payMethod: Annotated[str, QueryParameter(name="payMethod", pattern=PAY_METHOD.pattern)] = "",
 ) -> Response[Any]:
     """A deposit's payment page, opened by the SPA in a new window: the gateway asks the
     platform (with the player's session, which the browser never sees) where to pay and
@@ -187,10 +190,14 @@ async def payment_redirect(
         answer = None
     with contextlib.suppress(StoreUnavailable):
         await gateway.sessions.save(skin.id, session)  # the upstream's cookies of this call
-    target = _json(answer.content).get("redirectUrl") if answer is not None and answer.status_code == 200 else None
+    reply = _json(answer.content) if answer is not None and answer.status_code == 200 else {}
+    target = reply.get("redirectUrl")
     if not isinstance(target, str) or not skin.allows_payment_to(target):
         ctx.upstream_status = answer.status_code if answer is not None else None
-        return Response(PAY_UNAVAILABLE, status_code=502, media_type="text/html; charset=utf-8",
+        # The platform refusing (no such deposit, not this player's) is a 404; no answer, a
+        # broken one or a host the skin does not list is the platform failing us: 502.
+        refused = answer is not None and answer.status_code < 500 and not isinstance(target, str)
+        return Response(PAY_UNAVAILABLE, status_code=404 if refused else 502, media_type="text/html; charset=utf-8",
                         headers={"cache-control": "no-store"})  # fmt: skip
     return Response(
         b"",
@@ -207,4 +214,37 @@ def _json(body: bytes) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-route_handlers = [config, session_state, adopt_session, health, ready, logo, payment_redirect]
+@get("/bff/openapi.json", sync_to_thread=False, include_in_schema=False)
+def openapi_document(request: Request[Any, Any, Any]) -> Response[Any]:
+    """The whole public surface in one OpenAPI document: the `/bff/*` routes (Litestar's own
+    schema, also at /bff/schema) and every catalogue route the gateway forwards."""
+    state = request.app.state
+    body: bytes | None = state.get("openapi_document")
+    if body is None:
+        document: dict[str, Any] = request.app.openapi_schema.to_schema()
+        catalogue = catalogue_openapi()
+        error = catalogue["components"]["schemas"]["BffError"]
+        for operation in (op for item in document.get("paths", {}).values() for op in item.values()):
+            # Litestar documents its own `{status_code, detail}` for 4xx; the gateway's exception
+            # handlers answer every error with the common error JSON instead.
+            responses = operation.setdefault("responses", {})
+            for status in [code for code in responses if code[:1] in ("4", "5")]:
+                del responses[status]
+            responses["default"] = {"description": "The common error JSON",
+                                    "content": {"application/json": {"schema": error}}}  # fmt: skip
+        pay = document.get("paths", {}).get("/bff/pay/{seque_no}", {}).get("get")
+        if pay is not None:
+            pay["responses"] = {
+                "302": {"description": "To the payment page, on a host the skin lists"},
+                "default": {"description": "A page for the payment window, or the common error JSON",
+                            "content": {"text/html": {"schema": {"type": "string"}},
+                                        "application/json": {"schema": error}}},
+            }  # fmt: skip
+        document["paths"] = {**document.get("paths", {}), **catalogue["paths"]}
+        components = document.setdefault("components", {})
+        components["schemas"] = {**components.get("schemas", {}), **catalogue["components"]["schemas"]}
+        body = state["openapi_document"] = msgspec.json.encode(document)
+    return Response(body, media_type="application/json", headers={"cache-control": "public, max-age=300"})
+
+
+route_handlers = [config, session_state, adopt_session, health, ready, logo, payment_redirect, openapi_document]

@@ -53,3 +53,23 @@ async def test_a_visitor_or_a_cross_site_page_gets_no_payment_call(visitor: Brow
     for bad in ("/bff/pay/SEQ1%2F..%2Fx", "/bff/pay/SEQ1?payMethod=a%26b%3Dc"):
         assert (await visitor.client.get(bad)).status_code in (400, 404), bad
     assert route.call_count == 0
+
+
+@pytest.mark.parametrize(
+    ("platform", "status"),
+    [
+        (httpx.Response(200, json={"success": False, "description": "No such deposit"}), 404),
+        (httpx.Response(404, json={"success": False}), 404),
+        (httpx.Response(503, text="maintenance"), 502),
+    ],
+)
+async def test_a_deposit_the_platform_refuses_is_not_found_and_a_failing_platform_is_a_bad_gateway(
+    visitor: Browser, upstream: respx.Router, platform: httpx.Response, status: int
+) -> None:
+    """Found by the fuzzing suite: any unknown deposit reference answered 502, as if the
+    platform had failed."""
+    upstream.post("/api/cashier/paymentRedirect").mock(return_value=platform)
+    await visitor.login()
+    answer = await visitor.client.get("/bff/pay/NOSUCH")
+    assert answer.status_code == status and "location" not in answer.headers
+    assert answer.headers["content-type"].startswith("text/html")

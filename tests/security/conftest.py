@@ -1,0 +1,48 @@
+"""The product in subprocesses (gateway + sandbox), attacked from outside.
+
+Every secret a test uses is registered in `secrets`; at the end of the session the whole
+gateway log must hold none of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.stack import Stack, start_stack
+
+
+@pytest.fixture(scope="session")
+def secrets() -> set[str]:
+    return {"demo123", "pampa123"}
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory: pytest.TempPathFactory, secrets: set[str]) -> Iterator[Stack]:
+    running = start_stack(tmp_path_factory.mktemp("security"))
+    yield running
+    assert running.stop() == 0
+    logs = running.logs()
+    leaked = sorted(secret for secret in secrets if secret and secret in logs)
+    assert not leaked, f"the gateway's log holds secrets used by the suite: {leaked}"
+
+
+@pytest.fixture
+def sandbox(stack: Stack) -> Iterator[httpx.Client]:
+    """The sandbox's control calls, on a freshly reset platform."""
+    with httpx.Client(base_url=stack.sandbox_url) as client:
+        client.post("/_sandbox/reset")
+        client.delete("/_sandbox/calls")
+        yield client
+
+
+def upstream_calls(sandbox: httpx.Client) -> int:
+    calls: dict[str, int] = sandbox.get("/_sandbox/calls").json()
+    return sum(calls.values())
+
+
+def log_dir(stack: Stack) -> Path:
+    return stack.log_path.parent
