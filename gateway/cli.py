@@ -20,6 +20,7 @@ import structlog
 import uvicorn
 
 from gateway.app import admin_app, create_app
+from gateway.listener import guarded_protocol
 from gateway.runtime import Gateway
 from gateway.settings import Settings
 
@@ -53,6 +54,7 @@ def main(argv: list[str] | None = None) -> None:
             access_log=False,
             proxy_headers=False,
             timeout_graceful_shutdown=int(settings.drain_timeout_s),
+            http="gateway.listener:WorkerProtocol",
         )
         return
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
@@ -96,6 +98,7 @@ async def _serve(settings: Settings, host: str, port: int, sandbox_port: int | N
         uvicorn.Config(
             app, host=host, port=port, proxy_headers=False, log_level="warning", access_log=False,
             timeout_graceful_shutdown=max(1, round(settings.drain_timeout_s)),
+            http=guarded_protocol(settings.listener),
         )
     )  # fmt: skip
     if settings.admin_token:

@@ -25,8 +25,15 @@ def error_response(status: int, code: str, message: str, ctx: RequestContext) ->
     )
 
 
+# Litestar's words when the client went away while its body was being read: a 500 to Litestar,
+# but nothing failed here and nobody is listening; logged as nginx's 499 (client closed request).
+CLIENT_GONE = "client disconnected prematurely"
+
+
 def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     ctx = RequestContext.of(request)
+    if exc.status_code == 500 and exc.detail == CLIENT_GONE:
+        return error_response(499, "CLIENT_CLOSED", "The client closed the connection", ctx)
     code = {400: "BAD_REQUEST", 403: "FORBIDDEN", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
             413: "TOO_LARGE", 429: "RATE_LIMITED"}.get(exc.status_code, "ERROR")  # fmt: skip
     response = error_response(exc.status_code, code, str(exc.detail), ctx)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from contracts.catalogue import Policy
+from gateway.listener import ListenerLimits
 from gateway.resilience import DEFAULT_POLICIES, BreakerConfig, CallPolicy, parse_policies
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,6 +58,8 @@ class Settings:
     """How long CMS content is served from the cache before it is refreshed."""
     otel: bool = False
     """OpenTelemetry spans (needs the `otel` extra)."""
+    listener: ListenerLimits = field(default_factory=ListenerLimits)
+    """Request head size cap, head deadline and body idle timeout of the public listener."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -88,6 +91,11 @@ class Settings:
             breaker=BreakerConfig.parse(env.get("BREAKER", "")),
             cache_ttl_s=float(env.get("CACHE_TTL_S", defaults.cache_ttl_s)),
             otel=_flag(env.get("OTEL_ENABLED"), defaults.otel),
+            listener=ListenerLimits(
+                max_head_bytes=int(env.get("MAX_REQUEST_HEAD_BYTES", defaults.listener.max_head_bytes)),
+                head_timeout_s=float(env.get("HEADER_TIMEOUT_S", defaults.listener.head_timeout_s)),
+                body_idle_timeout_s=float(env.get("BODY_IDLE_TIMEOUT_S", defaults.listener.body_idle_timeout_s)),
+            ),
         )
 
 

@@ -12,7 +12,8 @@ from litestar import Router, delete, get, post, put
 from litestar.exceptions import NotFoundException
 from litestar.params import FromPath, FromQuery, JSONBody
 
-from sandbox.state import Fault, PlatformState, Site
+from sandbox.seed import new_player
+from sandbox.state import Fault, PlatformState, Site, money
 
 
 class FaultSpec(msgspec.Struct, kw_only=True):
@@ -30,6 +31,12 @@ class ProviderSwitch(msgspec.Struct):
 
 class ExpireRequest(msgspec.Struct):
     login: str | None = None
+
+
+class NewPlayer(msgspec.Struct, kw_only=True):
+    login: str
+    password: str
+    cash: str = "0"
 
 
 class ConfigUpdate(msgspec.Struct, kw_only=True):
@@ -109,6 +116,17 @@ def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any],
             "sessionIds": [token for token, s in site.sessions.items() if s.login == player.login],
         }
 
+    @post("/sites/{site_id:str}/players", sync_to_thread=False)
+    def create_player(site_id: FromPath[str], data: JSONBody[NewPlayer]) -> dict[str, Any]:
+        """A verified player with `cash` in the main wallet, without the registration's captcha
+        and OTP: for tests and benchmarks that need many players."""
+        site = site_of(site_id)
+        player = new_player(site, data.login, data.password, f"{data.login}@example.com")
+        player.main.cash = money(data.cash)
+        player.verified = True
+        site.players[player.login.lower()] = player
+        return {"login": player.login, "cash": str(player.main.cash)}
+
     @get("/sites/{site_id:str}/ledger", sync_to_thread=False)
     def ledger(site_id: FromPath[str]) -> list[dict[str, Any]]:
         return [
@@ -151,6 +169,6 @@ def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any],
         return {"reset": True}
 
     handlers = [health, calls, reset_calls, set_fault, clear_faults, clear_fault, switch_provider, expire,
-                player_summary, ledger, contact_messages, affiliates, affiliate_postback, configure,
+                player_summary, create_player, ledger, contact_messages, affiliates, affiliate_postback, configure,
                 reset]  # fmt: skip
     return [Router(path="/_sandbox", route_handlers=handlers)]

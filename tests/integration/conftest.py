@@ -7,6 +7,7 @@ import httpx
 import pytest
 
 from tests.support.stack import Stack, start_stack
+from tests.support.visitor import Player
 
 
 @pytest.fixture(scope="module")
@@ -22,27 +23,6 @@ def control(stack: Stack) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=stack.sandbox_url) as client:
         client.post("/_sandbox/reset")
         yield client
-
-
-class Player:
-    """A browser's view of the product: one cookie jar, the XSRF token echoed."""
-
-    def __init__(self, url: str) -> None:
-        self.http = httpx.Client(base_url=url, timeout=30)
-        assert self.http.get("/bff/session").status_code == 200
-
-    def xsrf(self) -> dict[str, str]:
-        return {"X-XSRF-TOKEN": self.http.cookies.get("XSRF-TOKEN") or ""}
-
-    def post(self, path: str, body: object = None, **kw: object) -> httpx.Response:
-        return self.http.post(path, json={} if body is None else body, headers=self.xsrf(), **kw)  # type: ignore[arg-type]
-
-    def login(self, login: str = "demo1", password: str = "demo123") -> dict[str, object]:
-        answer = self.post("/api/player/login", {"login": login, "password": password})
-        assert answer.status_code == 200, answer.text
-        body: dict[str, object] = answer.json()
-        assert body["success"] is True, body
-        return body
 
 
 @pytest.fixture

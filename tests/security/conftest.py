@@ -22,12 +22,23 @@ def secrets() -> set[str]:
 
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory: pytest.TempPathFactory, secrets: set[str]) -> Iterator[Stack]:
-    running = start_stack(tmp_path_factory.mktemp("security"))
+    # Short listener deadlines so the slow-client cases take seconds, not the default 10-15.
+    running = start_stack(
+        tmp_path_factory.mktemp("security"), env={"HEADER_TIMEOUT_S": "2", "BODY_IDLE_TIMEOUT_S": "2"}
+    )
     yield running
     assert running.stop() == 0
     logs = running.logs()
     leaked = sorted(secret for secret in secrets if secret and secret in logs)
     assert not leaked, f"the gateway's log holds secrets used by the suite: {leaked}"
+
+
+@pytest.fixture(scope="session")
+def production(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """The product as deployed (GATEWAY_ENV=production): secure cookies, HSTS."""
+    running = start_stack(tmp_path_factory.mktemp("production"), env={"GATEWAY_ENV": "production"})
+    yield running
+    assert running.stop() == 0
 
 
 @pytest.fixture

@@ -404,3 +404,14 @@ def test_blackjack_league(platform: PlatformClient) -> None:
     assert table[0]["points"] >= table[-1]["points"] and table[0]["prize"].startswith("Bs.")
     unknown = call(platform, "leaderboardParticipants", {"leaderboardId": "nope"})
     assert unknown["success"] is False
+
+
+def test_a_control_call_creates_a_verified_player_with_cash(sandbox: TestClient[Any]) -> None:
+    created = sandbox.post(
+        "/_sandbox/sites/aurora/players", json={"login": "Many01", "password": "many01pw", "cash": "12.5"}
+    )
+    assert created.status_code == 201 and created.json() == {"login": "many01", "cash": "12.50"}
+    player = PlatformClient(sandbox)
+    player.login("many01", "many01pw")
+    cash = player.post("/api/cashier/balance").json()["values"][0]["cash"]["value"]
+    assert cash == 12.5
