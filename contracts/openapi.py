@@ -36,14 +36,18 @@ def _schemas() -> tuple[dict[Route, tuple[Any, Any]], dict[str, Any]]:
     return {route: (next(pairs), next(pairs)) for route in ROUTES}, components
 
 
+def json(schema: Any) -> dict[str, Any]:
+    return {"application/json": {"schema": schema}}
+
+
 def _operation(route: Route, request: Any, response: Any) -> dict[str, Any]:
     # An error is the gateway's common error JSON, or the platform's own envelope passed through.
     either = {"anyOf": [{"$ref": REF.format(name="BffError")}, {"$ref": REF.format(name="PlatformReply")}]}
-    error = {"description": "The common error JSON, or the platform's reply", "content": {"application/json": {"schema": either}}}  # fmt: skip
+    error = {"description": "The common error JSON, or the platform's reply", "content": json(either)}
     if route.binary:
         ok: dict[str, Any] = {"description": route.summary or "A file", "content": {"*/*": {"schema": {}}}}
     else:
-        ok = {"description": route.summary or "The platform's answer", "content": {"application/json": {"schema": response}}}  # fmt: skip
+        ok = {"description": route.summary or "The platform's answer", "content": json(response)}
     parameters: list[dict[str, Any]] = [
         {"name": name, "in": "path", "required": True, "schema": SEGMENT} for name in route.params
     ]
@@ -62,7 +66,7 @@ def _operation(route: Route, request: Any, response: Any) -> dict[str, Any]:
             form = {"type": "object", "properties": {"file": {"type": "string", "format": "binary"}}}
             operation["requestBody"] = {"required": True, "content": {"multipart/form-data": {"schema": form}}}
         else:
-            operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": request}}}
+            operation["requestBody"] = {"required": True, "content": json(request)}
     return operation
 
 
