@@ -28,7 +28,7 @@ from gateway import bff, skins
 from gateway.admin import create_admin_app
 from gateway.cache import CacheConfig
 from gateway.dedup import SharedFlights
-from gateway.errors import http_exception_handler, internal_error_handler
+from gateway.errors import http_exception_handler, internal_error_handler, store_unavailable_handler
 from gateway.live import Config, LiveConfig, changed_upstreams
 from gateway.metrics import Metrics
 from gateway.observability import AccessLog, configure_logging
@@ -38,7 +38,7 @@ from gateway.runtime import Gateway
 from gateway.security import XsrfTokens
 from gateway.session import Sessions
 from gateway.settings import Settings
-from gateway.shared import FailFast, FailFastStore, MemoryShared, RedisShared, Shared, connect
+from gateway.shared import FailFast, FailFastStore, MemoryShared, RedisShared, Shared, StoreUnavailable, connect
 from gateway.spa import spa_handlers
 from gateway.tracing import Tracing
 from gateway.upstream import TransportFactory, UpstreamClients, aiohttp_transport
@@ -135,7 +135,11 @@ def create_app(
         route_handlers=[forward, *bff.route_handlers, *spa_handlers(settings.spa_dist)],
         lifespan=[lifespan],
         middleware=[DefineMiddleware(AccessLog, gateway=gateway), *tracing.middleware()],
-        exception_handlers={HTTPException: http_exception_handler, Exception: internal_error_handler},
+        exception_handlers={
+            HTTPException: http_exception_handler,
+            StoreUnavailable: store_unavailable_handler,
+            Exception: internal_error_handler,
+        },
         openapi_config=OpenAPIConfig(title="Casino BFF", version="1", path="/bff/schema"),
         request_max_body_size=settings.max_upload_body,
         state=State({"gateway": gateway}),

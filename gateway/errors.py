@@ -42,6 +42,17 @@ def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) 
     return response
 
 
+def store_unavailable(ctx: RequestContext) -> Response[Any]:
+    response = error_response(503, "STORE_UNAVAILABLE", "Service temporarily unavailable, please try again", ctx)
+    response.headers["retry-after"] = "1"
+    return response
+
+
+def store_unavailable_handler(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    """Any handler that meets the store down answers as the proxy does: 503, try again."""
+    return store_unavailable(RequestContext.of(request))
+
+
 def internal_error_handler(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     ctx = RequestContext.of(request)
     log.error("unhandled error", request_id=ctx.request_id, error=type(exc).__name__)

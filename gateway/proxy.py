@@ -24,10 +24,10 @@ from litestar.background_tasks import BackgroundTask
 from litestar.response import Stream
 
 from contracts.base import SESSION_EXPIRED
-from contracts.catalogue import Route
+from contracts.catalogue import ROUTES_BY_NAME, Route
 from gateway.cache import Entry
 from gateway.dedup import ExclusiveConflict, LeaderLost, body_digest
-from gateway.errors import error_response
+from gateway.errors import error_response, store_unavailable
 from gateway.resilience import RETRYABLE_STATUS, CallPolicy, RetryBudget, backoff, may_retry
 from gateway.runtime import Gateway, RequestContext, Target, headers_of
 from gateway.security import SAFE_METHODS, XSRF_COOKIE, cross_site
@@ -57,6 +57,7 @@ RETURNED_RESPONSE_HEADERS = (
     "expires",
     "content-disposition",
     "content-language",
+    "retry-after",
 )
 STREAMED_RESPONSE_HEADERS = (*RETURNED_RESPONSE_HEADERS, "content-encoding", "content-length")
 SESSION_CAPTURE_ROUTES = frozenset({"login", "register"})
@@ -496,9 +497,7 @@ def _upstream_error(outcome: Outcome, ctx: RequestContext) -> Response[Any]:
 
 
 def _unavailable(ctx: RequestContext) -> Response[Any]:
-    response = error_response(503, "STORE_UNAVAILABLE", "Service temporarily unavailable, please try again", ctx)
-    response.headers["retry-after"] = "1"
-    return response
+    return store_unavailable(ctx)
 
 
 def _sorted_query(query: str) -> str:
@@ -734,6 +733,9 @@ async def _stream(
     else:
         breaker.success()
     ctx.upstream_status = response.status_code
+    if response.status_code >= 500 and response.status_code != 501:
+        await response.aclose()
+        return _platform_failure(response.status_code, route.policy == "exclusive", ctx)
     if route.policy != "content" and _keep_cookies(session, origin, response):
         await gateway.sessions.save(forward.skin.id, session)
     stream = Stream(
@@ -746,9 +748,28 @@ async def _stream(
     return stream
 
 
+def _platform_failure(status: int, exclusive: bool, ctx: RequestContext) -> Response[Any]:
+    """The platform's own 5xx, told in the common error JSON: a 500 from here would read as the
+    gateway failing, and the platform's error page is no use to a player."""
+    if status == 503:
+        return error_response(503, "UPSTREAM_UNAVAILABLE", "The platform is not answering, please try again", ctx)
+    if status == 504:
+        return error_response(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
+    if exclusive:
+        return error_response(502, "UPSTREAM_FAILED", "The platform failed this request; check before retrying", ctx)
+    return error_response(502, "UPSTREAM_ERROR", "The platform failed this request", ctx)
+
+
 def _reply_response(
     gateway: Gateway, request: Request[Any, Any, Any], reply: Reply, session: Session | None, ctx: RequestContext
 ) -> Response[Any]:
+    if reply.status >= 500 and reply.status != 501:
+        route = ROUTES_BY_NAME.get(ctx.route or "")
+        failure = _platform_failure(reply.status, route is not None and route.policy == "exclusive", ctx)
+        if "retry-after" in reply.headers:
+            failure.headers["retry-after"] = reply.headers["retry-after"]
+        gateway.finish(request, failure, session, ctx)
+        return failure
     response: Response[Any] = Response(
         content=reply.body,
         status_code=reply.status,

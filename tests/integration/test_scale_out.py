@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.cluster import ADMIN_TOKEN, Cluster, start_cluster
+from tests.support.cluster import ADMIN_TOKEN, Cluster, sandbox_control, start_cluster
 
 pytestmark = pytest.mark.redis
 
@@ -25,9 +25,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
 
 @pytest.fixture
 def control(cluster: Cluster) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=cluster.sandbox.url) as client:
-        client.post("/_sandbox/reset")
-        client.delete("/_sandbox/faults")
+    with sandbox_control(cluster) as client:
         yield client
 
 

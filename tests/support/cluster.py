@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -177,3 +179,13 @@ def start_cluster(workdir: Path, instances: int = 3) -> Cluster:
         gateway.start("/bff/health")
         cluster.gateways.append(gateway)
     return cluster
+
+
+@contextlib.contextmanager
+def sandbox_control(cluster: Cluster) -> Iterator[httpx.Client]:
+    """The sandbox's control calls on a freshly reset platform; faults cleared after."""
+    with httpx.Client(base_url=cluster.sandbox.url) as client:
+        client.post("/_sandbox/reset")
+        client.delete("/_sandbox/faults")
+        yield client
+        client.delete("/_sandbox/faults")

@@ -22,8 +22,8 @@ class Player:
     def xsrf(self) -> dict[str, str]:
         return {"X-XSRF-TOKEN": self.http.cookies.get("XSRF-TOKEN") or ""}
 
-    def post(self, path: str, body: object = None, **kw: object) -> httpx.Response:
-        return self.http.post(path, json={} if body is None else body, headers=self.xsrf(), **kw)  # type: ignore[arg-type]
+    def post(self, path: str, body: object = None, headers: dict[str, str] | None = None) -> httpx.Response:
+        return self.http.post(path, json={} if body is None else body, headers={**self.xsrf(), **(headers or {})})
 
     def get(self, path: str, **kw: object) -> httpx.Response:
         return self.http.get(path, **kw)  # type: ignore[arg-type]

@@ -267,3 +267,21 @@ async def test_upstream_clients_keep_no_cookies_of_their_own() -> None:
     second = await client.get("http://up/second")
     assert "cookie" not in second.request.headers, "player A's cookie must not ride on the next call"
     await clients.aclose()
+
+
+@pytest.mark.parametrize(
+    ("platform", "status", "code"),
+    [(500, 502, "UPSTREAM_ERROR"), (502, 502, "UPSTREAM_ERROR"), (503, 503, "UPSTREAM_UNAVAILABLE"),
+     (504, 504, "UPSTREAM_TIMEOUT")],
+)  # fmt: skip
+async def test_the_platforms_own_server_errors_reach_the_browser_as_the_common_error_json(
+    visitor: Browser, upstream: respx.Router, platform: int, status: int, code: str
+) -> None:
+    """Found by the fault suite: a platform 500 went out as the gateway's own 500, body and all."""
+    upstream.post("/api/cashier/balance").mock(
+        return_value=httpx.Response(platform, text="<h1>Internal Server Error</h1><pre>Traceback ...</pre>")
+    )
+    await visitor.login()
+    answer = await visitor.post("/api/cashier/balance")
+    assert answer.status_code == status and answer.json()["code"] == code and answer.json()["requestId"]
+    assert "Traceback" not in answer.text
