@@ -40,3 +40,26 @@ describe("replyFailure", () => {
     expect(replyFailure({})).toBe(DEFAULT_FAILURE);
   });
 });
+
+describe("the gateway's own errors", () => {
+  it("are told in the player's language by their code", async () => {
+    const { default: i18n } = await import("../i18n");
+    const busy = { status: 503, data: { message: "The platform is not answering, please try again", code: "UPSTREAM_UNAVAILABLE", requestId: "r1" } };
+    await i18n.changeLanguage("es");
+    expect(toAppError(busy).message).toBe("El servicio no está disponible en este momento. Inténtalo de nuevo en unos minutos.");
+    await i18n.changeLanguage("pt");
+    expect(toAppError(busy).message).toMatch(/^O serviço não está disponível/);
+    await i18n.changeLanguage("en");
+    expect(toAppError(busy).message).toMatch(/^The service is not available/);
+    await i18n.changeLanguage("es");
+  });
+
+  it("keep the gateway's text for a code the site does not know, and never touch the platform's replies", () => {
+    expect(toAppError({ status: 409, data: { message: "Brand new refusal", code: "SOMETHING_NEW", requestId: "r2" } }).message).toBe(
+      "Brand new refusal",
+    );
+    expect(toAppError({ status: 404, data: { success: false, code: "NOT_FOUND", description: "Media not found" } }).message).toBe(
+      "Media not found",
+    );
+  });
+});

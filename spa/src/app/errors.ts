@@ -1,6 +1,8 @@
 import type { SerializedError } from "@reduxjs/toolkit";
 import type { FetchBaseQueryError } from "@reduxjs/toolkit/query";
 
+import i18n from "../i18n";
+
 /** The spec's last resort, word for word (site shell, section 8). */
 export const DEFAULT_FAILURE = "some thing went wrong please contact admin";
 
@@ -35,6 +37,18 @@ function fieldMessages(value: unknown): Record<string, string> {
 }
 
 /**
+ * The gateway's own refusals and failures (`{message, code, requestId}`: the platform's replies
+ * carry no requestId) in the player's language; the gateway's English text when the code is new.
+ */
+export function gatewayMessage(answer: unknown): string | null {
+  const body = record(answer);
+  const code = text(body.code);
+  if (!code || typeof body.requestId !== "string") return null;
+  const key = `common:gatewayErrors.${code}`;
+  return i18n.exists(key) ? i18n.t(key as never) : null;
+}
+
+/**
  * Any failed call as an AppError, its message chosen in the spec's order: the thrown client
  * error message; the error body's message; the response message (description); the default.
  */
@@ -48,6 +62,7 @@ export function toAppError(error: FetchBaseQueryError | SerializedError | undefi
   const code = text(body.code) ?? (error.status === "CUSTOM_ERROR" ? clientMessage : null);
   const message =
     (error.status === "FETCH_ERROR" || error.status === "TIMEOUT_ERROR" ? clientMessage : null) ??
+    gatewayMessage(body) ??
     text(body.message) ??
     text(body.description) ??
     DEFAULT_FAILURE;

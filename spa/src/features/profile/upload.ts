@@ -1,5 +1,5 @@
 import type { UploadFileResponse } from "../../api/contracts.gen";
-import { replyFailure, SESSION_EXPIRED } from "../../app/errors";
+import { gatewayMessage, replyFailure, SESSION_EXPIRED } from "../../app/errors";
 import { readCookie, XSRF_COOKIE, XSRF_HEADER } from "../../app/xsrf";
 
 /** The document kinds and their upload codes (section 3): ID 1, address 2, PAN 3. */
@@ -54,7 +54,7 @@ export function uploadDocument(
       }
       if (body.code === SESSION_EXPIRED) return reject(new UploadError(SESSION_EXPIRED, SESSION_EXPIRED));
       if (xhr.status >= 400 || body.success === false) {
-        return reject(new UploadError(replyFailure(body), body.code ?? null));
+        return reject(new UploadError(gatewayMessage(body) ?? replyFailure(body), body.code ?? null));
       }
       onProgress(1);
       resolve(body);
