@@ -4,16 +4,23 @@ would tidy them up. Each case also checks that nothing reached the platform when
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.security.conftest import upstream_calls
 from tests.support.rawhttp import raw, request
-from tests.support.stack import Stack
+from tests.support.stack import ROOT, Stack, free_port
 from tests.support.visitor import Player
 
 BALANCE = "/api/cashier/balance"
@@ -310,3 +317,30 @@ def test_the_page_carries_its_protections_and_cors_stays_closed(stack: Stack, pr
                    httpx.get(stack.url + "/capi/home-banners", headers=evil)):  # fmt: skip
         assert "access-control-allow-origin" not in answer.headers
         assert "access-control-allow-credentials" not in answer.headers
+
+
+def test_the_listener_limits_hold_with_several_workers(tmp_path: Path) -> None:
+    """`--workers N` (the bare-host production command) imports the protocol by name in each
+    worker: its limits still come from the environment."""
+    port = free_port()
+    env = {**os.environ, "GATEWAY_ENV": "development", "LOG_FORMAT": "json", "MAX_REQUEST_HEAD_BYTES": "4096"}
+    argv = [sys.executable, "-m", "gateway", "--port", str(port), "--workers", "2"]
+    with (tmp_path / "workers.log").open("wb") as log:
+        process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(url + "/bff/health", timeout=1).status_code == 200:
+                    break
+            time.sleep(0.2)
+        assert raw(url, request("GET", "/bff/health", f"127.0.0.1:{port}", {"X-F": "a" * 100})).status == 200
+        assert raw(url, request("GET", "/bff/health", f"127.0.0.1:{port}", {"X-F": "a" * 8000})).status == 431
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
