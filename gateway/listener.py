@@ -118,6 +118,11 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             return
         if self.cycle is not None and not self.cycle.response_complete and not self._in_body:
             return  # the application is answering; not the client's delay
+        if self._in_body and self.flow.read_paused:
+            # Reading is paused because the application has not taken what arrived (an
+            # upload to a slow platform): the client is waiting on us, not the other way.
+            self._arm(self.limits.body_idle_timeout_s)
+            return
         if self.cycle is not None and self.cycle.response_started:
             self.transport.close()
             return
