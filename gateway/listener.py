@@ -5,7 +5,8 @@ Hand-written because uvicorn offers none of these for httptools (h11 has only a 
 - the request head (request line and headers) is capped, 431 beyond it: without a cap one
   client could make the gateway hold megabytes of headers per connection;
 - the head must arrive within a deadline, 408 after it (slowloris: a client that sends a
-  header line every few seconds would otherwise keep a connection forever);
+  header line every few seconds would otherwise keep a connection forever); a connection that
+  sends nothing at all in that time is closed without an answer;
 - a request body may not stall: no new bytes for that long, 408 and the connection closes
   (the application was waiting on it; it sees the client go).
 Keep-alive idleness between requests stays uvicorn's own timeout.
@@ -46,6 +47,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._refusal: int | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._in_body = False
+        self._started = False  # a byte of the current request has arrived
 
     # --- connection and parser callbacks ---------------------------------------------------
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -63,6 +65,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
+        self._started = True
         self._head_bytes = 0
         self._arm(self.limits.head_timeout_s)
 
@@ -88,6 +91,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         # The next request's head deadline starts with its first byte (on_message_begin);
         # until then uvicorn's keep-alive timeout governs the idle connection.
         self._disarm()
+        self._started = False
         super().on_response_complete()
 
     # --- refusals ----------------------------------------------------------------------------
@@ -123,7 +127,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             # upload to a slow platform): the client is waiting on us, not the other way.
             self._arm(self.limits.body_idle_timeout_s)
             return
-        if self.cycle is not None and self.cycle.response_started:
+        if (self.cycle is not None and self.cycle.response_started) or not self._started:
+            # A connection that never began a request (a browser's preconnect) just closes.
             self.transport.close()
             return
         self._refuse(408)

@@ -75,3 +75,9 @@ async def test_heads_over_the_cap_get_431_and_slow_ones_408() -> None:
         assert slow.startswith(b"HTTP/1.1 408 ")
         stalled = await exchange(url, b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n12345")
         assert stalled.startswith(b"HTTP/1.1 408 ")
+
+
+async def test_a_connection_that_never_sends_a_byte_is_closed_without_an_answer() -> None:
+    """Browsers open connections ahead of need; one left unused is closed, not sent a 408."""
+    async with serving() as url:
+        assert await exchange(url, b"") == b""
