@@ -295,14 +295,17 @@ async def _content(
     ctx: RequestContext,
 ) -> Response[Any]:
     """Anonymous content: no session is read or written, the cache answers first."""
-    session = Session.anonymous()
-    headers = upstream_headers(gateway, request, skin, session, route, ctx)
     query = request.scope.get("query_string", b"").decode("latin-1")
-    forward = Forward(skin, route, params, session, query, None, None, headers)
     key = f"bff:{skin.id}:cache:{request.scope['path']}?{_sorted_query(query)}"
     cache = gateway.cache
     entry = await cache.get(key)
     state = cache.state(entry, route.name) if entry is not None else None
+    if state == "HIT" and entry is not None:
+        ctx.cache = state
+        return _cached_response(gateway, request, entry, state, ctx)
+    session = Session.anonymous()
+    headers = upstream_headers(gateway, request, skin, session, route, ctx)
+    forward = Forward(skin, route, params, session, query, None, None, headers)
     if entry is not None and state is not None:
         ctx.cache = state
         if state == "STALE":
