@@ -31,6 +31,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory, secrets: set[str]) -> Iterat
     logs = running.logs()
     leaked = sorted(secret for secret in secrets if secret and secret in logs)
     assert not leaked, f"the gateway's log holds secrets used by the suite: {leaked}"
+    failures = [line for line in logs.splitlines() if '"status":500' in line]
+    assert not failures, f"whatever was thrown at it, the gateway never answered 500: {failures[:3]}"
 
 
 @pytest.fixture(scope="session")
