@@ -32,6 +32,8 @@ class CacheConfig:
     stale_if_error_s: float = 86400.0
     max_body_bytes: int = 2 * 1024 * 1024
     local_entries: int = 4096
+    shared_entries: int = 20_000
+    """Per skin in the shared store: the oldest copies go first past it."""
     ttl_by_route: dict[str, float] = field(default_factory=lambda: {"media": 3600.0, "sportsEvents": 60.0})
 
     def ttl(self, route: str) -> float:
@@ -76,8 +78,9 @@ class ContentCache:
             return
         self._remember(key, entry)
         keep_ms = int((self.config.stale_if_error_s + self.config.stale_while_revalidate_s) * 1000) + 60_000
+        index = key.split(":cache:", 1)[0] + ":cache:~index"
         with contextlib.suppress(StoreUnavailable):  # the local copy still serves this instance
-            await self.shared.set(key, _encoder.encode(entry), keep_ms)
+            await self.shared.set_capped(key, _encoder.encode(entry), keep_ms, index, self.config.shared_entries)
 
     async def purge(self, prefix: str) -> int:
         doomed = [k for k in self._local if k.startswith(prefix)]

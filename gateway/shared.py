@@ -44,6 +44,10 @@ class Shared(Protocol):
     async def get(self, key: str) -> bytes | None: ...
     async def get_many(self, *keys: str) -> list[bytes | None]: ...
     async def set(self, key: str, value: bytes, ttl_ms: int) -> None: ...
+    async def set_capped(self, key: str, value: bytes, ttl_ms: int, index: str, limit: int) -> None:
+        """`set`, and `key` joins `index`; past `limit` members the oldest are deleted."""
+        ...
+
     async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool: ...
     async def delete(self, key: str) -> None: ...
     async def release(self, key: str, token: bytes) -> None: ...
@@ -53,14 +57,23 @@ class Shared(Protocol):
     async def delete_prefix(self, prefix: str) -> int: ...
 
 
+CONTENT_KEY = ":cache:"  # gateway/cache.py's keys: bff:{skin}:cache:{path}?{query}
+
+
 class MemoryShared:
     """One process: the same operations over a dict with expiry times."""
 
     distributed = False
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic, max_entries: int = 200_000) -> None:
         self._data: dict[str, tuple[bytes, float]] = {}
         self._clock = clock
+        self._max_entries = max_entries
+
+    def _put(self, key: str, value: bytes, expires: float) -> None:
+        self._data[key] = (value, expires)
+        if len(self._data) > self._max_entries:
+            self._make_room()
 
     def _live(self, key: str) -> bytes | None:
         entry = self._data.get(key)
@@ -78,9 +91,10 @@ class MemoryShared:
         return [self._live(k) for k in keys]
 
     async def set(self, key: str, value: bytes, ttl_ms: int) -> None:
-        self._data[key] = (value, self._clock() + ttl_ms / 1000)
-        if len(self._data) > 100_000:
-            self._sweep()
+        self._put(key, value, self._clock() + ttl_ms / 1000)
+
+    async def set_capped(self, key: str, value: bytes, ttl_ms: int, index: str, limit: int) -> None:
+        await self.set(key, value, ttl_ms)  # the whole store is bounded (_make_room)
 
     async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool:
         if self._live(key) is not None:
@@ -98,7 +112,7 @@ class MemoryShared:
     async def extend(self, key: str, token: bytes, ttl_ms: int) -> bool:
         if self._live(key) != token:
             return False
-        self._data[key] = (token, self._clock() + ttl_ms / 1000)
+        self._put(key, token, self._clock() + ttl_ms / 1000)
         return True
 
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]:
@@ -108,7 +122,7 @@ class MemoryShared:
             count, expires = 1, now + window_ms / 1000
         else:
             count, expires = int(entry[0]) + 1, entry[1]
-        self._data[key] = (str(count).encode(), expires)
+        self._put(key, str(count).encode(), expires)
         return count, int((expires - now) * 1000)
 
     async def ping(self) -> None:
@@ -120,10 +134,26 @@ class MemoryShared:
             del self._data[key]
         return len(doomed)
 
-    def _sweep(self) -> None:
+    def _make_room(self) -> None:
+        """Down to 90% of the bound, so the scan is paid once per tenth of it: the expired
+        first, then the oldest content copies (a flood of distinct content URLs must not push
+        out leases, idempotency records or rate-limit counters), then the oldest of anything."""
         now = self._clock()
         for key in [k for k, (_, expires) in self._data.items() if expires <= now]:
             del self._data[key]
+        excess = len(self._data) - int(self._max_entries * 0.9)
+        for content_only in (True, False):
+            if excess <= 0:
+                return
+            doomed: list[str] = []
+            for key in self._data:
+                if len(doomed) >= excess:
+                    break
+                if not content_only or CONTENT_KEY in key:
+                    doomed.append(key)
+            for key in doomed:
+                del self._data[key]
+            excess -= len(doomed)
 
 
 class FailFast:
@@ -166,6 +196,25 @@ class RedisShared:
 
     async def set(self, key: str, value: bytes, ttl_ms: int) -> None:
         await self.guard(lambda: self.redis.set(key, value, px=ttl_ms))
+
+    async def set_capped(self, key: str, value: bytes, ttl_ms: int, index: str, limit: int) -> None:
+        """One round trip (a second only past the limit): distinct content URLs are the
+        client's to choose, so without a cap a flood of them would fill Redis for a day."""
+
+        async def store() -> None:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.set(key, value, px=ttl_ms)
+                pipe.zadd(index, {key: time.time()})
+                pipe.pexpire(index, ttl_ms)
+                pipe.zcard(index)
+                *_, members = await pipe.execute()
+            excess = int(members) - limit
+            if excess > 0:
+                oldest: list[Any] = await self.redis.zpopmin(index, excess)
+                if oldest:
+                    await self.redis.unlink(*[pair[0] for pair in oldest])
+
+        await self.guard(store)
 
     async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool:
         done = await self.guard(lambda: self.redis.set(key, value, px=ttl_ms, nx=True))

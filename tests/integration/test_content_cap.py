@@ -1,0 +1,44 @@
+"""The content cache's copies in Redis are capped per skin: distinct content URLs are the
+client's to choose, and each copy is otherwise kept a day for stale-if-error."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from gateway.cache import CacheConfig, ContentCache, Entry
+from gateway.shared import FailFast, RedisShared, connect
+from tests.support.cluster import RedisServer, require_redis_server
+from tests.support.stack import free_port
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(require_redis_server(), free_port(), tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def shared(redis_server: RedisServer) -> AsyncIterator[RedisShared]:
+    redis = connect(redis_server.url)
+    yield RedisShared(redis, FailFast())
+    await redis.aclose()
+
+
+async def test_a_flood_of_distinct_content_urls_keeps_only_the_newest_copies(shared: RedisShared) -> None:
+    cache = ContentCache(shared, CacheConfig(shared_entries=50, local_entries=10))
+    for n in range(300):
+        await cache.put(f"bff:aurora:cache:/capi/home-banners?x={n}", Entry(float(n), 200, {}, b"{}"))
+    await cache.put("bff:pampa:cache:/capi/home-banners?x=0", Entry(0.0, 200, {}, b"{}"))
+    aurora = [key async for key in shared.redis.scan_iter(match="bff:aurora:cache:/*")]
+    assert len(aurora) == 50, "the cap holds in Redis"
+    assert await shared.get("bff:aurora:cache:/capi/home-banners?x=299") is not None
+    assert await shared.get("bff:aurora:cache:/capi/home-banners?x=0") is None, "the oldest went first"
+    assert await shared.get("bff:pampa:cache:/capi/home-banners?x=0") is not None, "each skin has its own cap"
+    assert await shared.delete_prefix("bff:aurora:cache:") == 51, "a purge takes the index too"
