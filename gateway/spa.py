@@ -74,6 +74,7 @@ def spa_handlers(dist: Path) -> list[Any]:
         skin = gateway.skin_for(request)
         if skin is None:
             return error_response(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
+        ctx.skin = skin.id  # page views per skin in the access log and metrics
         headers = page_headers([*skin.frame_hosts], gateway.settings.production, [*skin.payment_hosts])
         name = path.lstrip("/")
         if PUBLIC_FILE.match(name) and (dist / name).is_file():

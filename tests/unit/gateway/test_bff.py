@@ -124,6 +124,16 @@ async def test_the_page_itself_travels_gzipped_to_browsers_that_accept_it(upstre
         assert "content-encoding" not in plain.headers and plain.text == packed.text
 
 
+async def test_page_views_are_counted_per_skin(upstream: respx.Router, dist: Path) -> None:
+    app = gateway_app(upstream, spa_dist=dist)
+    async with browser_on(app) as visitor:
+        await visitor.client.get("/home")
+    samples = {s.labels.get("skin"): s.value for m in app.state.gateway.metrics.registry.collect()
+               if m.name == "bff_requests" for s in m.samples
+               if s.name == "bff_requests_total" and s.labels.get("route_class") == "spa"}  # fmt: skip
+    assert samples.get("aurora") == 1.0, samples
+
+
 async def test_the_static_lobby_pages_are_served_and_nothing_outside_them(upstream: respx.Router, dist: Path) -> None:
     async with browser_on(gateway_app(upstream, spa_dist=dist)) as visitor:
         lobby = await visitor.get("/lobby/lobbyflash.html")
