@@ -12,13 +12,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 
+import httpx
 import structlog
-from litestar import Litestar, Request, Response, route
+from litestar import Litestar
 from litestar.datastructures import State
 from litestar.exceptions import HTTPException
 from litestar.middleware.base import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
-from litestar.routes import HTTPRoute
 from litestar.stores.base import Store
 from litestar.stores.memory import MemoryStore
 from litestar.stores.redis import RedisStore
@@ -28,22 +28,22 @@ from gateway import bff, skins
 from gateway.admin import create_admin_app
 from gateway.cache import CacheConfig
 from gateway.dedup import SharedFlights
-from gateway.errors import http_exception_handler, internal_error_handler, store_unavailable_handler
+from gateway.errors import error_answer, http_exception_handler, internal_error_handler, store_unavailable_handler
+from gateway.exchange import ClientGone, Incoming
 from gateway.live import Config, LiveConfig, changed_upstreams
 from gateway.metrics import Metrics
-from gateway.observability import AccessLog, configure_logging
+from gateway.observability import Access, AccessLog, configure_logging
 from gateway.proxy import decode_outcome, encode_outcome, proxy
 from gateway.resilience import Breaker, Breakers
-from gateway.runtime import Gateway
-from gateway.security import XsrfTokens
+from gateway.runtime import Gateway, RequestContext
+from gateway.security import XsrfTokens, request_id
 from gateway.session import Sessions
 from gateway.settings import Settings
 from gateway.shared import FailFast, FailFastStore, MemoryShared, RedisShared, Shared, StoreUnavailable, connect
 from gateway.spa import spa_handlers
 from gateway.tracing import Tracing
-from gateway.upstream import TransportFactory, UpstreamClients, aiohttp_transport
+from gateway.upstream import TransportFactory, UpstreamClients
 
-PROXIED = ["/api/{path:path}", "/capi/{path:path}", "/sbapi/{path:path}", "/rest/{path:path}"]
 log = structlog.get_logger("gateway")
 
 
@@ -56,7 +56,7 @@ def create_app(
 ) -> Litestar:
     settings = settings or Settings.from_env()
     configure_logging(settings)
-    clients = UpstreamClients(transport or aiohttp_transport)
+    clients = UpstreamClients(transport)
     metrics = Metrics()
     redis = connect(settings.redis_url) if settings.redis_url else None
 
@@ -100,7 +100,8 @@ def create_app(
         shared, sessions_store, flights = MemoryShared(), store or MemoryStore(), None
     tracing = Tracing(settings.otel, tracer_provider)
     gateway = holder["gateway"] = Gateway(
-        settings, config, clients, Sessions(sessions_store, shared), XsrfTokens(settings.secret_key), shared, flights,
+        settings, config, clients, Sessions(sessions_store, shared, join_reads=redis is not None),
+        XsrfTokens(settings.secret_key), shared, flights,
         policies=dict(settings.policies), metrics=metrics, breakers=breakers, tracing=tracing,
         cache_config=CacheConfig(ttl_s=settings.cache_ttl_s),
     )  # fmt: skip
@@ -127,12 +128,8 @@ def create_app(
             if redis is not None:
                 await redis.aclose()
 
-    @route(PROXIED, http_method=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
-    async def forward(request: Request[Any, Any, Any]) -> Response[Any]:
-        return await proxy(gateway, request)
-
     app = GatewayApp(
-        route_handlers=[forward, *bff.route_handlers, *spa_handlers(settings.spa_dist)],
+        route_handlers=[*bff.route_handlers, *spa_handlers(settings.spa_dist)],
         lifespan=[lifespan],
         middleware=[DefineMiddleware(AccessLog, gateway=gateway), *tracing.middleware()],
         exception_handlers={
@@ -145,61 +142,68 @@ def create_app(
         state=State({"gateway": gateway}),
         logging_config=None,
     )
-    if not tracing.enabled:  # spans come from Litestar's middleware: traced requests take the usual road
-        app.direct = AccessLog(_direct_proxy(gateway, _handler_of(app, PROXIED[0])), gateway=gateway)
+    proxied = proxied_app(gateway)
+    # Spans come from Litestar's OpenTelemetry middleware, put around the proxied path too.
+    app.proxied = tracing.middleware()[0](proxied) if tracing.enabled else proxied
     return app
 
 
 class GatewayApp(Litestar):
-    """Litestar, with the proxied prefixes answered without its router and per-route stack.
+    """Litestar, with the proxied prefixes answered by `proxied_app` before its router.
 
-    Every player request and balance poll is a proxied call: routing a path the prefix
-    already decides, resolving handler parameters and the exception middleware cost more
-    per call than the rest of Litestar's work together (bench/throughput.py). The same
-    `proxy()` runs with the same access log, metrics and error shape; anything else, and any
-    method the proxy does not serve, goes through Litestar as usual.
+    Every player request and balance poll is a proxied call: routing a path the prefix already
+    decides, Litestar's request and response objects and its per-route stack cost more per
+    call than everything the proxy itself does (bench/throughput.py). Everything else (`/bff/*`,
+    the SPA) is Litestar's as usual.
     """
 
-    direct: ASGIApp | None = None
+    proxied: ASGIApp | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if (
-            scope["type"] == "http"
-            and self.direct is not None
-            and scope["method"] in PROXIED_METHODS
-            and scope["path"].startswith(PROXIED_PREFIXES)
-        ):
+        if scope["type"] == "http" and self.proxied is not None and scope["path"].startswith(PROXIED_PREFIXES):
             scope["app"] = scope["litestar_app"] = self
-            scope.setdefault("state", {})
-            await self.direct(scope, receive, send)
+            await self.proxied(scope, receive, send)
             return
         await super().__call__(scope, receive, send)
 
 
-PROXIED_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
 PROXIED_PREFIXES = ("/api/", "/capi/", "/sbapi/", "/rest/")
 
 
-def _handler_of(app: Litestar, path: str) -> Any:
-    route = next(r for r in app.routes if r.path == path and isinstance(r, HTTPRoute))
-    assert isinstance(route, HTTPRoute)
-    return route.route_handlers[0]
+def proxied_app(gateway: Gateway) -> ASGIApp:
+    """The proxied prefixes as one ASGI app: `proxy()` on the raw exchange, its access line
+    and metrics, `connection: close` while draining, and the common error JSON for anything
+    that goes wrong on the way."""
+    access = Access(gateway)
 
-
-def _direct_proxy(gateway: Gateway, handler: Any) -> ASGIApp:
-    async def direct(scope: Any, receive: Any, send: Any) -> None:
-        scope["route_handler"] = handler  # its request body limit applies to uploads
-        scope["path_params"] = {}
-        request: Request[Any, Any, Any] = Request(scope, receive, send)
+    async def proxied(scope: Any, receive: Any, send: Any) -> None:
+        incoming = Incoming(scope, receive)
+        ctx = RequestContext(request_id(incoming.headers.get("x-request-id")))
+        status = 500
         try:
-            response = await proxy(gateway, request)
-        except HTTPException as exc:
-            response = http_exception_handler(request, exc)
-        except Exception as exc:
-            response = internal_error_handler(request, exc)
-        await response.to_asgi_response(app=None, request=request)(scope, receive, send)
+            try:
+                outgoing = await proxy(gateway, incoming, ctx)
+            except ClientGone:
+                status = 499  # nginx's "client closed request": nobody is left to answer
+                return
+            except StoreUnavailable:
+                outgoing = error_answer(503, "STORE_UNAVAILABLE", "Service temporarily unavailable, please try again",
+                                        ctx)  # fmt: skip
+                outgoing.headers.append((b"retry-after", b"1"))
+            except Exception as exc:
+                log.error("unhandled error", request_id=ctx.request_id, error=type(exc).__name__, exc_info=True)
+                outgoing = error_answer(500, "INTERNAL", "Something went wrong", ctx)
+            if gateway.draining:
+                outgoing.headers.append((b"connection", b"close"))
+            status = outgoing.status
+            try:
+                await outgoing.send(send)
+            except httpx.TransportError as exc:  # the platform failed mid-stream: the player's copy is cut
+                log.warning("upstream.stream_broken", request_id=ctx.request_id, error=type(exc).__name__)
+        finally:
+            access.record(incoming.method, incoming.path, status, ctx)
 
-    return direct
+    return proxied
 
 
 def admin_app(app: Litestar) -> Litestar:

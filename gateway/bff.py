@@ -16,7 +16,8 @@ from litestar.params import JSONBody, PathParameter, QueryParameter
 from contracts.catalogue import ROUTES_BY_NAME
 from contracts.openapi import catalogue_openapi
 from gateway.errors import error_response
-from gateway.proxy import CircuitOpen, call_upstream, guard, upstream_headers
+from gateway.exchange import Incoming
+from gateway.proxy import CircuitOpen, call_upstream, refusal, upstream_headers
 from gateway.runtime import Gateway, RequestContext
 from gateway.security import cross_site
 from gateway.session import SessionData
@@ -80,24 +81,24 @@ async def adopt_session(request: Request[Any, Any, Any], data: JSONBody[AdoptReq
         return error_response(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
     ctx.skin, ctx.route = skin.id, "adoptSession"
     session = await gateway.sessions.load(skin.id, request.cookies.get(gateway.session_cookie))
-    refusal = guard(gateway, request, session, ctx)
-    if refusal is not None:
-        return refusal
+    refused = refusal(gateway, request.method, Incoming(request.scope, request.receive).headers, session)
+    if refused is not None:
+        return error_response(403, *refused, ctx)
     if not SESSION_ID.match(data.sid):
         return error_response(400, "BAD_SESSION_ID", "Not a session id", ctx)
     route = ROUTES_BY_NAME["getProfile"]
     candidate = SessionData(wsession=data.sid, jars=session.data.jars)
     probe = type(session)(session.id, candidate, session.stored)
-    headers = upstream_headers(gateway, request, skin, probe, route, ctx)
+    headers = upstream_headers(gateway, Incoming(request.scope, request.receive), skin, probe, route, ctx)
     try:
         answer = await call_upstream(gateway, skin, route, {}, probe, "", b"{}", headers, ctx)
     except (httpx.TimeoutException, TimeoutError):
         return error_response(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
     except (httpx.TransportError, CircuitOpen):
         return error_response(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
-    profile = _json(answer.content)
+    profile = _json(answer.body)
     session.data.jars = probe.data.jars
-    if answer.status_code != 200 or profile.get("success") is not True:
+    if answer.status != 200 or profile.get("success") is not True:
         await gateway.sessions.save(skin.id, session)
         return error_response(401, "SESSION_NOT_ADOPTED", "That session is not valid", ctx)
     login = profile.get("login")
@@ -182,7 +183,7 @@ async def payment_redirect(
     if not session.data.logged_in:
         return Response(PAY_UNAVAILABLE, status_code=401, media_type="text/html; charset=utf-8")
     route = ROUTES_BY_NAME["paymentRedirect"]
-    headers = upstream_headers(gateway, request, skin, session, route, ctx)
+    headers = upstream_headers(gateway, Incoming(request.scope, request.receive), skin, session, route, ctx)
     body = msgspec.json.encode({"seque_no": seque_no, "payMethod": payMethod})
     try:
         answer = await call_upstream(gateway, skin, route, {}, session, "", body, headers, ctx)
@@ -190,13 +191,13 @@ async def payment_redirect(
         answer = None
     with contextlib.suppress(StoreUnavailable):
         await gateway.sessions.save(skin.id, session)  # the upstream's cookies of this call
-    reply = _json(answer.content) if answer is not None and answer.status_code == 200 else {}
+    reply = _json(answer.body) if answer is not None and answer.status == 200 else {}
     target = reply.get("redirectUrl")
     if not isinstance(target, str) or not skin.allows_payment_to(target):
-        ctx.upstream_status = answer.status_code if answer is not None else None
+        ctx.upstream_status = answer.status if answer is not None else None
         # The platform refusing (no such deposit, not this player's) is a 404; no answer, a
         # broken one or a host the skin does not list is the platform failing us: 502.
-        refused = answer is not None and answer.status_code < 500 and not isinstance(target, str)
+        refused = answer is not None and answer.status < 500 and not isinstance(target, str)
         return Response(PAY_UNAVAILABLE, status_code=404 if refused else 502, media_type="text/html; charset=utf-8",
                         headers={"cache-control": "no-store"})  # fmt: skip
     return Response(

@@ -10,13 +10,24 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException
 
 from contracts.base import BffError
+from gateway.exchange import Outgoing, json_headers
 from gateway.runtime import RequestContext
 
 log = structlog.get_logger("gateway.errors")
 
 
+def error_body(code: str, message: str, ctx: RequestContext) -> bytes:
+    return msgspec.json.encode(BffError(message=message, code=code, requestId=ctx.request_id))
+
+
+def error_answer(status: int, code: str, message: str, ctx: RequestContext) -> Outgoing:
+    """The error shape on the proxied path (`gateway.exchange`)."""
+    headers = json_headers(ctx.request_id, (b"cache-control", b"no-store"))
+    return Outgoing(status, headers, error_body(code, message, ctx))
+
+
 def error_response(status: int, code: str, message: str, ctx: RequestContext) -> Response[Any]:
-    body = msgspec.json.encode(BffError(message=message, code=code, requestId=ctx.request_id))
+    body = error_body(code, message, ctx)
     return Response(
         content=body,
         status_code=status,

@@ -82,6 +82,20 @@ class Metrics:
         series[0].inc()
         series[1].observe(seconds)
 
+    def cache_answer(self, skin: str | None, state: str) -> None:
+        key = ("c", skin, state)
+        series = self._series.get(key)
+        if series is None:
+            series = self._series[key] = self.cache.labels(skin or "none", state)
+        series.inc()
+
+    def dedup_role(self, role: str) -> None:
+        key = ("d", role)
+        series = self._series.get(key)
+        if series is None:
+            series = self._series[key] = self.dedup.labels(role)
+        series.inc()
+
     def upstream(self, skin: str, route_class: str, seconds: float) -> None:
         key = ("u", skin, route_class)
         series = self._series.get(key)

@@ -79,6 +79,7 @@ def configure_logging(settings: Settings) -> None:
             structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.processors.format_exc_info,
             redact,
             renderer,
         ],
@@ -88,15 +89,53 @@ def configure_logging(settings: Settings) -> None:
     )
 
 
+class Access:
+    """The access line and the metrics of one request (skin, route, status, ms, upstream ms,
+    dedup, request id)."""
+
+    def __init__(self, gateway: Gateway) -> None:
+        self.metrics = gateway.metrics
+        self.log = structlog.get_logger("gateway.access")
+
+    def record(self, method: str, path: str, status: int, ctx: RequestContext) -> None:
+        seconds = time.perf_counter() - ctx.started
+        if ctx.route_class == "other":
+            ctx.route_class = "bff" if path.startswith("/bff/") else "spa"
+        self._count(ctx, status, seconds)
+        self.log.info(
+            "request",
+            method=method,
+            path=path,
+            status=status,
+            ms=round(seconds * 1000, 2),
+            skin=ctx.skin,
+            route=ctx.route,
+            upstream_ms=round(ctx.upstream_ms, 2) if ctx.upstream_status is not None else None,
+            upstream_status=ctx.upstream_status,
+            dedup=ctx.dedup,
+            request_id=ctx.request_id,
+        )
+
+    def _count(self, ctx: RequestContext, status: int, seconds: float) -> None:
+        metrics = self.metrics
+        metrics.request(ctx.skin, ctx.route_class, status, seconds)
+        if ctx.upstream_status is not None and ctx.skin is not None:
+            metrics.upstream(ctx.skin, ctx.route_class, ctx.upstream_ms / 1000)
+        if ctx.cache is not None:
+            metrics.cache_answer(ctx.skin, ctx.cache)
+        if ctx.dedup in ("leader", "follower", "replayed"):
+            metrics.dedup_role(ctx.dedup)
+
+
 class AccessLog:
-    """One line per HTTP request (skin, route, status, ms, upstream ms, dedup, request id),
-    the request's metrics, and `connection: close` on answers while draining."""
+    """ASGI middleware of the Litestar routes (`/bff/*`, the SPA): one access line per HTTP
+    request, its metrics, and `connection: close` on answers while draining. (The proxied
+    prefixes record theirs in `gateway.app`'s proxied path.)"""
 
     def __init__(self, app: ASGIApp, gateway: Gateway) -> None:
         self.app = app
         self.gateway = gateway
-        self.metrics = gateway.metrics
-        self.log = structlog.get_logger("gateway.access")
+        self.access = Access(gateway)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != ScopeType.HTTP:
@@ -119,34 +158,7 @@ class AccessLog:
         try:
             await self.app(scope, receive, observe)
         finally:
-            seconds = time.perf_counter() - ctx.started
-            route_class = ctx.route_class
-            if route_class == "other":
-                route_class = ctx.route_class = "bff" if http["path"].startswith("/bff/") else "spa"
-            self._count(ctx, status, seconds)
-            self.log.info(
-                "request",
-                method=http["method"],
-                path=http["path"],
-                status=status,
-                ms=round(seconds * 1000, 2),
-                skin=ctx.skin,
-                route=ctx.route,
-                upstream_ms=round(ctx.upstream_ms, 2) if ctx.upstream_status is not None else None,
-                upstream_status=ctx.upstream_status,
-                dedup=ctx.dedup,
-                request_id=ctx.request_id,
-            )
-
-    def _count(self, ctx: RequestContext, status: int, seconds: float) -> None:
-        metrics = self.metrics
-        metrics.request(ctx.skin, ctx.route_class, status, seconds)
-        if ctx.upstream_status is not None and ctx.skin is not None:
-            metrics.upstream(ctx.skin, ctx.route_class, ctx.upstream_ms / 1000)
-        if ctx.cache is not None:
-            metrics.cache.labels(ctx.skin or "none", ctx.cache).inc()
-        if ctx.dedup in ("leader", "follower", "replayed"):
-            metrics.dedup.labels(ctx.dedup).inc()
+            self.access.record(http["method"], http["path"], status, ctx)
 
 
 def _header(scope: HTTPScope, name: bytes) -> str | None:

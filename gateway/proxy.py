@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
@@ -19,21 +20,20 @@ from urllib.parse import parse_qsl, urlencode
 
 import httpx
 import msgspec
-from litestar import Request, Response
-from litestar.background_tasks import BackgroundTask
-from litestar.response import Stream
 
 from contracts.base import SESSION_EXPIRED
 from contracts.catalogue import ROUTES_BY_NAME, Route
 from gateway.cache import Entry
 from gateway.dedup import ExclusiveConflict, LeaderLost, body_digest
-from gateway.errors import error_response, store_unavailable
+from gateway.errors import error_answer
+from gateway.exchange import BodyTooLarge, Incoming, Outgoing
 from gateway.resilience import RETRYABLE_STATUS, CallPolicy, RetryBudget, backoff, may_retry
-from gateway.runtime import Gateway, RequestContext, Target, headers_of
+from gateway.runtime import Gateway, RequestContext, Target
 from gateway.security import SAFE_METHODS, XSRF_COOKIE, cross_site
 from gateway.session import Session, decode_session
 from gateway.shared import StoreUnavailable
 from gateway.skins import Skin
+from gateway.transport import Answer
 
 # Percent-escapes of '.', '/', '\' and control bytes, '..' and '.' segments, empty
 # segments, backslashes and scheme-like segments are refused before any lookup.
@@ -49,17 +49,19 @@ FORWARDED_REQUEST_HEADERS = (
 )
 # Content is anonymous and cached per skin + path + query: nothing else may vary its answer.
 CONTENT_REQUEST_HEADERS = ("accept", "user-agent", "if-none-match", "if-modified-since")
-RETURNED_RESPONSE_HEADERS = (
-    "content-type",
-    "cache-control",
-    "etag",
-    "last-modified",
-    "expires",
-    "content-disposition",
-    "content-language",
-    "retry-after",
+RETURNED_RESPONSE_HEADERS = frozenset(
+    {
+        "content-type",
+        "cache-control",
+        "etag",
+        "last-modified",
+        "expires",
+        "content-disposition",
+        "content-language",
+        "retry-after",
+    }
 )
-STREAMED_RESPONSE_HEADERS = (*RETURNED_RESPONSE_HEADERS, "content-encoding", "content-length")
+STREAMED_RESPONSE_HEADERS = RETURNED_RESPONSE_HEADERS | {"content-encoding", "content-length"}
 SESSION_CAPTURE_ROUTES = frozenset({"login", "register"})
 LOGIN_NAME_ROUTES = frozenset({"login", "register", "forgotPassword"})
 UPSTREAM_XSRF_HEADER = "X-XSRF-TOKEN"
@@ -151,31 +153,31 @@ _outcome_decoder = msgspec.msgpack.Decoder(WireOutcome)
 
 
 def upstream_headers(
-    gateway: Gateway, request: Request[Any, Any, Any], skin: Skin, session: Session, route: Route, ctx: RequestContext
+    gateway: Gateway, incoming: Incoming, skin: Skin, session: Session, route: Route, ctx: RequestContext
 ) -> dict[str, str]:
     """An allowlist: client-sent siteid, wsession, cookies and hop-by-hop headers never pass."""
     allowed = CONTENT_REQUEST_HEADERS if route.policy == "content" else FORWARDED_REQUEST_HEADERS
-    incoming = headers_of(request)
-    headers = {name: value for name in allowed if (value := incoming.get(name)) is not None}
+    given = incoming.headers
+    headers = {name: value for name in allowed if (value := given.get(name)) is not None}
     headers["siteid"] = skin.site_id
     if session.data.wsession and route.policy != "content":
         headers["wsession"] = session.data.wsession
     headers["x-request-id"] = ctx.request_id
-    peer = request.client.host if request.client else ""
+    peer = incoming.peer
     trusted = gateway.trusts(peer)
-    chain = incoming.get("x-forwarded-for") if trusted else None
+    chain = given.get("x-forwarded-for") if trusted else None
     headers["x-forwarded-for"] = f"{chain}, {peer}" if chain else peer
-    proto = incoming.get("x-forwarded-proto") if trusted else None
-    headers["x-forwarded-proto"] = proto if proto in {"http", "https"} else request.url.scheme
+    proto = given.get("x-forwarded-proto") if trusted else None
+    headers["x-forwarded-proto"] = proto if proto in {"http", "https"} else incoming.scheme
     # Bodies the gateway reads (login, SESSION_EXPIRED) must arrive uncompressed.
     headers["accept-encoding"] = "identity"
     return headers
 
 
-def client_ip(gateway: Gateway, request: Request[Any, Any, Any]) -> str:
+def client_ip(gateway: Gateway, incoming: Incoming) -> str:
     """The player's address: behind a trusted balancer, the last hop it saw."""
-    peer = request.client.host if request.client else ""
-    chain = headers_of(request).get("x-forwarded-for")
+    peer = incoming.peer
+    chain = incoming.headers.get("x-forwarded-for")
     if gateway.trusts(peer) and chain:
         hops = [hop.strip() for hop in chain.split(",") if hop.strip()]
         untrusted = [hop for hop in hops if not gateway.trusts(hop)]
@@ -187,83 +189,85 @@ def refused_path(raw_path: str) -> bool:
     return _BAD_PATH.search(raw_path) is not None
 
 
-async def proxy(gateway: Gateway, request: Request[Any, Any, Any]) -> Response[Any]:
-    ctx = RequestContext.of(request)
-    skin = gateway.skin_for(request)
+async def proxy(gateway: Gateway, incoming: Incoming, ctx: RequestContext) -> Outgoing:
+    skin = gateway.skins.for_host(incoming.headers.get("host"))
     if skin is None:
-        return error_response(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
+        return error_answer(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
     ctx.skin = skin.id
-    raw_path = request.scope.get("raw_path", b"").decode("latin-1") or request.scope["path"]
-    if refused_path(raw_path):
-        return error_response(400, "BAD_PATH", "This path is not allowed", ctx)
-    found = gateway.catalogue.match(request.method, request.scope["path"])
+    if refused_path(incoming.raw_path):
+        return error_answer(400, "BAD_PATH", "This path is not allowed", ctx)
+    found = gateway.catalogue.match(incoming.method, incoming.path)
     if found is None:
-        return error_response(404, "NOT_FOUND", "No such route", ctx)
+        return error_answer(404, "NOT_FOUND", "No such route", ctx)
     route, params = found
     ctx.route, ctx.route_class = route.name, route.policy
-    gateway.tracing.tag(ctx.request_id, skin.id, route.name)
+    if gateway.tracing.enabled:
+        gateway.tracing.tag(ctx.request_id, skin.id, route.name)
     if route.policy == "content":
-        return await _content(gateway, request, skin, route, params, ctx)
+        return await _content(gateway, incoming, skin, route, params, ctx)
     try:
-        session = await gateway.sessions.load(skin.id, request.cookies.get(gateway.session_cookie))
+        session = await gateway.sessions.load(skin.id, incoming.cookie(gateway.session_cookie))
     except StoreUnavailable:
         return _unavailable(ctx)
-    refusal = guard(gateway, request, session, ctx)
-    if refusal is not None:
-        return refusal
+    refused = refusal(gateway, incoming.method, incoming.headers, session)
+    if refused is not None:
+        return error_answer(403, *refused, ctx)
     if route.auth and not session.data.logged_in:
-        return _reply_response(gateway, request, _expired_reply(), session, ctx)
-    forward = await _prepare(gateway, request, skin, route, params, session, ctx)
-    if isinstance(forward, Response):
+        return _reply_answer(gateway, incoming, _expired_reply(), session, ctx)
+    forward = await _prepare(gateway, incoming, skin, route, params, session, ctx)
+    if isinstance(forward, Outgoing):
         return forward
-    who = {"ip": client_ip(gateway, request), "login": forward.login, "session": session.id}
-    wait = await gateway.limiter.check(skin.id, route.name, who)
-    if wait is not None:
-        gateway.metrics.rate_limited.labels(skin.id, route.name).inc()
-        response = error_response(429, "RATE_LIMITED", "Too many attempts, please wait and try again", ctx)
-        response.headers["retry-after"] = str(wait)
-        return response
+    limiter = gateway.limiter
+    who: dict[str, str | None] | None = None
+    if limiter.limits(route.name):
+        who = {"ip": client_ip(gateway, incoming), "login": forward.login, "session": session.id}
+        wait = await limiter.check(skin.id, route.name, who)
+        if wait is not None:
+            gateway.metrics.rate_limited.labels(skin.id, route.name).inc()
+            answer = error_answer(429, "RATE_LIMITED", "Too many attempts, please wait and try again", ctx)
+            answer.set_header("retry-after", str(wait))
+            return answer
     if route.binary or route.multipart:
-        return await _stream(gateway, request, forward, ctx)
-    response = await _flight(gateway, request, forward, ctx)
-    if gateway.limiter.counts_failures(route.name) and not session.data.logged_in:
-        await gateway.limiter.failed(skin.id, route.name, who)
-    return response
+        return await _stream(gateway, incoming, forward, ctx)
+    answer = await _flight(gateway, incoming, forward, ctx)
+    if who is not None and limiter.counts_failures(route.name) and not session.data.logged_in:
+        await limiter.failed(skin.id, route.name, who)
+    return answer
 
 
-def guard(
-    gateway: Gateway, request: Request[Any, Any, Any], session: Session, ctx: RequestContext
-) -> Response[Any] | None:
-    """Unsafe calls must come from this site and echo the session's XSRF token."""
-    if request.method in SAFE_METHODS:
+def refusal(gateway: Gateway, method: str, headers: dict[str, str], session: Session) -> tuple[str, str] | None:
+    """Unsafe calls must come from this site and echo the session's XSRF token: the code and
+    message of a 403 when they do not."""
+    if method in SAFE_METHODS:
         return None
-    headers = headers_of(request)
     if cross_site(headers.get("origin"), headers.get("sec-fetch-site"), headers.get("host")):
-        return error_response(403, "CROSS_SITE", "Cross-site requests are refused", ctx)
+        return "CROSS_SITE", "Cross-site requests are refused"
     if session.is_new or not gateway.xsrf.valid(session.id, headers.get("x-xsrf-token")):
-        return error_response(403, "XSRF", "Missing or invalid X-XSRF-TOKEN", ctx)
+        return "XSRF", "Missing or invalid X-XSRF-TOKEN"
     return None
 
 
 async def _prepare(
     gateway: Gateway,
-    request: Request[Any, Any, Any],
+    incoming: Incoming,
     skin: Skin,
     route: Route,
     params: dict[str, str],
     session: Session,
     ctx: RequestContext,
-) -> Forward | Response[Any]:
-    headers = upstream_headers(gateway, request, skin, session, route, ctx)
-    query = request.scope.get("query_string", b"").decode("latin-1")
+) -> Forward | Outgoing:
+    headers = upstream_headers(gateway, incoming, skin, session, route, ctx)
+    query = incoming.query
+    declared = incoming.headers.get("content-length")
+    limit = gateway.settings.max_upload_body if route.multipart else gateway.settings.max_json_body
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        return error_answer(413, "TOO_LARGE", "Request body too large", ctx)
     if route.multipart:
-        return Forward(skin, route, params, session, query, None, request.stream(), headers)
-    declared = headers_of(request).get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > gateway.settings.max_json_body:
-        return error_response(413, "TOO_LARGE", "Request body too large", ctx)
-    body = await request.body()
-    if len(body) > gateway.settings.max_json_body:
-        return error_response(413, "TOO_LARGE", "Request body too large", ctx)
+        return Forward(skin, route, params, session, query, None, incoming.chunks(limit), headers)
+    try:
+        body = await incoming.body(limit)
+    except BodyTooLarge:
+        return error_answer(413, "TOO_LARGE", "Request body too large", ctx)
     forward = Forward(skin, route, params, session, query, body if route.method != "GET" else None, None, headers)
     if route.name in LOGIN_NAME_ROUTES and body:
         _take_login_fields(forward, body)
@@ -288,43 +292,41 @@ def _take_login_fields(forward: Forward, body: bytes) -> None:
 
 async def _content(
     gateway: Gateway,
-    request: Request[Any, Any, Any],
+    incoming: Incoming,
     skin: Skin,
     route: Route,
     params: dict[str, str],
     ctx: RequestContext,
-) -> Response[Any]:
+) -> Outgoing:
     """Anonymous content: no session is read or written, the cache answers first."""
-    query = request.scope.get("query_string", b"").decode("latin-1")
-    key = f"bff:{skin.id}:cache:{request.scope['path']}?{_sorted_query(query)}"
+    query = incoming.query
+    key = f"bff:{skin.id}:cache:{incoming.path}?{_sorted_query(query)}"
     cache = gateway.cache
     entry = await cache.get(key)
     state = cache.state(entry, route.name) if entry is not None else None
     if state == "HIT" and entry is not None:
-        ctx.cache = state
-        return _cached_response(gateway, request, entry, state, ctx)
+        return _cached_answer(entry, state, ctx)
     session = Session.anonymous()
-    headers = upstream_headers(gateway, request, skin, session, route, ctx)
+    headers = upstream_headers(gateway, incoming, skin, session, route, ctx)
     forward = Forward(skin, route, params, session, query, None, None, headers)
     if entry is not None and state is not None:
-        ctx.cache = state
         if state == "STALE":
             gateway.background(cache.refresh_once(key, lambda: _fetch_entry(gateway, forward, ctx)))
-        return _cached_response(gateway, request, entry, state, ctx)
-    outcome = await _run_flight(gateway, request, forward, ctx)
-    if isinstance(outcome, Response):
+        return _cached_answer(entry, state, ctx)
+    outcome = await _run_flight(gateway, incoming, forward, ctx)
+    if isinstance(outcome, Outgoing):
         return outcome
     failed = outcome.error is not None or outcome.reply.status >= 500
     if failed and entry is not None and cache.usable_on_error(entry, route.name):
-        return _cached_response(gateway, request, entry, "STALE", ctx)
+        return _cached_answer(entry, "STALE", ctx)
     if outcome.error is not None:
         return _upstream_error(outcome, ctx)
     if outcome.reply.status == 200:
         await cache.put(key, Entry(cache.clock(), 200, outcome.reply.headers, outcome.reply.body))
-    response = _reply_response(gateway, request, outcome.reply, None, ctx)
-    response.headers["x-cache"] = "MISS"
+    answer = _reply_answer(gateway, incoming, outcome.reply, None, ctx)
+    answer.headers.append((b"x-cache", b"MISS"))
     ctx.cache = "MISS"
-    return response
+    return answer
 
 
 async def _fetch_entry(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Entry | None:
@@ -334,28 +336,26 @@ async def _fetch_entry(gateway: Gateway, forward: Forward, ctx: RequestContext) 
     return Entry(gateway.cache.clock(), 200, outcome.reply.headers, outcome.reply.body)
 
 
-def _cached_response(
-    gateway: Gateway, request: Request[Any, Any, Any], entry: Entry, state: str, ctx: RequestContext
-) -> Response[Any]:
-    response = _reply_response(gateway, request, Reply(entry.status, dict(entry.headers), entry.body), None, ctx)
-    response.headers["x-cache"] = state
+def _cached_answer(entry: Entry, state: str, ctx: RequestContext) -> Outgoing:
+    """A cached copy; it carries no session, so it sets no cookie."""
+    headers = _header_list(entry.headers)
+    headers.append((b"x-request-id", ctx.request_id.encode("latin-1")))
+    headers.append((b"x-cache", state.encode()))
     ctx.dedup, ctx.cache = f"cache-{state.lower()}", state
-    return response
+    return Outgoing(entry.status, headers, entry.body)
 
 
-async def _flight(
-    gateway: Gateway, request: Request[Any, Any, Any], forward: Forward, ctx: RequestContext
-) -> Response[Any]:
+async def _flight(gateway: Gateway, incoming: Incoming, forward: Forward, ctx: RequestContext) -> Outgoing:
     route, session = forward.route, forward.session
-    idempotency_key = headers_of(request).get("idempotency-key")
+    idempotency_key = incoming.headers.get("idempotency-key")
     record = None
     if idempotency_key is not None and route.policy == "exclusive":
-        verdict = await _idempotency(gateway, request, forward, idempotency_key, ctx)
-        if isinstance(verdict, Response):
+        verdict = await _idempotency(gateway, incoming, forward, idempotency_key, ctx)
+        if isinstance(verdict, Outgoing):
             return verdict
         record = verdict
-    outcome = await _run_flight(gateway, request, forward, ctx)
-    if isinstance(outcome, Response):
+    outcome = await _run_flight(gateway, incoming, forward, ctx)
+    if isinstance(outcome, Outgoing):
         if record is not None:
             await _forget(gateway, record[0])
         return outcome
@@ -363,17 +363,17 @@ async def _flight(
         await _record(gateway, record, session, outcome)
     if outcome.error is not None:
         return _upstream_error(outcome, ctx)
-    return _reply_response(gateway, request, outcome.reply, outcome.session or session, ctx)
+    return _reply_answer(gateway, incoming, outcome.reply, outcome.session or session, ctx)
 
 
 async def _run_flight(
-    gateway: Gateway, request: Request[Any, Any, Any], forward: Forward, ctx: RequestContext
-) -> Outcome | Response[Any]:
+    gateway: Gateway, incoming: Incoming, forward: Forward, ctx: RequestContext
+) -> Outcome | Outgoing:
     """Joins an identical request in flight (in this process, then across instances) or leads one."""
     route = forward.route
     session_key = "anonymous" if route.policy == "content" else forward.session.id
-    key = (forward.skin.id, session_key, route.method, request.scope["path"], _sorted_query(forward.query),
-           body_digest(forward.body or b""))  # fmt: skip
+    key = (forward.skin.id, session_key, route.method, incoming.path, _sorted_query(forward.query),
+           body_digest(forward.body) if forward.body else "")  # fmt: skip
     slot = (forward.skin.id, forward.session.id, route.name) if route.policy == "exclusive" else None
 
     async def lead() -> Outcome:
@@ -397,29 +397,29 @@ async def _run_flight(
         joined: tuple[Outcome, str] = await gateway.dedup.run(key, lead, slot)
         outcome, role = joined
     except ExclusiveConflict:
-        return error_response(409, "IN_PROGRESS", "request already in progress", ctx)
+        return error_answer(409, "IN_PROGRESS", "request already in progress", ctx)
     except LeaderLost:
-        return error_response(
+        return error_answer(
             502, "OUTCOME_UNKNOWN", "The instance handling this request went away; check before retrying", ctx
         )
     except StoreUnavailable:
         return _unavailable(ctx)
     except TimeoutError:
-        return error_response(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
+        return error_answer(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
     ctx.dedup = "follower" if role == "follower" else (ctx.dedup or role)
     return outcome
 
 
 async def _idempotency(
-    gateway: Gateway, request: Request[Any, Any, Any], forward: Forward, key: str, ctx: RequestContext
-) -> tuple[str, str] | Response[Any]:
+    gateway: Gateway, incoming: Incoming, forward: Forward, key: str, ctx: RequestContext
+) -> tuple[str, str] | Outgoing:
     """`(record name, fingerprint)` for a new call; a replay, a join or a refusal otherwise."""
     records = gateway.records
     if not records.valid(key):
-        return error_response(400, "BAD_IDEMPOTENCY_KEY", "Idempotency-Key must be 8-128 characters", ctx)
+        return error_answer(400, "BAD_IDEMPOTENCY_KEY", "Idempotency-Key must be 8-128 characters", ctx)
     name = records.name(forward.skin.id, key)
     fingerprint = body_digest(
-        f"{forward.route.method} {request.scope['path']}?{forward.query}".encode() + (forward.body or b"")
+        f"{forward.route.method} {incoming.path}?{forward.query}".encode() + (forward.body or b"")
     )
     session = forward.session
     try:
@@ -430,20 +430,18 @@ async def _idempotency(
     except StoreUnavailable:
         return _unavailable(ctx)
     if verdict.kind == "foreign":
-        return error_response(409, "IDEMPOTENCY_KEY_IN_USE", "This Idempotency-Key belongs to another session", ctx)
+        return error_answer(409, "IDEMPOTENCY_KEY_IN_USE", "This Idempotency-Key belongs to another session", ctx)
     if verdict.kind == "mismatch":
-        return error_response(
-            422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for a different request", ctx
-        )
+        return error_answer(422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for a different request", ctx)
     if verdict.kind == "replay":
         outcome = decode_outcome(verdict.outcome)
         if outcome.error is not None:
-            response = _upstream_error(outcome, ctx)
+            answer = _upstream_error(outcome, ctx)
         else:
-            response = _reply_response(gateway, request, outcome.reply, session, ctx)
-        response.headers["idempotent-replayed"] = "true"
+            answer = _reply_answer(gateway, incoming, outcome.reply, session, ctx)
+        answer.headers.append((b"idempotent-replayed", b"true"))
         ctx.dedup = "replayed"
-        return response
+        return answer
     return name, fingerprint
 
 
@@ -467,8 +465,8 @@ async def _call(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Outc
     """The leader's upstream call, and what its answer does to the session (done once)."""
     route, session = forward.route, forward.session
     try:
-        response = await call_upstream(gateway, forward.skin, route, forward.params, session, forward.query,
-                                       forward.body, forward.headers, ctx)  # fmt: skip
+        answer = await call_upstream(gateway, forward.skin, route, forward.params, session, forward.query,
+                                     forward.body, forward.headers, ctx)  # fmt: skip
     except CircuitOpen as exc:
         return Outcome(Reply(503, {}, b""), None, "open", exc.retry_after)
     except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout):
@@ -477,9 +475,7 @@ async def _call(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Outc
         return Outcome(Reply(504, {}, b""), None, "timeout")
     except httpx.TransportError:
         return Outcome(Reply(502, {}, b""), None, "broken")
-    reply = Reply(
-        response.status_code, _returned_headers(response.headers, RETURNED_RESPONSE_HEADERS), response.content
-    )
+    reply = Reply(answer.status, _returned_headers(answer.headers, RETURNED_RESPONSE_HEADERS), answer.body)
     if route.policy == "content":
         return Outcome(reply, None)
     reply = _observe(route, reply, session, forward)
@@ -487,23 +483,27 @@ async def _call(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Outc
     return Outcome(reply, session)
 
 
-def _upstream_error(outcome: Outcome, ctx: RequestContext) -> Response[Any]:
+def _upstream_error(outcome: Outcome, ctx: RequestContext) -> Outgoing:
     if outcome.error == "timeout":
-        return error_response(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
+        return error_answer(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
     if outcome.error == "open":
-        response = error_response(503, "UPSTREAM_UNAVAILABLE", "The platform is not answering, please try again", ctx)
-        response.headers["retry-after"] = str(outcome.retry_after or 1)
-        return response
+        answer = error_answer(503, "UPSTREAM_UNAVAILABLE", "The platform is not answering, please try again", ctx)
+        answer.headers.append((b"retry-after", str(outcome.retry_after or 1).encode()))
+        return answer
     if outcome.error == "broken":
-        return error_response(502, "UPSTREAM_FAILED", "The platform's answer was lost; check before retrying", ctx)
-    return error_response(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
+        return error_answer(502, "UPSTREAM_FAILED", "The platform's answer was lost; check before retrying", ctx)
+    return error_answer(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
 
 
-def _unavailable(ctx: RequestContext) -> Response[Any]:
-    return store_unavailable(ctx)
+def _unavailable(ctx: RequestContext) -> Outgoing:
+    answer = error_answer(503, "STORE_UNAVAILABLE", "Service temporarily unavailable, please try again", ctx)
+    answer.headers.append((b"retry-after", b"1"))
+    return answer
 
 
 def _sorted_query(query: str) -> str:
+    if not query:
+        return ""
     return urlencode(sorted(parse_qsl(query, keep_blank_values=True)))
 
 
@@ -517,9 +517,9 @@ async def call_upstream(
     body: bytes | None,
     headers: dict[str, str],
     ctx: RequestContext,
-) -> httpx.Response:
-    """One buffered upstream call with the session's cookies and the upstream's XSRF echo,
-    within its route class's deadline, retried where `may_retry` allows, through the
+) -> Answer:
+    """One upstream call, its answer read whole, with the session's cookies and the upstream's
+    XSRF echo, within its route class's deadline, retried where `may_retry` allows, through the
     skin's breaker for that upstream.
 
     Content calls are anonymous: no session cookies go out and none are kept.
@@ -533,7 +533,7 @@ async def call_upstream(
     # twice is one failure, and a half-open probe is one call.
     try:
         async with asyncio.timeout(policy.deadline_s):
-            response = await _attempts(gateway, skin, route, target, policy, session, body, headers, ctx)
+            answer = await _attempts(gateway, skin, route, target, policy, session, body, headers, ctx)
     except httpx.TransportError as exc:
         breaker.failure(type(exc).__name__)
         raise
@@ -543,13 +543,13 @@ async def call_upstream(
     except BaseException:  # cancelled: the player went away
         breaker.abandon()
         raise
-    status = response.status_code
+    status = answer.status
     if status >= 500 and status != 501:
         breaker.failure(f"status {status}")
     else:
         breaker.success()
     ctx.upstream_status = status
-    return response
+    return answer
 
 
 async def _attempts(
@@ -562,26 +562,25 @@ async def _attempts(
     body: bytes | None,
     headers: dict[str, str],
     ctx: RequestContext,
-) -> httpx.Response:
+) -> Answer:
     budget = gateway.breakers.budget(skin.id, target.upstream)
     budget.deposit()
     keeps_cookies = route.policy != "content"
-    extensions = policy.extensions
+    timeouts = policy.timeouts
+    tracing = gateway.tracing
     attempt, resent_for_xsrf = 0, False
     while True:
         sent = dict(headers)
         if keeps_cookies:
-            _add_jar(sent, session.data.jars.get(target.origin, {}))
+            _add_jar(sent, session.data.jars.get(target.origin))
+        started = time.perf_counter()
         try:
-            with ctx.upstream_timer(), gateway.tracing.upstream(route.name, route.method, target.upstream,
-                                                                sent) as span:  # fmt: skip
-                response = await target.transport.handle_async_request(
-                    httpx.Request(
-                        route.method, parsed_url(target.url), headers=sent, content=body, extensions=extensions
-                    )
-                )
-                await response.aread()
-                gateway.tracing.status(span, response.status_code)
+            if tracing.enabled:
+                with tracing.upstream(route.name, route.method, target.upstream, sent) as span:
+                    answer = await target.transport.request(route.method, target.target, sent, body, timeouts)
+                    tracing.status(span, answer.status)
+            else:
+                answer = await target.transport.request(route.method, target.target, sent, body, timeouts)
         except httpx.TransportError as exc:
             failure = _failure_kind(exc)
             if (
@@ -591,8 +590,8 @@ async def _attempts(
             ):
                 raise
         else:
-            status = response.status_code
-            jar_changed = keeps_cookies and _keep_cookies(session, target.origin, response)
+            status = answer.status
+            jar_changed = keeps_cookies and _keep_cookies(session, target.origin, answer)
             # A visitor's first unsafe call meets the upstream's XSRF check before it has a
             # token: the upstream refuses it unprocessed and issues one, so it is sent once more.
             if status == 403 and jar_changed and route.method != "GET" and not resent_for_xsrf:
@@ -604,24 +603,11 @@ async def _attempts(
                 or attempt >= policy.retries
                 or not _retry_allowed(gateway, skin, route, budget, "status")
             ):
-                return response
+                return answer
+        finally:
+            ctx.upstream_ms += (time.perf_counter() - started) * 1000
         attempt += 1
         await asyncio.sleep(backoff(attempt))
-
-
-_URLS: dict[str, httpx.URL] = {}
-
-
-def parsed_url(url: str) -> httpx.URL:
-    """httpx parses and re-quotes every URL it is given (a tenth of a proxied call's CPU);
-    the same few upstream URLs come back all the time, so their parsed form is kept."""
-    found = _URLS.get(url)
-    if found is None:
-        found = httpx.URL(url)
-        if len(_URLS) >= 8192:
-            _URLS.clear()
-        _URLS[url] = found
-    return found
 
 
 def _failure_kind(exc: httpx.TransportError) -> str:
@@ -648,9 +634,12 @@ def _observe(route: Route, reply: Reply, session: Session, forward: Forward) -> 
         return reply
     if route.name in SESSION_CAPTURE_ROUTES and b"sessionId" in reply.body:
         return _capture(reply, session, forward)
-    if SESSION_EXPIRED.encode() in reply.body and _code(reply.body) == SESSION_EXPIRED:
+    if _EXPIRED in reply.body and _code(reply.body) == SESSION_EXPIRED:
         session.log_out()
     return reply
+
+
+_EXPIRED = SESSION_EXPIRED.encode()
 
 
 def _capture(reply: Reply, session: Session, forward: Forward) -> Reply:
@@ -683,38 +672,37 @@ def _expired_reply() -> Reply:
     return Reply(200, {"content-type": "application/json"}, body)
 
 
-async def _stream(
-    gateway: Gateway, request: Request[Any, Any, Any], forward: Forward, ctx: RequestContext
-) -> Response[Any]:
+async def _stream(gateway: Gateway, incoming: Incoming, forward: Forward, ctx: RequestContext) -> Outgoing:
     """Binary answers (media, captcha) and uploads stream through without being held."""
     route, session = forward.route, forward.session
     target = gateway.upstream_target(forward.skin, route, forward.params, session, forward.query)
-    client, url, origin = target.client, target.url, target.origin
     breaker = gateway.breakers.get(forward.skin.id, target.upstream)
     headers = dict(forward.headers)
     if route.policy != "content":
-        _add_jar(headers, session.data.jars.get(origin, {}))
-    if forward.stream is not None and (length := headers_of(request).get("content-length")):
-        headers["content-length"] = length
-    if route.binary and (encoding := headers_of(request).get("accept-encoding")):
+        _add_jar(headers, session.data.jars.get(target.origin))
+    length: int | None = None
+    if forward.stream is not None and (declared := incoming.headers.get("content-length", "")).isdigit():
+        length = int(declared)
+    if route.binary and (encoding := incoming.headers.get("accept-encoding")):
         headers["accept-encoding"] = encoding
     slot = (forward.skin.id, session.id, route.name) if route.policy == "exclusive" else None
     if slot is not None and not gateway.claim(slot):
-        return error_response(409, "IN_PROGRESS", "request already in progress", ctx)
+        return error_answer(409, "IN_PROGRESS", "request already in progress", ctx)
     # No end-to-end deadline here: an upload takes as long as the player's line needs;
     # the connect and per-read timeouts still hold. Never retried (the body is gone).
     failure: Outcome | None = None
+    started = time.perf_counter()
     try:
         if not breaker.allow():
             failure = Outcome(Reply(503, {}, b""), None, "open", breaker.retry_after())
         else:
-            upstream_request = client.build_request(
-                route.method, url, headers=headers,
-                content=forward.stream if forward.stream is not None else forward.body,
-                timeout=gateway.policies[route.policy].timeout,
-            )  # fmt: skip
-            with ctx.upstream_timer(), gateway.tracing.upstream(route.name, route.method, target.upstream, headers):
-                response = await client.send(upstream_request, stream=True)
+            body = forward.stream if forward.stream is not None else forward.body
+            timeouts = gateway.policies[route.policy].timeouts
+            with gateway.tracing.upstream(route.name, route.method, target.upstream, headers):
+                answer = await target.transport.stream(route.method, target.target, headers, body, timeouts, length)
+    except BodyTooLarge:
+        breaker.abandon()
+        return error_answer(413, "TOO_LARGE", "Request body too large", ctx)
     except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout):
         failure = Outcome(Reply(502, {}, b""), None, "unreachable")
     except httpx.TimeoutException:
@@ -725,69 +713,87 @@ async def _stream(
         breaker.abandon()
         raise
     finally:
+        ctx.upstream_ms += (time.perf_counter() - started) * 1000
         if slot is not None:
             gateway.release(slot)
     if failure is not None:
         if failure.error != "open":
             breaker.failure(failure.error or "error")
         return _upstream_error(failure, ctx)
-    if response.status_code >= 500 and response.status_code != 501:
-        breaker.failure(f"status {response.status_code}")
+    status = answer.status
+    if status >= 500 and status != 501:
+        breaker.failure(f"status {status}")
     else:
         breaker.success()
-    ctx.upstream_status = response.status_code
-    if response.status_code >= 500 and response.status_code != 501:
-        await response.aclose()
-        return _platform_failure(response.status_code, route.policy == "exclusive", ctx)
-    if route.policy != "content" and _keep_cookies(session, origin, response):
+    ctx.upstream_status = status
+    if status >= 500 and status != 501:
+        await answer.aclose()
+        return _platform_failure(status, route.policy == "exclusive", ctx)
+    if route.policy != "content" and _keep_cookies(session, target.origin, answer):
         await gateway.sessions.save(forward.skin.id, session)
-    stream = Stream(
-        response.aiter_raw(),
-        status_code=response.status_code,
-        headers=_returned_headers(response.headers, STREAMED_RESPONSE_HEADERS),
-        background=BackgroundTask(response.aclose),
-    )
-    gateway.finish(request, stream, session, ctx)
-    return stream
+    headers_out = [
+        (name.encode("latin-1"), value.encode("latin-1"))
+        for name, value in answer.headers
+        if name in STREAMED_RESPONSE_HEADERS
+    ]
+    outgoing = Outgoing(status, headers_out, chunks=answer.chunks(), close=answer.aclose)
+    _finish(gateway, incoming, outgoing, session, ctx)
+    return outgoing
 
 
-def _platform_failure(status: int, exclusive: bool, ctx: RequestContext) -> Response[Any]:
+def _platform_failure(status: int, exclusive: bool, ctx: RequestContext) -> Outgoing:
     """The platform's own 5xx, told in the common error JSON: a 500 from here would read as the
     gateway failing, and the platform's error page is no use to a player."""
     if status == 503:
-        return error_response(503, "UPSTREAM_UNAVAILABLE", "The platform is not answering, please try again", ctx)
+        return error_answer(503, "UPSTREAM_UNAVAILABLE", "The platform is not answering, please try again", ctx)
     if status == 504:
-        return error_response(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
+        return error_answer(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
     if exclusive:
-        return error_response(502, "UPSTREAM_FAILED", "The platform failed this request; check before retrying", ctx)
-    return error_response(502, "UPSTREAM_ERROR", "The platform failed this request", ctx)
+        return error_answer(502, "UPSTREAM_FAILED", "The platform failed this request; check before retrying", ctx)
+    return error_answer(502, "UPSTREAM_ERROR", "The platform failed this request", ctx)
 
 
-def _reply_response(
-    gateway: Gateway, request: Request[Any, Any, Any], reply: Reply, session: Session | None, ctx: RequestContext
-) -> Response[Any]:
+def _reply_answer(
+    gateway: Gateway, incoming: Incoming, reply: Reply, session: Session | None, ctx: RequestContext
+) -> Outgoing:
     if reply.status >= 500 and reply.status != 501:
         route = ROUTES_BY_NAME.get(ctx.route or "")
         failure = _platform_failure(reply.status, route is not None and route.policy == "exclusive", ctx)
         if "retry-after" in reply.headers:
-            failure.headers["retry-after"] = reply.headers["retry-after"]
-        gateway.finish(request, failure, session, ctx)
+            failure.headers.append((b"retry-after", reply.headers["retry-after"].encode("latin-1")))
+        _finish(gateway, incoming, failure, session, ctx)
         return failure
-    response: Response[Any] = Response(
-        content=reply.body,
-        status_code=reply.status,
-        headers=reply.headers,
-        media_type=reply.headers.get("content-type", "application/json"),
-    )
-    gateway.finish(request, response, session, ctx)
-    return response
+    headers = _header_list(reply.headers)
+    if "content-type" not in reply.headers:
+        headers.append((b"content-type", b"application/json"))
+    outgoing = Outgoing(reply.status, headers, reply.body)
+    _finish(gateway, incoming, outgoing, session, ctx)
+    return outgoing
 
 
-def _returned_headers(headers: httpx.Headers, allowed: tuple[str, ...]) -> dict[str, str]:
-    return {name: value for name in allowed if (value := headers.get(name)) is not None}
+def _finish(gateway: Gateway, incoming: Incoming, outgoing: Outgoing, session: Session | None,
+            ctx: RequestContext) -> None:  # fmt: skip
+    """The request id, and the browser's session and XSRF cookies where they change."""
+    if outgoing.header("x-request-id") is None:
+        outgoing.headers.append((b"x-request-id", ctx.request_id.encode("latin-1")))
+    if session is not None:
+        for cookie in gateway.browser_cookies(session, incoming.cookie(XSRF_COOKIE)):
+            outgoing.headers.append(cookie.to_encoded_header())
 
 
-def _add_jar(headers: dict[str, str], jar: dict[str, str]) -> None:
+def _header_list(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
+    return [(name.encode("latin-1"), value.encode("latin-1")) for name, value in headers.items()]
+
+
+def _returned_headers(headers: list[tuple[str, str]], allowed: frozenset[str]) -> dict[str, str]:
+    returned: dict[str, str] = {}
+    for name, value in headers:
+        if name in allowed and name not in returned:
+            returned[name] = value
+    return returned
+
+
+def _add_jar(headers: dict[str, str], jar: dict[str, str] | None) -> None:
     if not jar:
         return
     headers["cookie"] = "; ".join(f"{name}={value}" for name, value in jar.items())
@@ -796,9 +802,9 @@ def _add_jar(headers: dict[str, str], jar: dict[str, str]) -> None:
         headers[UPSTREAM_XSRF_HEADER] = token
 
 
-def _keep_cookies(session: Session, origin: str, response: httpx.Response) -> bool:
+def _keep_cookies(session: Session, origin: str, answer: Answer) -> bool:
     """Upstream cookies go to the session's jar for that origin, never to the browser."""
-    set_cookies = response.headers.get_list("set-cookie")
+    set_cookies = answer.header_values("set-cookie")
     if not set_cookies:
         return False
     jar = dict(session.data.jars.get(origin, {}))

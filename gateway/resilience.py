@@ -22,11 +22,11 @@ import random
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-import httpx
+from functools import cached_property
+from typing import Literal
 
 from contracts.catalogue import Policy
+from gateway.transport import Timeouts
 
 BreakerState = Literal["closed", "open", "half-open"]
 RETRYABLE_STATUS = frozenset({502, 503, 504})
@@ -41,14 +41,9 @@ class CallPolicy:
     retries: int
     """Extra attempts, when the failure allows one."""
 
-    @property
-    def timeout(self) -> httpx.Timeout:
-        return httpx.Timeout(connect=self.connect_s, read=self.read_s, write=self.read_s, pool=self.connect_s)
-
-    @property
-    def extensions(self) -> dict[str, Any]:
-        """The `timeout` request extension transports read (what httpx's client would set)."""
-        return {"timeout": self.timeout.as_dict()}
+    @cached_property
+    def timeouts(self) -> Timeouts:
+        return Timeouts(connect=self.connect_s, read=self.read_s)
 
 
 DEFAULT_POLICIES: dict[Policy, CallPolicy] = {

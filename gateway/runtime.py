@@ -10,7 +10,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
 from litestar import Request, Response
 from litestar.datastructures import Cookie
 
@@ -28,7 +27,7 @@ from gateway.settings import Settings
 from gateway.shared import MemoryShared, Shared
 from gateway.skins import Skin, Skins
 from gateway.tracing import Tracing
-from gateway.upstream import UpstreamClients
+from gateway.upstream import Upstream, UpstreamClients
 
 CONTEXT_KEY = "bff"
 HEADERS_KEY = "bff.headers"
@@ -78,16 +77,21 @@ class RequestContext:
             self.upstream_ms += (time.perf_counter() - started) * 1000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Target:
     """Where one upstream call goes."""
 
-    client: httpx.AsyncClient
-    transport: httpx.AsyncBaseTransport
-    url: str
+    transport: Upstream
     origin: str
+    """`scheme://host[:port]`: the connections' key, and the session's cookie jar's."""
+    target: str
+    """The request target on that origin: path (under the base URL's own path) and query."""
     upstream: str
     """The upstream's name in the skin (`api`, `capi`, `sbapi`, `rest`, `sports_feed`)."""
+
+    @property
+    def url(self) -> str:
+        return self.origin + self.target
 
 
 @dataclass
@@ -116,6 +120,7 @@ class Gateway:
     def __post_init__(self) -> None:
         self._trusted = tuple(ipaddress.ip_network(p, strict=False) for p in self.settings.trusted_proxies)
         self._trust_memo: dict[str, bool] = {}
+        self._bases: dict[str, tuple[str, str]] = {}
         self.cache = ContentCache(self.shared, self.cache_config)
         self.limiter = RateLimiter(self.shared, self.rate_limits)
         self.records = IdempotencyRecords(self.shared)
@@ -167,9 +172,14 @@ class Gateway:
             upstream, base, path = "sports_feed", skin.sports_feed.rstrip("/"), ""
         else:
             path = route.upstream_path(params, session.data.wsession)
-        url = base + path + (f"?{query}" if query else "")
-        origin = _origin(base)
-        return Target(self.clients.client(origin), self.clients.transport(origin), url, origin, upstream)
+        found = self._bases.get(base)  # the same few base URLs come back on every call
+        if found is None:
+            if len(self._bases) >= 1024:  # only configurations add bases; bounded all the same
+                self._bases.clear()
+            found = self._bases[base] = split_base(base)
+        origin, base_path = found
+        target = (base_path + path or "/") + (f"?{query}" if query else "")
+        return Target(self.clients.upstream(origin), origin, target, upstream)
 
     def claim(self, slot: Hashable) -> bool:
         """One streamed exclusive call (an upload) per session and route at a time."""
@@ -186,11 +196,16 @@ class Gateway:
     ) -> None:
         """The browser's cookies (session id, XSRF token) and the request id."""
         response.headers["x-request-id"] = ctx.request_id
-        if session is None:
-            return
+        if session is not None:
+            response.cookies.extend(self.browser_cookies(session, request.cookies.get(XSRF_COOKIE)))
+
+    def browser_cookies(self, session: Session, xsrf_cookie: str | None) -> list[Cookie]:
+        """The session cookie when the browser does not have this id yet, and the XSRF token
+        when the browser's copy (`xsrf_cookie`) is not the session's."""
+        cookies = []
         secure = self.settings.production
         if session.is_new:
-            response.cookies.append(
+            cookies.append(
                 Cookie(
                     key=self.session_cookie,
                     value=session.id,
@@ -202,12 +217,15 @@ class Gateway:
                 )
             )
         token = self.xsrf.for_session(session.id)
-        if request.cookies.get(XSRF_COOKIE) != token:
-            response.cookies.append(
+        if xsrf_cookie != token:
+            cookies.append(
                 Cookie(key=XSRF_COOKIE, value=token, path="/", httponly=False, samesite="lax", secure=secure)
             )
+        return cookies
 
 
-def _origin(url: str) -> str:
-    scheme, _, rest = url.partition("://")
-    return f"{scheme}://{rest.split('/', 1)[0]}"
+def split_base(base: str) -> tuple[str, str]:
+    """`https://host:port/prefix` -> (`https://host:port`, `/prefix`)."""
+    scheme, _, rest = base.partition("://")
+    host, slash, path = rest.partition("/")
+    return f"{scheme}://{host}", (slash + path).rstrip("/")

@@ -99,19 +99,25 @@ def new_id() -> str:
 class Sessions:
     """Loads and saves sessions in a Litestar store, namespaced per skin.
 
-    Concurrent loads of one session share one store read (a balance poll burst, a
-    double click): each request still gets its own copy of the data to change.
+    With a store across the network (`join_reads`), concurrent loads of one session share
+    one store read (a balance poll burst, a double click); each request still gets its own
+    copy of the data to change. An in-process store is read directly: joining would cost more
+    than the read.
     """
 
-    def __init__(self, store: Store, shared: Shared | None = None) -> None:
+    def __init__(self, store: Store, shared: Shared | None = None, join_reads: bool = True) -> None:
         self.store = store
         self.shared = shared or MemoryShared()
+        self.join_reads = join_reads
         self._reads: Dedup[bytes | None] = Dedup()
 
     async def load(self, skin_id: str, session_id: str | None) -> Session:
         if session_id and SESSION_ID.match(session_id):
             key = f"{skin_id}:{session_id}"
-            raw, _ = await self._reads.run(key, lambda: self.store.get(key, renew_for=None))
+            if self.join_reads:
+                raw, _ = await self._reads.run(key, lambda: self.store.get(key, renew_for=None))
+            else:
+                raw = await self.store.get(key)
             if raw is not None:
                 try:
                     return Session(session_id, _decoder.decode(raw), raw)

@@ -1,136 +1,525 @@
-"""The upstream transport: aiohttp's client under httpx's transport API.
+"""The upstream transport: keep-alive HTTP/1.1 connections per upstream origin, on asyncio
+protocols and httptools' response parser.
 
-Why not `httpx-aiohttp`'s transport (which this replaces):
-- its `ClientSession` keeps aiohttp's default cookie jar, shared by every player: an
-  upstream's `Set-Cookie` for one player was sent with the next player's calls to that
-  host (hidden on IP-addressed upstreams, where aiohttp's jar refuses cookies). Here the
-  jar is aiohttp's `DummyCookieJar`; each session's cookies travel in its own `Cookie` header.
-- it maps every `ClientConnectionError` to `ConnectTimeout`: here a failure before the
-  request went out (`ConnectError`, `ConnectTimeout`) is told apart from a connection lost
-  after it (`ReadError`), which retries and idempotency records depend on.
-- per call it built a `ClientTimeout`, re-parsed the URL and streamed even small answers
-  chunk by chunk through httpx; here timeouts are cached, the URL is handed over already
-  encoded, and an answer with a known small length is read in one go.
+Hand-written because every ready-made client costs more CPU per call than the rest of the
+gateway together (bench/RESULTS.md; measured side by side on loopback at 64 in flight): aiohttp's
+`ClientSession` ~55 us per call, httpx's request and response models ~60 us more on top of any
+transport, this pool ~8 us. A proxy to a known platform needs little of what they do: no
+redirects, no cookie jar (each session's cookies travel in its own `Cookie` header; a shared jar
+once leaked one player's upstream cookies into another's calls), no proxies, no decoding of
+answers it forwards. What it does need is here and tested (tests/unit/gateway/test_transport.py):
 
-The seam stays httpx's `AsyncBaseTransport`, so tests swap in `httpx.MockTransport`.
+- a pool per origin: idle connections reused newest first, closed after `keepalive_s` idle or
+  when the platform says `connection: close`; at most `max_connections` open, callers beyond
+  that wait (up to the connect timeout, then `PoolTimeout`); TLS for `https` origins;
+- timeouts: `connect` (opening, or waiting for, a connection) and `read` (the longest silence
+  while the answer is awaited or read, and while a streamed body cannot be written);
+- failures told apart as the retry and idempotency rules need them (httpx's exception types):
+  `ConnectError`/`ConnectTimeout`/`PoolTimeout` (nothing was sent), `ReadTimeout`,
+  `ReadError`/`RemoteProtocolError` (sent, then the connection failed or spoke nonsense),
+  `LocalProtocolError` (a header or path that would split the request: never sent);
+- answers read whole (`request`, bounded by `max_body`, gzip/deflate decoded) or streamed with
+  backpressure (`stream`, bytes passed through untouched); request bodies whole or streamed
+  (uploads, chunked).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Any
+import asyncio
+import contextlib
+import ssl
+import time
+import zlib
+from collections import deque
+from collections.abc import AsyncIterable, AsyncIterator
+from dataclasses import dataclass
+from typing import Any, cast
+from urllib.parse import urlsplit
 
-import aiohttp
+import httptools
 import httpx
-from yarl import URL
 
-BUFFER_LIMIT = 256 * 1024
-"""Answers up to this size (by Content-Length) are read whole; larger ones stream."""
+MAX_BODY = 32 * 1024 * 1024
+"""Largest answer read whole (JSON, content); binary answers stream and have no cap."""
+_READ_CHUNK_HIGH = 256 * 1024
+"""A streamed answer pauses reading from the platform past this much unread data."""
 
 
-class _Body(httpx.AsyncByteStream):
-    def __init__(self, response: aiohttp.ClientResponse) -> None:
-        self._response = response
+@dataclass(frozen=True, slots=True)
+class Timeouts:
+    connect: float
+    """Seconds to open a connection, or to wait for a free one when the pool is full."""
+    read: float
+    """Longest silence while the answer is awaited or read (or a streamed body cannot be sent)."""
 
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        try:
-            async for chunk in self._response.content.iter_chunked(64 * 1024):
-                yield chunk
-        except aiohttp.ClientError as exc:
-            raise httpx.ReadError(str(exc)) from exc
-        except TimeoutError as exc:
-            raise httpx.ReadTimeout(str(exc)) from exc
+
+class Answer:
+    """An upstream answer read whole. Header names are lower case, values as sent."""
+
+    __slots__ = ("body", "headers", "status")
+
+    def __init__(self, status: int, headers: list[tuple[str, str]], body: bytes) -> None:
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    def header(self, name: str) -> str | None:
+        for key, value in self.headers:
+            if key == name:
+                return value
+        return None
+
+    def header_values(self, name: str) -> list[str]:
+        return [value for key, value in self.headers if key == name]
+
+
+class StreamedAnswer(Answer):
+    """An answer whose body is read as it arrives (`chunks()`); `aclose()` when done with it."""
+
+    __slots__ = ("_chunks", "_close")
+
+    def __init__(self, status: int, headers: list[tuple[str, str]], chunks: AsyncIterator[bytes], close: Any) -> None:
+        super().__init__(status, headers, b"")
+        self._chunks = chunks
+        self._close = close
+
+    def chunks(self) -> AsyncIterator[bytes]:
+        return self._chunks
 
     async def aclose(self) -> None:
-        self._response.release()
+        await self._close()
 
 
-async def _upload(stream: Any) -> AsyncIterator[bytes]:
-    async for chunk in stream:
-        yield chunk
+class _Connection(asyncio.Protocol):
+    """One keep-alive connection: one exchange at a time, answers parsed as they arrive."""
 
+    def __init__(self, pool: Pool) -> None:
+        self.pool = pool
+        self.loop = asyncio.get_running_loop()
+        self.transport: asyncio.Transport | None = None
+        self.parser = httptools.HttpResponseParser(self)
+        self.closed = False
+        self.idle_since = 0.0
+        # the exchange in progress
+        self.done: asyncio.Future[Answer] | None = None
+        """Resolved with the whole answer (read whole) or with its head (streamed)."""
+        self.streaming = False
+        self.status = 0
+        self.keep_alive = False
+        self.headers: list[tuple[str, str]] = []
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.complete = False
+        self.error: BaseException | None = None
+        self.waiter: asyncio.Future[None] | None = None
+        """The reader of a streamed answer, or a writer waiting to be able to write."""
+        self.write_paused = False
+        self.read_paused = False
+        # one timer per connection, checked against a moving deadline (see `_arm`)
+        self.deadline: float | None = None
+        self.read_timeout = 0.0
+        self.timer: asyncio.TimerHandle | None = None
 
-class AiohttpTransport(httpx.AsyncBaseTransport):
-    def __init__(self, limits: httpx.Limits) -> None:
-        self._limits = limits
-        self._session: aiohttp.ClientSession | None = None
-        self._timeouts: dict[tuple[Any, ...], aiohttp.ClientTimeout] = {}
+    # --- asyncio -----------------------------------------------------------------------------
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not an asyncio.Transport subclass
 
-    def _client(self) -> aiohttp.ClientSession:
-        if self._session is None:
-            connector = aiohttp.TCPConnector(
-                limit=self._limits.max_connections or 0,
-                keepalive_timeout=self._limits.keepalive_expiry or 15.0,
-                ttl_dns_cache=60,
-            )
-            self._session = aiohttp.ClientSession(
-                connector=connector,
-                cookie_jar=aiohttp.DummyCookieJar(),
-                auto_decompress=False,
-                skip_auto_headers=("User-Agent", "Accept", "Accept-Encoding"),
-            )
-        return self._session
-
-    def _timeout(self, extensions: dict[str, Any]) -> aiohttp.ClientTimeout:
-        given = extensions.get("timeout") or {}
-        key = (given.get("connect"), given.get("read"), given.get("pool"))
-        timeout = self._timeouts.get(key)
-        if timeout is None:
-            connect, read, pool = key
-            # `connect` covers waiting for a pooled connection and opening one.
-            timeout = self._timeouts[key] = aiohttp.ClientTimeout(
-                total=None, connect=(connect or 0) + (pool or 0) or None, sock_connect=connect, sock_read=read
-            )
-        return timeout
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        session = self._client()
+    def data_received(self, data: bytes) -> None:
+        if self.done is None:  # nothing was asked: a platform talking out of turn is not reused
+            self.close()
+            return
+        if self.deadline is not None:
+            self.deadline = self.loop.time() + self.read_timeout
         try:
-            data: Any = request.content or None
-        except httpx.RequestNotRead:
-            data = _upload(request.stream)
-        headers = [(k, v) for k, v in request.headers.multi_items() if k != "transfer-encoding"]
-        try:
-            response = await session.request(
-                request.method,
-                URL(str(request.url), encoded=True),
-                data=data,
-                headers=headers,
-                allow_redirects=False,
-                timeout=self._timeout(request.extensions),
-            )
-        except aiohttp.ConnectionTimeoutError as exc:
-            raise httpx.ConnectTimeout(str(exc), request=request) from exc
-        except aiohttp.ClientConnectorError as exc:
-            raise httpx.ConnectError(str(exc), request=request) from exc
-        except (aiohttp.ServerTimeoutError, TimeoutError) as exc:
-            raise httpx.ReadTimeout(str(exc), request=request) from exc
-        except aiohttp.ClientPayloadError as exc:
-            raise httpx.ReadError(str(exc), request=request) from exc
-        except aiohttp.ClientError as exc:  # disconnected, reset, bad answer: after sending
-            raise httpx.ReadError(str(exc), request=request) from exc
-        length = response.content_length
-        if length is not None and length <= BUFFER_LIMIT:
+            self.parser.feed_data(data)
+        except httptools.HttpParserError as exc:
+            self._fail(httpx.RemoteProtocolError(f"malformed answer: {exc}"))
+            self.close()
+            return
+        if self.streaming and not self.read_paused and self.size > _READ_CHUNK_HIGH and self.transport is not None:
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.done is not None and not self.complete:
+            if self.status and self._ends_at_close():
+                self.on_message_complete()  # an answer without a length ends with the connection
+            else:
+                self._fail(httpx.ReadError("the platform closed the connection"))
+        self._wake()
+        self.pool.forget(self)
+
+    def pause_writing(self) -> None:
+        self.write_paused = True
+
+    def resume_writing(self) -> None:
+        self.write_paused = False
+        self._wake()
+
+    # --- httptools ---------------------------------------------------------------------------
+    def on_message_begin(self) -> None:
+        self.headers = []
+        self.parts = []
+        self.size = 0
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self.headers.append((name.decode("latin-1").lower(), value.decode("latin-1")))
+
+    def on_headers_complete(self) -> None:
+        status = self.parser.get_status_code()
+        if status < 200:  # 100 Continue and other interim answers: the real one follows
+            return
+        self.status = status
+        self.keep_alive = self.parser.should_keep_alive()  # llhttp forgets it once the answer ends
+        if self.streaming and self.done is not None and not self.done.done():
+            self.done.set_result(StreamedAnswer(status, self.headers, self._chunks(), self._release_streamed))
+
+    def on_body(self, body: bytes) -> None:
+        self.parts.append(body)
+        self.size += len(body)
+        if self.streaming:
+            self._wake()
+        elif self.size > MAX_BODY:
+            self._fail(httpx.RemoteProtocolError(f"answer larger than {MAX_BODY} bytes"))
+            self.close()
+
+    def on_message_complete(self) -> None:
+        if not self.status:
+            return  # the end of an interim answer
+        self.complete = True
+        self.deadline = None
+        if self.streaming:
+            self._wake()
+            return
+        done = self.done
+        if done is not None and not done.done():
             try:
-                body = await response.read()
-            except aiohttp.ClientError as exc:
-                raise httpx.ReadError(str(exc), request=request) from exc
-            except TimeoutError as exc:
-                raise httpx.ReadTimeout(str(exc), request=request) from exc
+                body = _decoded(self.headers, b"".join(self.parts))
+            except httpx.RemoteProtocolError as exc:
+                done.set_exception(exc)
+            else:
+                done.set_result(Answer(self.status, self.headers, body))
+
+    # --- one exchange ------------------------------------------------------------------------
+    def begin(self, streaming: bool, read_timeout: float) -> asyncio.Future[Answer]:
+        self.done = self.loop.create_future()
+        self.streaming = streaming
+        self.status = 0
+        self.complete = False
+        self.error = None
+        self.read_timeout = read_timeout
+        self._arm(read_timeout)
+        return self.done
+
+    async def write_body(self, chunks: AsyncIterable[bytes]) -> None:
+        """A streamed request body, chunked, with backpressure from the socket."""
+        assert self.transport is not None
+        async for chunk in chunks:
+            if chunk:
+                self.transport.write(b"%x\r\n%b\r\n" % (len(chunk), chunk))
+            while self.write_paused and not self.closed:
+                await self._wait(writing=True)
+            if self.closed:
+                raise self.error or httpx.WriteError("the platform closed the connection")
+        self.transport.write(b"0\r\n\r\n")
+
+    async def _chunks(self) -> AsyncIterator[bytes]:
+        while True:
+            if self.parts:
+                parts, self.parts, self.size = self.parts, [], 0
+                if self.read_paused and self.transport is not None and not self.closed:
+                    self.read_paused = False
+                    self.transport.resume_reading()
+                yield b"".join(parts)
+                continue
+            if self.error is not None:
+                raise self.error
+            if self.complete:
+                return
+            await self._wait(writing=False)
+
+    async def _wait(self, writing: bool) -> None:
+        self.waiter = self.loop.create_future()
+        try:
+            await self.waiter
+        finally:
+            self.waiter = None
+
+    def _wake(self) -> None:
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def _fail(self, error: BaseException) -> None:
+        if self.error is None:
+            self.error = error
+        done = self.done
+        if done is not None and not done.done():
+            done.set_exception(error)
+        self._wake()
+
+    async def _release_streamed(self) -> None:
+        self.pool.release(self, reusable=self.complete and self.error is None)
+
+    def finished(self) -> bool:
+        """The exchange ended cleanly and the connection may carry another."""
+        return self.complete and self.error is None and not self.closed and self.keep_alive
+
+    def _ends_at_close(self) -> bool:
+        names = {name for name, _ in self.headers}
+        return "content-length" not in names and "transfer-encoding" not in names
+
+    # --- the read timeout: one timer, a deadline moved by every read ------------------------
+    def _arm(self, seconds: float) -> None:
+        deadline = self.loop.time() + seconds
+        self.deadline = deadline
+        if self.timer is not None and self.timer.when() > deadline:
+            self.timer.cancel()
+            self.timer = None
+        if self.timer is None:
+            self.timer = self.loop.call_at(deadline, self._check)
+
+    def _check(self) -> None:
+        self.timer = None
+        if self.deadline is None or self.closed:
+            return
+        if self.loop.time() < self.deadline or self.read_paused:
+            # (reading paused: the gateway's reader is slow, not the platform)
+            self.timer = self.loop.call_at(max(self.deadline, self.loop.time() + self.read_timeout), self._check)
+            return
+        if self.write_paused and not self.status:
+            self._fail(httpx.WriteTimeout("the platform stopped taking the request body"))
+        else:
+            self._fail(httpx.ReadTimeout("the platform did not answer in time"))
+        self.close()
+
+    def close(self) -> None:
+        if self.transport is not None and not self.closed:
+            self.transport.close()
+        self.closed = True
+
+
+class Pool:
+    """Connections to one upstream origin (`scheme://host[:port]`)."""
+
+    def __init__(
+        self,
+        origin: str,
+        max_connections: int = 256,
+        keepalive_s: float = 30.0,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"not an http(s) origin: {origin!r}")
+        self.origin = origin
+        self.host = parts.hostname
+        self.port = parts.port or (443 if parts.scheme == "https" else 80)
+        default_port = (parts.scheme == "https" and self.port == 443) or (parts.scheme == "http" and self.port == 80)
+        self.host_header = parts.netloc.rsplit("@", 1)[-1] if not default_port else parts.hostname
+        self.ssl = (ssl_context or ssl.create_default_context()) if parts.scheme == "https" else None
+        self.max_connections = max_connections
+        self.keepalive_s = keepalive_s
+        self._idle: deque[_Connection] = deque()
+        self._waiting: deque[asyncio.Future[_Connection | None]] = deque()
+        self._open = 0
+        self._closed = False
+
+    # --- calls -------------------------------------------------------------------------------
+    async def request(
+        self, method: str, target: str, headers: dict[str, str], body: bytes | None, timeouts: Timeouts
+    ) -> Answer:
+        """One call, its answer read whole."""
+        head = _head(method, target, self.host_header, headers, len(body) if body is not None else None)
+        connection = await self._acquire(timeouts.connect)
+        try:
+            done = connection.begin(False, timeouts.read)
+            assert connection.transport is not None
+            connection.transport.write(head + body if body else head)
+            answer = await done
+        except BaseException:
+            self.release(connection, reusable=False)
+            raise
+        self.release(connection, reusable=connection.finished())
+        return answer
+
+    async def stream(
+        self,
+        method: str,
+        target: str,
+        headers: dict[str, str],
+        body: bytes | AsyncIterable[bytes] | None,
+        timeouts: Timeouts,
+        length: int | None = None,
+    ) -> StreamedAnswer:
+        """One call whose answer is read as it arrives; the caller must `aclose()` it. A body
+        given as chunks goes chunked unless its `length` is known."""
+        whole = body if isinstance(body, bytes) else None
+        chunks = None if body is None or isinstance(body, bytes) else body
+        size = len(whole) if whole is not None else length if chunks is not None else None
+        head = _head(method, target, self.host_header, headers, size, chunked=chunks is not None and size is None)
+        connection = await self._acquire(timeouts.connect)
+        try:
+            done = connection.begin(True, timeouts.read)
+            assert connection.transport is not None
+            connection.transport.write(head + whole if whole else head)
+            if chunks is not None:
+                if size is None:
+                    await connection.write_body(chunks)
+                else:
+                    await _write_sized(connection, chunks, size)
+            answer = await done
+        except BaseException:
+            self.release(connection, reusable=False)
+            raise
+        assert isinstance(answer, StreamedAnswer)
+        return answer
+
+    # --- the pool ----------------------------------------------------------------------------
+    async def _acquire(self, connect_s: float) -> _Connection:
+        if self._closed:
+            raise httpx.ConnectError(f"{self.origin}: the pool is closed")
+        now = time.monotonic()
+        while self._idle:
+            connection = self._idle.pop()
+            if connection.closed or now - connection.idle_since > self.keepalive_s:
+                connection.close()
+                continue
+            return connection
+        if self._open >= self.max_connections:
+            waiter: asyncio.Future[_Connection | None] = asyncio.get_running_loop().create_future()
+            self._waiting.append(waiter)
+            try:
+                async with asyncio.timeout(connect_s):
+                    handed = await waiter
+            except TimeoutError:
+                raise httpx.PoolTimeout(f"{self.origin}: no free connection within {connect_s}s") from None
             finally:
-                response.release()
-            answer = httpx.Response(
-                response.status, headers=response.raw_headers, stream=httpx.ByteStream(body), request=request
-            )
-            if "content-encoding" not in answer.headers:
-                # The body is already whole and needs no decoding: httpx's `aread()` would
-                # run it through its async chunk/decoder chain for nothing (httpx's own
-                # `Response(content=...)` sets the same attribute).
-                answer._content = body
-            return answer
-        return httpx.Response(response.status, headers=response.raw_headers, stream=_Body(response), request=request)
+                if not waiter.done():
+                    waiter.cancel()
+            if handed is not None:
+                return handed
+            # a connection closed and left room: open one in its place (already counted for us)
+        else:
+            self._open += 1
+        try:
+            return await self._connect(connect_s)
+        except BaseException:
+            self._free_place()
+            raise
+
+    async def _connect(self, connect_s: float) -> _Connection:
+        try:
+            async with asyncio.timeout(connect_s):
+                _, protocol = await asyncio.get_running_loop().create_connection(
+                    lambda: _Connection(self),
+                    self.host,
+                    self.port,
+                    ssl=self.ssl,
+                    server_hostname=self.host if self.ssl else None,
+                )
+        except TimeoutError:
+            raise httpx.ConnectTimeout(f"{self.origin}: no connection within {connect_s}s") from None
+        except (OSError, ssl.SSLError) as exc:
+            raise httpx.ConnectError(f"{self.origin}: {exc}") from None
+        return protocol
+
+    def release(self, connection: _Connection, reusable: bool) -> None:
+        connection.done = None
+        connection.deadline = None
+        if connection.read_paused and connection.transport is not None and not connection.closed:
+            connection.read_paused = False
+            connection.transport.resume_reading()
+        if not reusable or connection.closed or self._closed:
+            connection.close()  # connection_lost will give its place back (forget)
+            return
+        if self._hand_over(connection):
+            return
+        connection.idle_since = time.monotonic()
+        self._idle.append(connection)
+
+    def forget(self, connection: _Connection) -> None:
+        """A connection closed (by either side): its place in the pool is free again."""
+        with contextlib.suppress(ValueError):
+            self._idle.remove(connection)
+        self._free_place()
+
+    def _free_place(self) -> None:
+        self._open -= 1
+        if self._waiting and self._open < self.max_connections:
+            self._open += 1  # counted for the waiter that will open it
+            if not self._hand_over(None):
+                self._open -= 1
+
+    def _hand_over(self, connection: _Connection | None) -> bool:
+        """Gives a connection (or, with None, the right to open one) to the longest waiter."""
+        while self._waiting:
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(connection)
+                return True
+        return False
 
     async def aclose(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-            self._session = None
+        self._closed = True
+        while self._idle:
+            self._idle.pop().close()
+
+    def stats(self) -> dict[str, int]:
+        return {"open": self._open, "idle": len(self._idle), "waiting": len(self._waiting)}
+
+
+async def _write_sized(connection: _Connection, chunks: AsyncIterable[bytes], size: int) -> None:
+    assert connection.transport is not None
+    sent = 0
+    async for chunk in chunks:
+        sent += len(chunk)
+        if sent > size:
+            raise httpx.LocalProtocolError("the request body is longer than its content-length")
+        connection.transport.write(chunk)
+        while connection.write_paused and not connection.closed:
+            await connection._wait(writing=True)
+        if connection.closed:
+            raise connection.error or httpx.WriteError("the platform closed the connection")
+    if sent != size:
+        raise httpx.LocalProtocolError("the request body is shorter than its content-length")
+
+
+def _head(
+    method: str, target: str, host: str, headers: dict[str, str], length: int | None, chunked: bool = False
+) -> bytes:
+    lines = [f"{method} {target} HTTP/1.1\r\nhost: {host}\r\n"]
+    lines += [f"{name}: {value}\r\n" for name, value in headers.items()]
+    if chunked:
+        lines.append("transfer-encoding: chunked\r\n")
+    elif length is not None:
+        lines.append(f"content-length: {length}\r\n")
+    lines.append("\r\n")
+    head = "".join(lines)
+    # Every line break must be one of ours: a CR or LF inside a value or the target would let
+    # it add headers or a second request (values come from sessions and the platform too).
+    breaks = len(lines) + 1
+    if head.count("\n") != breaks or head.count("\r") != breaks or " " in target or "\0" in head:
+        raise httpx.LocalProtocolError("a header or the path would split the request")
+    try:
+        return head.encode("latin-1")
+    except UnicodeEncodeError:
+        raise httpx.LocalProtocolError("a header is not latin-1") from None
+
+
+def _decoded(headers: list[tuple[str, str]], body: bytes) -> bytes:
+    """The gateway asks for `identity`; a platform that compresses anyway is decoded here,
+    since answers read whole are forwarded without their content-encoding."""
+    encoding = next((value.strip().lower() for name, value in headers if name == "content-encoding"), "identity")
+    if encoding in ("identity", ""):
+        return body
+    if encoding in ("gzip", "x-gzip", "deflate"):
+        try:
+            return zlib.decompress(body, 47)  # 32 + 15: a gzip or zlib header, detected
+        except zlib.error as exc:
+            raise httpx.RemoteProtocolError(f"undecodable {encoding} answer: {exc}") from None
+    raise httpx.RemoteProtocolError(f"unsupported content-encoding {encoding!r}")

@@ -1,100 +1,143 @@
-"""Upstream HTTP clients: one pooled `httpx.AsyncClient` per upstream origin, with the
-transport chosen by the app factory (the seam tests use to inject a mock transport).
+"""Upstream connections: one pool per upstream origin (`gateway.transport`), opened lazily and
+retired when no skin uses its origin any more.
 
-httpx's own connection pool collapses under concurrency (encode/httpx#3215), so the
-default transport is aiohttp's client (`gateway.transport`); `limits` go to the transport.
-The hot path hands requests to the transport directly (`transport()`): the client's
-auth, redirect, cookie and event-hook layers do nothing for a proxy and cost per call.
+Tests inject an httpx transport instead (`httpx.MockTransport` with respx): `HttpxUpstream`
+puts it behind the pool's API, so the gateway cannot tell the two apart.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
-from http.cookiejar import Cookie, DefaultCookiePolicy
-from typing import Any
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
+from typing import Any, Protocol
 
 import httpx
 
-from gateway.transport import AiohttpTransport
+from gateway.transport import Answer, Pool, StreamedAnswer, Timeouts
 
 TransportFactory = Callable[[httpx.Limits], httpx.AsyncBaseTransport]
+"""Builds the httpx transport tests put in place of the pools."""
 
 LIMITS = httpx.Limits(max_connections=256, max_keepalive_connections=128, keepalive_expiry=30)
 
 
-class _NoCookies(DefaultCookiePolicy):
-    """httpx clients keep a cookie jar of their own; a shared client would send one
-    player's upstream cookies with every other player's calls. Cookies live in each
-    session's jar instead, so the client's jar keeps nothing."""
+class Upstream(Protocol):
+    """What the gateway asks of an origin's connections."""
 
-    def set_ok(self, cookie: Cookie, request: Any) -> bool:
-        return False
+    async def request(
+        self, method: str, target: str, headers: dict[str, str], body: bytes | None, timeouts: Timeouts
+    ) -> Answer: ...
 
-    def return_ok(self, cookie: Cookie, request: Any) -> bool:
-        return False
+    async def stream(
+        self,
+        method: str,
+        target: str,
+        headers: dict[str, str],
+        body: bytes | AsyncIterable[bytes] | None,
+        timeouts: Timeouts,
+        length: int | None = None,
+    ) -> StreamedAnswer: ...
+
+    async def aclose(self) -> None: ...
 
 
-def aiohttp_transport(limits: httpx.Limits) -> httpx.AsyncBaseTransport:
-    return AiohttpTransport(limits)
+class HttpxUpstream:
+    """An httpx transport behind the pool's API (the test seam)."""
+
+    def __init__(self, origin: str, transport: httpx.AsyncBaseTransport) -> None:
+        self.origin = origin
+        self.transport = transport
+
+    def _request(
+        self, method: str, target: str, headers: dict[str, str], body: Any, timeouts: Timeouts
+    ) -> httpx.Request:
+        timeout = httpx.Timeout(connect=timeouts.connect, read=timeouts.read, write=timeouts.read,
+                                pool=timeouts.connect)  # fmt: skip
+        return httpx.Request(method, self.origin + target, headers=headers, content=body,
+                             extensions={"timeout": timeout.as_dict()})  # fmt: skip
+
+    async def request(
+        self, method: str, target: str, headers: dict[str, str], body: bytes | None, timeouts: Timeouts
+    ) -> Answer:
+        response = await self.transport.handle_async_request(self._request(method, target, headers, body, timeouts))
+        await response.aread()
+        return Answer(response.status_code, _headers(response), response.content)
+
+    async def stream(
+        self,
+        method: str,
+        target: str,
+        headers: dict[str, str],
+        body: bytes | AsyncIterable[bytes] | None,
+        timeouts: Timeouts,
+        length: int | None = None,
+    ) -> StreamedAnswer:
+        if length is not None:
+            headers = {**headers, "content-length": str(length)}
+        request = self._request(method, target, headers, body, timeouts)
+        response = await self.transport.handle_async_request(request)
+
+        async def chunks() -> AsyncIterator[bytes]:
+            async for chunk in response.aiter_raw():
+                yield chunk
+
+        return StreamedAnswer(response.status_code, _headers(response), chunks(), response.aclose)
+
+    async def aclose(self) -> None:
+        await self.transport.aclose()
+
+
+def _headers(response: httpx.Response) -> list[tuple[str, str]]:
+    return [(name.lower(), value) for name, value in response.headers.multi_items()]
 
 
 class UpstreamClients:
-    """Clients keyed by origin (`scheme://host:port`); created in the app lifespan."""
+    """Connections keyed by origin (`scheme://host:port`)."""
 
-    def __init__(self, transport_factory: TransportFactory = aiohttp_transport, limits: httpx.Limits = LIMITS) -> None:
+    def __init__(self, transport_factory: TransportFactory | None = None, limits: httpx.Limits = LIMITS) -> None:
         self._factory = transport_factory
         self._limits = limits
-        self._clients: dict[str, httpx.AsyncClient] = {}
-        self._transports: dict[str, httpx.AsyncBaseTransport] = {}
+        self._upstreams: dict[str, Upstream] = {}
 
     def open(self, origins: Iterable[str]) -> None:
         for origin in origins:
-            self.client(origin)
+            self.upstream(origin)
 
-    def client(self, origin: str) -> httpx.AsyncClient:
-        client = self._clients.get(origin)
-        if client is None:
-            transport = self._transports[origin] = self._factory(self._limits)
-            client = httpx.AsyncClient(
-                transport=transport,
-                follow_redirects=False,
-                trust_env=False,
-                headers={"user-agent": "casino-bff"},
-            )
-            client.cookies.jar.set_policy(_NoCookies())
-            self._clients[origin] = client
-        return client
-
-    def transport(self, origin: str) -> httpx.AsyncBaseTransport:
-        transport = self._transports.get(origin)
-        if transport is None:
-            self.client(origin)
-            transport = self._transports[origin]
-        return transport
+    def upstream(self, origin: str) -> Upstream:
+        found = self._upstreams.get(origin)
+        if found is None:
+            if self._factory is not None:
+                found = HttpxUpstream(origin, self._factory(self._limits))
+            else:
+                found = Pool(
+                    origin,
+                    max_connections=self._limits.max_connections or 256,
+                    keepalive_s=self._limits.keepalive_expiry or 30.0,
+                )
+            self._upstreams[origin] = found
+        return found
 
     async def retire(self, in_use: Callable[[], set[str]], after_s: float) -> None:
         """Closes, once calls started before a configuration change have had `after_s` to
-        finish, the clients of origins no skin uses any more."""
+        finish, the connections to origins no skin uses any more."""
         await asyncio.sleep(after_s)
         keep = in_use()
-        for origin in [o for o in self._clients if o not in keep]:
-            self._transports.pop(origin, None)
-            await self._clients.pop(origin).aclose()
+        for origin in [o for o in self._upstreams if o not in keep]:
+            await self._upstreams.pop(origin).aclose()
 
     async def aclose(self) -> None:
-        clients, self._clients, self._transports = self._clients, {}, {}
-        for client in clients.values():
-            await client.aclose()
+        upstreams, self._upstreams = self._upstreams, {}
+        for upstream in upstreams.values():
+            await upstream.aclose()
 
     def origins(self) -> list[str]:
-        return sorted(self._clients)
+        return sorted(self._upstreams)
 
     async def reachable(self, origin: str, within: float = 1.0) -> tuple[bool, Any]:
         """Any HTTP answer from the origin counts: it is up and speaking HTTP."""
         try:
-            response = await self.client(origin).get(origin + "/", timeout=within)
-            await response.aclose()
+            async with asyncio.timeout(within):
+                answer = await self.upstream(origin).request("GET", "/", {}, None, Timeouts(within, within))
         except Exception as exc:  # a health probe reports any failure, it never raises
             return False, type(exc).__name__
-        return True, response.status_code
+        return True, answer.status

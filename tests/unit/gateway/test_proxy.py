@@ -255,20 +255,6 @@ def test_ordinary_paths_pass() -> None:
     assert not refused_path("/rest/pp/ppToken/vs20olympgate")
 
 
-async def test_upstream_clients_keep_no_cookies_of_their_own() -> None:
-    from gateway.upstream import UpstreamClients
-
-    def platform(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(200, headers={"set-cookie": "XSRF-TOKEN=player-a; Path=/"})
-
-    clients = UpstreamClients(lambda _: httpx.MockTransport(platform))
-    client = clients.client("http://up")
-    await client.get("http://up/first")
-    second = await client.get("http://up/second")
-    assert "cookie" not in second.request.headers, "player A's cookie must not ride on the next call"
-    await clients.aclose()
-
-
 @pytest.mark.parametrize(
     ("platform", "status", "code"),
     [(500, 502, "UPSTREAM_ERROR"), (502, 502, "UPSTREAM_ERROR"), (503, 503, "UPSTREAM_UNAVAILABLE"),
