@@ -1,10 +1,11 @@
-import { fireEvent, screen, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { act, fireEvent, screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 
 import type { Game, SportEvent } from "../../api/contracts.gen";
 import i18n from "../../i18n";
 import { loggedOut, skinConfig, stubBff } from "../../test/bff";
 import { renderWithProviders } from "../../test/render";
+import { TOP_WAIT_MS } from "../../features/lobby/useLobbyTop";
 import { HomeScreen } from "./HomeScreen";
 
 const media = (url: string) => ({ url, alternativeText: url, width: 1600, height: 500 });
@@ -53,6 +54,14 @@ function home(session: unknown = loggedOut) {
   return { fetchMock, ...view };
 }
 
+/** The hero's art arrives (jsdom loads no images); the lobby banners answered 404, so none. */
+async function bannersShown() {
+  fireEvent.load(await screen.findByAltText("/hero-es.svg"));
+}
+
+const requested = (fetchMock: ReturnType<typeof home>["fetchMock"], path: string) =>
+  fetchMock.mock.calls.some(([request]) => new URL((request as Request).url).pathname === path);
+
 describe("HomeScreen", () => {
   it("shows only the active hero banners of the current language", async () => {
     home();
@@ -72,8 +81,32 @@ describe("HomeScreen", () => {
     expect(url?.searchParams.get("filters[status][$eq]")).toBe("active");
   });
 
+  it("asks for the rows under the banners only once the banners are on screen", async () => {
+    const { fetchMock } = home();
+    const hero = await screen.findByAltText("/hero-es.svg");
+    await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    expect(requested(fetchMock, "/sbapi/sports/events")).toBe(false);
+    expect(requested(fetchMock, "/capi/games-lists")).toBe(false);
+    fireEvent.load(hero);
+    expect(await screen.findByTestId("games-row-rubyplay")).toBeInTheDocument();
+    expect(requested(fetchMock, "/sbapi/sports/events")).toBe(true);
+  });
+
+  it("shows the rows anyway when the banners' art never arrives", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      home();
+      await screen.findByAltText("/hero-es.svg");
+      await act(() => vi.advanceTimersByTimeAsync(TOP_WAIT_MS));
+      expect(await screen.findByTestId("games-row-rubyplay")).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("shows eight games per row with a NEW label, and the full list after the right arrow", async () => {
     home();
+    await bannersShown();
     const row = await screen.findByTestId("games-row-rubyplay");
     expect(within(row).getAllByTestId("game-card")).toHaveLength(8);
     expect(within(row).getByText(i18n.t("lobby:games.new"))).toBeInTheDocument();
@@ -84,6 +117,7 @@ describe("HomeScreen", () => {
 
   it("opens the login popup when a visitor clicks a game or a bet", async () => {
     const { store } = home();
+    await bannersShown();
     const row = await screen.findByTestId("games-row-rubyplay");
     fireEvent.click(within(row).getAllByTestId("game-card")[0]!);
     expect(store.getState().ui.auth).toEqual({ open: true, tab: "login" });
@@ -91,6 +125,7 @@ describe("HomeScreen", () => {
 
   it("shows a soccer card with its 1X2 odds", async () => {
     home();
+    await bannersShown();
     const card = await screen.findByTestId("sport-card");
     expect(within(card).getByText("River")).toBeInTheDocument();
     expect(within(card).getAllByRole("button")).toHaveLength(3);

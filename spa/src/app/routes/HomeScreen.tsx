@@ -8,6 +8,7 @@ import { FooterBanners, LobbyBanners } from "../../features/lobby/PromoBanners";
 import { ProviderChips } from "../../features/lobby/ProviderChips";
 import { providerLabel } from "../../features/lobby/providers";
 import { QuickIcons } from "../../features/lobby/QuickIcons";
+import { useLobbyTop } from "../../features/lobby/useLobbyTop";
 import { providerOn } from "../../features/providers/flags";
 import { useShellFlags } from "../../features/providers/useShellFlags";
 import { SportsCarousel } from "../../features/sports/SportsCarousel";
@@ -17,12 +18,14 @@ import "../../styles/home.css";
 export const HOME_ROWS = ["rubyplay", "mancala", "pragmaticplay"] as const;
 
 /** The lobby in the order of section 1: hero banners, quick icons, lobby banners, sports events,
- * game rows per provider, the provider picker, footer promo banners. */
+ * game rows per provider, the provider picker, footer promo banners. Everything under the lobby
+ * banners mounts once the banners above are on screen (useLobbyTop). */
 export function HomeScreen() {
   const { t } = useTranslation();
   const { t: tl } = useTranslation("lobby");
   const { data, isError } = useGetConfigQuery();
   const flags = useShellFlags();
+  const top = useLobbyTop();
 
   return (
     <div className="home">
@@ -31,22 +34,22 @@ export function HomeScreen() {
       ) : (
         <h1 className="visually-hidden">{data?.skin.name ?? t("status.loading")}</h1>
       )}
-      <HeroBanners />
+      <HeroBanners onShown={top.heroShown} />
       {/* The platform's home search exists but is disabled and hidden (section 1). */}
       <input type="search" className="home__search" disabled hidden aria-hidden="true" tabIndex={-1} />
       <QuickIcons flags={flags} />
-      <LobbyBanners />
+      <LobbyBanners onShown={top.bannersShown} />
       {flags.sports && (
-        <AfterFirstPaint fallback={<div className="carousel carousel--pending carousel--sports" aria-hidden="true" />}>
+        <AfterFirstPaint waitFor={top.shown} fallback={<div className="carousel carousel--pending carousel--sports" aria-hidden="true" />}>
           <SportsCarousel />
         </AfterFirstPaint>
       )}
       {HOME_ROWS.filter((provider) => providerOn(flags, provider)).map((provider) => (
-        <AfterFirstPaint key={provider} fallback={<div className="carousel carousel--pending" aria-hidden="true" />}>
+        <AfterFirstPaint key={provider} waitFor={top.shown} fallback={<div className="carousel carousel--pending" aria-hidden="true" />}>
           <GameRow provider={provider} title={tl("games.rowTitle", { provider: providerLabel(provider) })} />
         </AfterFirstPaint>
       ))}
-      <AfterFirstPaint>
+      <AfterFirstPaint waitFor={top.shown}>
         <ProviderChips flags={flags} />
         <FooterBanners />
       </AfterFirstPaint>

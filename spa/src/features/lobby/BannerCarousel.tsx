@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 
 import { Icon } from "../../components/icons/Icon";
 import { BannerLink } from "./BannerLink";
+import { useImagesShown } from "./useLobbyTop";
 
 /** Hero banners rotate every 7 s unless the visitor prefers reduced motion or is pointing at them. */
 export const HERO_ROTATE_MS = 7000;
@@ -26,14 +27,18 @@ interface BannerCarouselProps {
   loading: boolean;
   label: string;
   testId: string;
+  /** Called once the first slide's art has loaded or failed (at once when there is none). */
+  onShown?: () => void;
 }
 
 /** Wide banners one at a time, with arrows and dots (home heroes, poker and event banners). */
-export function BannerCarousel({ banners, loading, label, testId }: BannerCarouselProps) {
+export function BannerCarousel({ banners, loading, label, testId, onShown }: BannerCarouselProps) {
   const { t } = useTranslation("lobby");
   const [current, setCurrent] = useState(0);
   const [paused, setPaused] = useState(false);
   const count = banners.length;
+  // Only the first slide loads at once; the others are lazy.
+  const firstImageSettled = useImagesShown(loading ? undefined : Math.min(count, 1), onShown);
 
   useEffect(() => {
     if (count < 2 || paused || prefersReducedMotion()) return;
@@ -73,6 +78,8 @@ export function BannerCarousel({ banners, loading, label, testId }: BannerCarous
                 loading={n === 0 ? "eager" : "lazy"}
                 fetchPriority={n === 0 ? "high" : "auto"}
                 decoding={n === 0 ? "sync" : "async"}
+                onLoad={n === 0 ? firstImageSettled : undefined}
+                onError={n === 0 ? firstImageSettled : undefined}
               />
             </BannerLink>
           </div>

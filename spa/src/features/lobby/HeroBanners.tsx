@@ -10,11 +10,11 @@ export function slide(id: number, media: Media, link: string): Slide {
   return { id, url: media.url, alt: media.alternativeText ?? "", width: media.width ?? 1600, height: media.height ?? 500, link };
 }
 
-/** The active hero banners of the current language. */
-export function HeroBanners() {
+/** The active hero banners of the current language; `onShown` as in BannerCarousel. */
+export function HeroBanners({ onShown }: { onShown?: () => void }) {
   const { t } = useTranslation("lobby");
   const locale = useLocale();
   const { data = [], isLoading } = useGetHomeBannersQuery(locale);
   const slides = data.map((banner) => slide(banner.id, banner.heroBanner, banner.routerLink));
-  return <BannerCarousel banners={slides} loading={isLoading} label={t("hero.label")} testId="hero-banners" />;
+  return <BannerCarousel banners={slides} loading={isLoading} label={t("hero.label")} testId="hero-banners" onShown={onShown} />;
 }

@@ -2,6 +2,7 @@ import type { Media } from "../../api/contracts.gen";
 import { useLocale } from "../../i18n/useLocale";
 import { useGetFooterBannersQuery, useGetLobbyBannersQuery } from "../content/contentApi";
 import { BannerLink } from "./BannerLink";
+import { useImagesShown } from "./useLobbyTop";
 
 interface Promo {
   id: number;
@@ -15,10 +16,13 @@ interface PromoGridProps {
   kind: "lobby" | "footer";
   size: [number, number];
   loading: boolean;
+  /** Called once every banner's art has loaded or failed (at once when there is none). */
+  onShown?: () => void;
 }
 
 /** Promo banners as a grid of linked images (lazy, with their intrinsic size). */
-function PromoGrid({ promos, kind, size, loading }: PromoGridProps) {
+function PromoGrid({ promos, kind, size, loading, onShown }: PromoGridProps) {
+  const imageSettled = useImagesShown(loading ? undefined : promos.length, onShown);
   if (loading && kind === "lobby") {
     // Holds the space of a row of banners while they load, so nothing below jumps.
     return (
@@ -43,6 +47,8 @@ function PromoGrid({ promos, kind, size, loading }: PromoGridProps) {
               loading={kind === "lobby" ? "eager" : "lazy"}
               fetchPriority={kind === "lobby" ? "high" : "auto"}
               decoding="async"
+              onLoad={imageSettled}
+              onError={imageSettled}
             />
           </BannerLink>
         </li>
@@ -51,11 +57,11 @@ function PromoGrid({ promos, kind, size, loading }: PromoGridProps) {
   );
 }
 
-/** The lobby banners under the quick icons (800x300 art). */
-export function LobbyBanners() {
+/** The lobby banners under the quick icons (800x300 art); `onShown` as in PromoGrid. */
+export function LobbyBanners({ onShown }: { onShown?: () => void }) {
   const { data = [], isLoading } = useGetLobbyBannersQuery(useLocale());
   const promos = data.map((b) => ({ ...b, image: b.LobbyImage }));
-  return <PromoGrid kind="lobby" size={[800, 300]} promos={promos} loading={isLoading} />;
+  return <PromoGrid kind="lobby" size={[800, 300]} promos={promos} loading={isLoading} onShown={onShown} />;
 }
 
 /** The footer promo banners at the end of the home page (1200x250 art). */
