@@ -20,7 +20,6 @@ from litestar.exceptions import HTTPException
 from litestar.middleware.base import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.stores.base import Store
-from litestar.stores.memory import MemoryStore
 from litestar.stores.redis import RedisStore
 from litestar.types import ASGIApp
 
@@ -39,7 +38,16 @@ from gateway.runtime import Gateway, RequestContext
 from gateway.security import XsrfTokens, request_id
 from gateway.session import Sessions
 from gateway.settings import Settings
-from gateway.shared import FailFast, FailFastStore, MemoryShared, RedisShared, Shared, StoreUnavailable, connect
+from gateway.shared import (
+    FailFast,
+    FailFastStore,
+    MemoryShared,
+    ProcessStore,
+    RedisShared,
+    Shared,
+    StoreUnavailable,
+    connect,
+)
 from gateway.spa import spa_handlers
 from gateway.tracing import Tracing
 from gateway.upstream import TransportFactory, UpstreamClients
@@ -97,7 +105,8 @@ def create_app(
             shared, encode_outcome, decode_outcome, instance=secrets.token_hex(4)
         )
     else:
-        shared, sessions_store, flights = MemoryShared(), store or MemoryStore(), None
+        memory = MemoryShared()
+        shared, sessions_store, flights = memory, store or ProcessStore(memory), None
     tracing = Tracing(settings.otel, tracer_provider)
     gateway = holder["gateway"] = Gateway(
         settings, config, clients, Sessions(sessions_store, shared, join_reads=redis is not None),

@@ -63,14 +63,20 @@ def _render_json(_: Any, __: str, event: MutableMapping[str, Any]) -> bytes:
     return _json.encode(event)
 
 
-def configure_logging(settings: Settings) -> None:
-    """Configured once per process by the app factory (structlog's configuration is global)."""
+def _output(settings: Settings) -> tuple[Any, Any, int]:
+    """Renderer, logger factory and level: JSON lines, or readable ones on a terminal."""
     level = logging.getLevelNamesMapping().get(settings.log_level.upper(), logging.INFO)
     console = settings.log_format == "console" or (settings.log_format == "auto" and sys.stdout.isatty())
     renderer: Any = structlog.dev.ConsoleRenderer() if console else _render_json
     factory: Any = (
         structlog.PrintLoggerFactory(sys.stdout) if console else structlog.BytesLoggerFactory(sys.stdout.buffer)
     )
+    return renderer, factory, level
+
+
+def configure_logging(settings: Settings) -> None:
+    """Configured once per process by the app factory (structlog's configuration is global)."""
+    renderer, factory, level = _output(settings)
     # httpx logs every upstream URL at INFO, and launch paths carry the platform's session id.
     for noisy in ("httpx", "httpcore"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
@@ -89,13 +95,27 @@ def configure_logging(settings: Settings) -> None:
     )
 
 
+def access_logger(settings: Settings) -> Any:
+    """The access line's own structlog chain. Its keys are fixed and name no secret (paths, never
+    queries or bodies), and it carries no context variables, so it skips those processors:
+    with them, logging took a fifth of a proxied call's Python time."""
+    renderer, factory, level = _output(settings)
+    return structlog.wrap_logger(
+        factory(),
+        processors=[structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso", utc=True),
+                    renderer],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        cache_logger_on_first_use=True,
+    )  # fmt: skip
+
+
 class Access:
     """The access line and the metrics of one request (skin, route, status, ms, upstream ms,
     dedup, request id)."""
 
     def __init__(self, gateway: Gateway) -> None:
         self.metrics = gateway.metrics
-        self.log = structlog.get_logger("gateway.access")
+        self.log = access_logger(gateway.settings)
 
     def record(self, method: str, path: str, status: int, ctx: RequestContext) -> None:
         seconds = time.perf_counter() - ctx.started

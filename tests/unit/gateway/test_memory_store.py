@@ -30,3 +30,31 @@ async def test_counters_and_leases_are_bounded_too() -> None:
     for n in range(5_000):
         await store.hit(f"bff:aurora:rate:login:ip:10.0.{n // 256}.{n % 256}", 60_000)
     assert len(store._data) <= 500
+
+
+async def test_sessions_in_one_process_expire_stay_bounded_and_never_wait_on_the_loop() -> None:
+    """Litestar's MemoryStore kept every session nobody read again and took an anyio lock (a
+    trip through the event loop) on each read; the one-process session store is MemoryShared."""
+    import asyncio
+
+    from gateway.shared import ProcessStore
+
+    now = [1000.0]
+    memory = MemoryShared(clock=lambda: now[0], max_entries=300)
+    sessions = ProcessStore(memory)
+    await sessions.set("aurora:player", b"logged in", expires_in=60)
+    assert await sessions.get("aurora:player") == b"logged in"
+    assert await sessions.expires_in("aurora:player") == 60
+    loop = asyncio.get_running_loop()
+    ran: list[bool] = []
+    loop.call_soon(ran.append, True)
+    for _ in range(100):
+        await sessions.get("aurora:player")
+    assert not ran, "a read never yields to the event loop"
+    for n in range(2_000):
+        await sessions.set(f"aurora:visitor-{n}", b"jar", expires_in=86_400)
+    assert len(memory._data) <= 300, "a flood of visitors is bounded"
+    now[0] += 61
+    assert await sessions.get("aurora:player") is None and not await sessions.exists("aurora:player")
+    await sessions.delete_all()
+    assert await memory.get("bff:sessions:aurora:visitor-1999") is None
