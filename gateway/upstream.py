@@ -78,6 +78,9 @@ class HttpxUpstream:
         response = await self.transport.handle_async_request(request)
 
         async def chunks() -> AsyncIterator[bytes]:
+            if response.is_stream_consumed:  # a mock that read its answer already
+                yield response.content
+                return
             async for chunk in response.aiter_raw():
                 yield chunk
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 
 import httpx
 import pytest
@@ -271,3 +272,52 @@ async def test_the_platforms_own_server_errors_reach_the_browser_as_the_common_e
     answer = await visitor.post("/api/cashier/balance")
     assert answer.status_code == status and answer.json()["code"] == code and answer.json()["requestId"]
     assert "Traceback" not in answer.text
+
+
+async def test_an_upload_over_the_limit_is_refused_whether_declared_or_not(upstream: respx.Router) -> None:
+    """The proxied path reads bodies itself (no Litestar request): the upload limit still holds."""
+    uploads = upstream.post("/api/player/uploadFile").mock(return_value=httpx.Response(200, json={"success": True}))
+    async with browser_on(gateway_app(upstream, max_upload_body=1000)) as browser:
+        await browser.start()
+        await browser.login()
+        files = {"file": ("id.png", b"\x89PNG" + b"\0" * 5000, "image/png")}
+        declared = await browser.client.post("/api/player/uploadFile", files=files, headers=browser.xsrf())
+        assert declared.status_code == 413 and declared.json()["code"] == "TOO_LARGE"
+
+        async def chunks() -> AsyncIterator[bytes]:
+            for _ in range(10):
+                yield b"x" * 500
+
+        headers = {**browser.xsrf(), "content-type": "multipart/form-data; boundary=b"}
+        streamed = await browser.client.post("/api/player/uploadFile", content=chunks(), headers=headers)
+        assert streamed.status_code == 413 and streamed.json()["code"] == "TOO_LARGE"
+        small = {"file": ("id.png", b"\x89PNG", "image/png")}
+        assert (await browser.client.post("/api/player/uploadFile", files=small, headers=browser.xsrf())).is_success
+    assert uploads.call_count <= 2, "the declared one never reached the platform"
+
+
+async def test_a_player_gone_mid_body_is_logged_499_and_nothing_is_sent(
+    upstream: respx.Router, capsys: pytest.CaptureFixture[str]
+) -> None:
+    app = gateway_app(upstream)
+    async with browser_on(app) as browser:
+        await browser.start()
+        cookie = "; ".join(f"{k}={v}" for k, v in browser.client.cookies.items())
+    messages = [{"type": "http.request", "body": b'{"a":', "more_body": True}, {"type": "http.disconnect"}]
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        return messages.pop(0)
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    headers = [(b"host", b"testserver.local"), (b"cookie", cookie.encode()), (b"content-type", b"application/json"),
+               (b"x-xsrf-token", (browser.xsrf()["X-XSRF-TOKEN"]).encode())]  # fmt: skip
+    scope = {"type": "http", "method": "POST", "path": "/api/player/login", "raw_path": b"/api/player/login",
+             "query_string": b"", "headers": headers, "client": ("127.0.0.1", 4000), "scheme": "http"}  # fmt: skip
+    await app(scope, receive, send)
+    assert sent == [] and not [c for c in upstream.calls if c.request.url.path == "/api/player/login"]
+    out = capsys.readouterr().out.splitlines()
+    lines = [json.loads(line) for line in out if '"path":"/api/player/login"' in line]
+    assert lines[-1]["status"] == 499
