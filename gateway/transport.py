@@ -215,17 +215,25 @@ class _Connection(asyncio.Protocol):
         self._arm(read_timeout)
         return self.done
 
-    async def write_body(self, chunks: AsyncIterable[bytes]) -> None:
-        """A streamed request body, chunked, with backpressure from the socket."""
+    async def write_body(self, chunks: AsyncIterable[bytes], size: int | None) -> None:
+        """A streamed request body, with backpressure from the socket: chunked, or exactly
+        `size` bytes when the length was declared."""
         assert self.transport is not None
+        sent = 0
         async for chunk in chunks:
+            sent += len(chunk)
+            if size is not None and sent > size:
+                raise httpx.LocalProtocolError("the request body is longer than its content-length")
             if chunk:
-                self.transport.write(b"%x\r\n%b\r\n" % (len(chunk), chunk))
+                self.transport.write(b"%x\r\n%b\r\n" % (len(chunk), chunk) if size is None else chunk)
             while self.write_paused and not self.closed:
-                await self._wait(writing=True)
+                await self._until_woken()
             if self.closed:
                 raise self.error or httpx.WriteError("the platform closed the connection")
-        self.transport.write(b"0\r\n\r\n")
+        if size is None:
+            self.transport.write(b"0\r\n\r\n")
+        elif sent != size:
+            raise httpx.LocalProtocolError("the request body is shorter than its content-length")
 
     async def _chunks(self) -> AsyncIterator[bytes]:
         while True:
@@ -240,9 +248,10 @@ class _Connection(asyncio.Protocol):
                 raise self.error
             if self.complete:
                 return
-            await self._wait(writing=False)
+            await self._until_woken()
 
-    async def _wait(self, writing: bool) -> None:
+    async def _until_woken(self) -> None:
+        """Until data arrives, the socket takes more, or the connection ends."""
         self.waiter = self.loop.create_future()
         try:
             await self.waiter
@@ -368,10 +377,7 @@ class Pool:
             assert connection.transport is not None
             connection.transport.write(head + whole if whole else head)
             if chunks is not None:
-                if size is None:
-                    await connection.write_body(chunks)
-                else:
-                    await _write_sized(connection, chunks, size)
+                await connection.write_body(chunks, size)
             answer = await done
         except BaseException:
             self.release(connection, reusable=False)
@@ -471,22 +477,6 @@ class Pool:
 
     def stats(self) -> dict[str, int]:
         return {"open": self._open, "idle": len(self._idle), "waiting": len(self._waiting)}
-
-
-async def _write_sized(connection: _Connection, chunks: AsyncIterable[bytes], size: int) -> None:
-    assert connection.transport is not None
-    sent = 0
-    async for chunk in chunks:
-        sent += len(chunk)
-        if sent > size:
-            raise httpx.LocalProtocolError("the request body is longer than its content-length")
-        connection.transport.write(chunk)
-        while connection.write_paused and not connection.closed:
-            await connection._wait(writing=True)
-        if connection.closed:
-            raise connection.error or httpx.WriteError("the platform closed the connection")
-    if sent != size:
-        raise httpx.LocalProtocolError("the request body is shorter than its content-length")
 
 
 def _head(
