@@ -212,8 +212,13 @@ class _Connection(asyncio.Protocol):
         self.complete = False
         self.error = None
         self.read_timeout = read_timeout
-        self._arm(read_timeout)
+        self.deadline = None
         return self.done
+
+    def await_answer(self) -> None:
+        """The request is out: from now on the platform must not fall silent for longer than
+        the read timeout."""
+        self._arm(self.read_timeout)
 
     async def write_body(self, chunks: AsyncIterable[bytes], size: int | None) -> None:
         """A streamed request body, with backpressure from the socket: chunked, or exactly
@@ -226,8 +231,12 @@ class _Connection(asyncio.Protocol):
                 raise httpx.LocalProtocolError("the request body is longer than its content-length")
             if chunk:
                 self.transport.write(b"%x\r\n%b\r\n" % (len(chunk), chunk) if size is None else chunk)
+            # Waiting on the player's next chunk is not the platform's delay (the listener bounds
+            # the player's pauses); waiting for the platform to take what was written is.
             while self.write_paused and not self.closed:
+                self._arm(self.read_timeout)
                 await self._until_woken()
+            self.deadline = None
             if self.closed:
                 raise self.error or httpx.WriteError("the platform closed the connection")
         if size is None:
@@ -349,6 +358,7 @@ class Pool:
             done = connection.begin(False, timeouts.read)
             assert connection.transport is not None
             connection.transport.write(head + body if body else head)
+            connection.await_answer()
             answer = await done
         except BaseException:
             self.release(connection, reusable=False)
@@ -378,6 +388,7 @@ class Pool:
             connection.transport.write(head + whole if whole else head)
             if chunks is not None:
                 await connection.write_body(chunks, size)
+            connection.await_answer()
             answer = await done
         except BaseException:
             self.release(connection, reusable=False)

@@ -281,3 +281,38 @@ async def test_clients_give_one_pool_per_origin_and_probe_reachability(server: s
         assert (await clients.reachable("http://127.0.0.1:9"))[0] is False
     finally:
         await clients.aclose()
+
+
+async def test_a_slow_player_upload_is_not_the_platforms_delay_but_a_platform_that_stops_reading_is(
+    server: str,
+) -> None:
+    """The read timeout once ran while the pool waited on the player's next chunk."""
+    pool = Pool(server)
+
+    async def slow_player() -> AsyncIterator[bytes]:
+        for _ in range(3):
+            await asyncio.sleep(0.3)
+            yield b"x" * 10
+
+    try:
+        answer = await pool.stream("POST", "/upload", {}, slow_player(), Timeouts(connect=1.0, read=0.1))
+        body = b"".join([chunk async for chunk in answer.chunks()])
+        await answer.aclose()
+        assert _json(body)["body"] == "x" * 30
+    finally:
+        await pool.aclose()
+
+    async def never_reads(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await asyncio.sleep(1)
+
+    async def big_upload() -> AsyncIterator[bytes]:
+        for _ in range(64):
+            yield b"x" * (1024 * 1024)
+
+    async with raw_platform(never_reads) as origin:
+        stuck = Pool(origin)
+        try:
+            with pytest.raises(httpx.WriteTimeout):
+                await stuck.stream("POST", "/upload", {}, big_upload(), Timeouts(connect=1.0, read=0.2))
+        finally:
+            await stuck.aclose()
