@@ -129,8 +129,8 @@ class SharedFlights(Generic[R]):
             result = await call()
         finally:
             heartbeat.cancel()
-        await self.shared.set(f"{self.namespace}:result:{key}:{token.decode()}", self.encode(result), self.result_ms)
-        await self.shared.release(lease, token)
+        result_key = f"{self.namespace}:result:{key}:{token.decode()}"
+        await self.shared.set_and_release(result_key, self.encode(result), self.result_ms, lease, token)
         if slot_key is not None:
             await self.shared.release(slot_key, key.encode())
         return result

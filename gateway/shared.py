@@ -24,6 +24,11 @@ RETRY_AFTER_S = 1.0
 
 # Deletes a key only while it still holds our token (a lease we own).
 _RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+# Stores a result and gives up the lease that guarded its making (if still ours): one round trip.
+_SET_AND_RELEASE = (
+    "redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) "
+    "if redis.call('get', KEYS[2]) == ARGV[3] then redis.call('del', KEYS[2]) end return 1"
+)
 # Extends a key's expiry only while it still holds our token.
 _EXTEND = (
     "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end"
@@ -52,6 +57,10 @@ class Shared(Protocol):
     async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool: ...
     async def delete(self, key: str) -> None: ...
     async def release(self, key: str, token: bytes) -> None: ...
+    async def set_and_release(self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes) -> None:
+        """`set(key, value, ttl_ms)`, then `release(lease, token)`, in one round trip."""
+        ...
+
     async def extend(self, key: str, token: bytes, ttl_ms: int) -> bool: ...
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]: ...
     async def ping(self) -> None: ...
@@ -109,6 +118,10 @@ class MemoryShared:
     async def release(self, key: str, token: bytes) -> None:
         if self._live(key) == token:
             del self._data[key]
+
+    async def set_and_release(self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes) -> None:
+        await self.set(key, value, ttl_ms)
+        await self.release(lease, token)
 
     async def extend(self, key: str, token: bytes, ttl_ms: int) -> bool:
         if self._live(key) != token:
@@ -232,6 +245,9 @@ class RedisShared:
 
     async def release(self, key: str, token: bytes) -> None:
         await self.guard(lambda: self.redis.eval(_RELEASE, 1, key, token))
+
+    async def set_and_release(self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes) -> None:
+        await self.guard(lambda: self.redis.eval(_SET_AND_RELEASE, 2, key, lease, value, ttl_ms, token))
 
     async def extend(self, key: str, token: bytes, ttl_ms: int) -> bool:
         done = await self.guard(lambda: self.redis.eval(_EXTEND, 1, key, token, ttl_ms))

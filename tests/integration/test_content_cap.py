@@ -42,3 +42,18 @@ async def test_a_flood_of_distinct_content_urls_keeps_only_the_newest_copies(sha
     assert await shared.get("bff:aurora:cache:/capi/home-banners?x=0") is None, "the oldest went first"
     assert await shared.get("bff:pampa:cache:/capi/home-banners?x=0") is not None, "each skin has its own cap"
     assert await shared.delete_prefix("bff:aurora:cache:") == 51, "a purge takes the index too"
+
+
+async def test_a_flight_result_and_its_lease_release_are_one_round_trip(shared: RedisShared) -> None:
+    """A leader stores its result and gives up its lease together (one command instead of two
+    per proxied call), and never releases a lease that has passed to another instance."""
+    from gateway.shared import MemoryShared
+
+    for store in (shared, MemoryShared()):
+        assert await store.set_nx("bff:flight:lease:k", b"mine", 5000)
+        await store.set_and_release("bff:flight:result:k:mine", b"answer", 5000, "bff:flight:lease:k", b"mine")
+        assert await store.get("bff:flight:result:k:mine") == b"answer"
+        assert await store.get("bff:flight:lease:k") is None
+        assert await store.set_nx("bff:flight:lease:k", b"theirs", 5000)
+        await store.set_and_release("bff:flight:result:k:mine", b"late", 5000, "bff:flight:lease:k", b"mine")
+        assert await store.get("bff:flight:lease:k") == b"theirs", "another instance's lease stays"
