@@ -2,6 +2,8 @@ import { lazy, Suspense, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet } from "react-router";
 
+import i18n from "../i18n";
+
 import { AfterFirstPaint } from "../components/AfterFirstPaint";
 import { Footer } from "../components/Footer";
 import { Header } from "../components/Header";
@@ -17,8 +19,15 @@ import { useProviderFlags } from "../features/providers/useProviderFlags";
 import { useAppSelector } from "./hooks";
 import { selectAuth } from "./uiSlice";
 
-// The login popup is code a visitor may never need: it loads when first opened.
-const AuthPopup = lazy(() => import("../features/auth/AuthPopup"));
+// The login popup is code a visitor may never need: it loads when first opened, with its texts
+// and the forms' (so it does not suspend once more for them).
+const AuthPopup = lazy(async () => {
+  const [popup] = await Promise.all([
+    import("../features/auth/AuthPopup"),
+    i18n.loadNamespaces(["auth", "forms"]).catch(() => undefined),
+  ]);
+  return popup;
+});
 
 /** The main layout: header, the current screen, footer, and what opens over them. */
 export function AppLayout() {

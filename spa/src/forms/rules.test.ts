@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import { contractRules } from "../api/rules.gen";
-import { resources } from "../i18n/resources";
+import en from "../locales/en/forms.json";
+import es from "../locales/es/forms.json";
+import pt from "../locales/pt/forms.json";
 import { checkField, messageKey } from "./rules";
 
 const { login, register, forgotPassword } = contractRules.forms;
@@ -44,7 +46,7 @@ describe("messages", () => {
   );
 
   it.each(["es", "pt", "en"] as const)("%s translates every message of the sign-in, sign-up and forgot-password forms", (lng) => {
-    const translated = resources[lng].forms.messages as Record<string, string>;
+    const translated = { es, pt, en }[lng].messages as Record<string, string>;
     expect([...messages].filter((message) => !translated[messageKey(message)])).toEqual([]);
   });
 

@@ -14,7 +14,7 @@ i18n.on("languageChanged", (lng) => {
 // (a screen using one suspends until it arrives: the layout shows its loader meanwhile).
 const onDemand = import.meta.glob<{ default: object }>([
   "../locales/*/*.json",
-  "!../locales/*/{common,shell,auth,forms}.json",
+  "!../locales/*/{common,shell}.json",
 ]);
 
 void i18n

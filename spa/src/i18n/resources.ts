@@ -1,11 +1,9 @@
-import enAuth from "../locales/en/auth.json";
 import enCommon from "../locales/en/common.json";
-import enForms from "../locales/en/forms.json";
 import enShell from "../locales/en/shell.json";
 import type esAccount from "../locales/es/account.json";
-import esAuth from "../locales/es/auth.json";
+import type esAuth from "../locales/es/auth.json";
 import esCommon from "../locales/es/common.json";
-import esForms from "../locales/es/forms.json";
+import type esForms from "../locales/es/forms.json";
 import type esGames from "../locales/es/games.json";
 import type esCashier from "../locales/es/cashier.json";
 import type esProfile from "../locales/es/profile.json";
@@ -13,9 +11,7 @@ import type esHistory from "../locales/es/history.json";
 import type esPages from "../locales/es/pages.json";
 import type esLobby from "../locales/es/lobby.json";
 import esShell from "../locales/es/shell.json";
-import ptAuth from "../locales/pt/auth.json";
 import ptCommon from "../locales/pt/common.json";
-import ptForms from "../locales/pt/forms.json";
 import ptShell from "../locales/pt/shell.json";
 
 export const defaultNS = "common";
@@ -26,18 +22,21 @@ export const defaultNS = "common";
  * lobby (home page, banners, carousels, sports events), games (launching and game/content screens),
  * cashier (deposit, withdraw, bank accounts), profile (my balance, profile, documents),
  * history (transactions, game rounds), pages (contact us, legal pages). */
-/** Bundled with the app: what the shell and the login popup show before any screen loads. */
+/** Bundled with the app: what the shell shows before any screen loads. */
 export const resources = {
-  es: { common: esCommon, shell: esShell, auth: esAuth, forms: esForms },
-  pt: { common: ptCommon, shell: ptShell, auth: ptAuth, forms: ptForms },
-  en: { common: enCommon, shell: enShell, auth: enAuth, forms: enForms },
+  es: { common: esCommon, shell: esShell },
+  pt: { common: ptCommon, shell: ptShell },
+  en: { common: enCommon, shell: enShell },
 } as const;
 
-/** Loaded with the screens that use them, one JSON file per language (i18n/index.ts). */
-export const lazyNamespaces = ["account", "lobby", "games", "cashier", "profile", "history", "pages"] as const;
+/** Loaded with the screens and popups that use them, one JSON file per language (i18n/index.ts):
+ * the login popup's texts and the forms' labels and messages come with the popup's code. */
+export const lazyNamespaces = ["auth", "forms", "account", "lobby", "games", "cashier", "profile", "history", "pages"] as const;
 
 /** Every namespace's keys, Spanish being the reference (i18next.d.ts). */
 export type Resources = (typeof resources)["es"] & {
+  auth: typeof esAuth;
+  forms: typeof esForms;
   account: typeof esAccount;
   lobby: typeof esLobby;
   games: typeof esGames;
@@ -47,4 +46,4 @@ export type Resources = (typeof resources)["es"] & {
   pages: typeof esPages;
 };
 
-export const namespaces = ["common", "shell", "auth", "forms", ...lazyNamespaces] as const;
+export const namespaces = ["common", "shell", ...lazyNamespaces] as const;

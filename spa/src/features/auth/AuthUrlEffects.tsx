@@ -17,7 +17,7 @@ export const VERIFY_DELAY_MS = 1000;
  * verification), ?sid= / ?wsession= (a session handed over, adopted by the BFF and removed
  * from the address bar). No UI of its own; kept small because it loads with every page. */
 export function AuthUrlEffects() {
-  const { t, i18n } = useTranslation("auth");
+  const { i18n } = useTranslation();
   const dispatch = useAppDispatch();
   const location = useLocation();
   const { known, loggedIn } = useSession();
@@ -62,8 +62,11 @@ export function AuthUrlEffects() {
     const timer = setTimeout(() => {
       void verify({ token, face: config.skin.id })
         .unwrap()
-        .then((reply) => {
+        .then(async (reply) => {
           if (reply.code === "INVALID_TOKEN") return;
+          // The login popup's texts load with the popup, which may not have opened yet.
+          await i18n.loadNamespaces("auth");
+          const t = i18n.getFixedT(null, "auth");
           dispatch(
             showNotice({
               kind: "message",
@@ -76,7 +79,7 @@ export function AuthUrlEffects() {
         .catch(() => undefined);
     }, VERIFY_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [location, config, verify, dispatch, t]);
+  }, [location, config, verify, dispatch, i18n]);
 
   return null;
 }
