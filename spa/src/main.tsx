@@ -4,14 +4,17 @@ import { Provider } from "react-redux";
 import { createBrowserRouter } from "react-router";
 import { RouterProvider } from "react-router/dom";
 
-import { appRoutes } from "./app/router";
-import { makeStore } from "./app/store";
-import { configApi } from "./features/config/configApi";
-import { sessionApi } from "./features/session/sessionApi";
-import "./i18n";
+// First, so that the screens' own styles (the lobby's comes with the entry) cascade after them.
 import "./styles/theme.css";
 import "./styles/base.css";
 import "./styles/shell.css";
+import { appRoutes, LOBBY_PATHS } from "./app/router";
+import { makeStore } from "./app/store";
+import { configApi } from "./features/config/configApi";
+import { contentApi } from "./features/content/contentApi";
+import { sessionApi } from "./features/session/sessionApi";
+import i18n from "./i18n";
+import { localeOf } from "./i18n/useLocale";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
@@ -21,6 +24,13 @@ const store = makeStore();
 // screen's code has arrived (the layout's hooks then find them in flight or answered).
 void store.dispatch(configApi.util.prefetch("getConfig", undefined, {}));
 void store.dispatch(sessionApi.util.prefetch("getSession", undefined, {}));
+// The lobby's first view is its banners: when the lobby is the first screen, their lists are
+// asked for now too, not once its texts have arrived and it has rendered.
+if (LOBBY_PATHS.has(window.location.pathname)) {
+  const locale = localeOf(i18n.language);
+  void store.dispatch(contentApi.util.prefetch("getHomeBanners", locale, {}));
+  void store.dispatch(contentApi.util.prefetch("getLobbyBanners", locale, {}));
+}
 const router = createBrowserRouter(appRoutes);
 
 createRoot(container).render(

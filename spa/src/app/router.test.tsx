@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 import i18n from "../i18n";
 import { loggedOut, skinConfig, stubBff } from "../test/bff";
-import { appRoutes } from "./router";
+import { appRoutes, LOBBY_PATHS } from "./router";
 import { makeStore } from "./store";
 
 function renderApp(url: string) {
@@ -19,7 +19,7 @@ function renderApp(url: string) {
 }
 
 describe("app routes", () => {
-  it("redirects / to the lazily loaded home screen and applies the skin", async () => {
+  it("redirects / to the home screen and applies the skin", async () => {
     const branding = { ...skinConfig.skin.branding, primary: "#33cc99" };
     stubBff({ "/bff/config": { skin: { ...skinConfig.skin, branding } }, "/bff/session": loggedOut });
 
@@ -30,6 +30,14 @@ describe("app routes", () => {
     expect(screen.getByRole("group", { name: i18n.t("language.label") })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe("Casino Sandbox"));
     expect(document.documentElement.style.getPropertyValue("--color-primary")).toBe("#33cc99");
+  });
+
+  it.each([...LOBBY_PATHS])("shows the lobby at %s (its banners are asked for at boot there)", async (path) => {
+    stubBff({ "/bff/config": skinConfig, "/bff/session": loggedOut });
+
+    renderApp(path);
+
+    expect(await screen.findByTestId("quick-icons")).toBeInTheDocument();
   });
 
   it("shows the not-found screen outside the layout for unknown paths", async () => {

@@ -6,6 +6,7 @@ import i18n from "../i18n";
 import { PageLoader } from "../components/PageLoader";
 import { RequireSession } from "../components/RequireSession";
 import { AppLayout } from "./AppLayout";
+import { HomeScreen } from "./routes/HomeScreen";
 import { ExternalRedirect } from "./routes/ExternalRedirect";
 import { NotFoundScreen } from "./routes/NotFoundScreen";
 import { RouteErrorScreen } from "./routes/RouteErrorScreen";
@@ -35,7 +36,9 @@ function screen(path: string, load: Loader, namespaces: readonly string[] = [], 
   };
 }
 
-const home: Loader = async () => (await import("./routes/HomeScreen")).HomeScreen;
+// The lobby is where visitors land ("/" leads to it): its code comes with the entry rather than a
+// round trip after it (its texts still load per language, with the skin and session requests).
+const home: Loader = async () => HomeScreen;
 const HOME = ["lobby", "games"];
 const GAMES = ["games"];
 const CASHIER = ["cashier"];
@@ -43,6 +46,9 @@ const CASHIER_FORMS = ["cashier", "forms"];
 const HISTORY = ["history"];
 const PAGES = ["pages"];
 const CONTENT = ["games", "lobby"];
+
+/** The paths whose first screen is the lobby (main.tsx asks for its banners at boot). */
+export const LOBBY_PATHS: ReadonlySet<string> = new Set(["/", "/home", "/register"]);
 
 /** The route table (site shell, section 2 "Full route table"); main.tsx and tests build routers from it. */
 export const appRoutes: RouteObject[] = [
