@@ -434,21 +434,23 @@ class Case:
 
 # --- the SPA's first load ---------------------------------------------------------------------
 
-TOP_ROUTES = {
-    "/home": "src/features/lobby/HomePage.tsx",
-    "/games/slots": "src/features/games/screens/Slots.tsx",
-    "/games/livedealer": "src/features/games/screens/LiveDealer.tsx",
-    "/poker": "src/features/games/screens/Poker.tsx",
-    "/promotions": "src/features/games/screens/Promotions.tsx",
-    "/mybalance": "src/features/account/screens/MyBalance.tsx",
-    "/deposit": "src/features/cashier/screens/Deposit.tsx",
-    "/withdraw": "src/features/cashier/screens/Withdraw.tsx",
+# Each top route: its screen's chunk (None: it comes with the entry) and the translation
+# namespaces it loads, in the default language (es).
+TOP_ROUTES: dict[str, tuple[str | None, tuple[str, ...]]] = {
+    "/home": (None, ("lobby", "games")),
+    "/games/slots": ("src/app/routes/GamesScreen.tsx", ("games",)),
+    "/games/livedealer": ("src/app/routes/GamesScreen.tsx", ("games",)),
+    "/poker": ("src/app/routes/PokerScreens.tsx", ("games", "lobby")),
+    "/promotions": ("src/app/routes/PageScreens.tsx", ("pages",)),
+    "/mybalance": ("src/app/routes/MyBalanceScreen.tsx", ("account",)),
+    "/deposit": ("src/app/routes/DepositScreen.tsx", ("cashier", "forms")),
+    "/withdraw": ("src/app/routes/WithdrawScreen.tsx", ("cashier", "forms")),
 }
 
 
 def spa_sizes() -> dict[str, Any]:
     """Gzip kB of the JS a first visit to each top route loads: the entry chunk and its static
-    imports, plus the route's lazy chunk and its static imports."""
+    imports, plus the route's screen chunk, its static imports and its translations (es)."""
     import gzip
 
     dist = ROOT / "spa" / "dist"
@@ -458,7 +460,9 @@ def spa_sizes() -> dict[str, Any]:
     manifest = json.loads(manifest_path.read_text())
 
     def closure(key: str, seen: set[str]) -> set[str]:
-        if key in seen or key not in manifest:
+        if key not in manifest:
+            raise SystemExit(f"bench/throughput.py TOP_ROUTES: {key} is not in the SPA build (update the map)")
+        if key in seen:
             return seen
         seen.add(key)
         for imported in manifest[key].get("imports", []):
@@ -471,9 +475,13 @@ def spa_sizes() -> dict[str, Any]:
     entry = next(k for k, v in manifest.items() if v.get("isEntry"))
     initial = closure(entry, set())
     sizes: dict[str, Any] = {"initial": size(initial)}
-    for route, source in TOP_ROUTES.items():
-        if source in manifest:
-            sizes[route] = size(closure(source, set(initial)))
+    for route, (screen, namespaces) in TOP_ROUTES.items():
+        keys = set(initial)
+        if screen is not None:
+            closure(screen, keys)
+        for namespace in namespaces:
+            closure(f"src/locales/es/{namespace}.json", keys)
+        sizes[route] = size(keys)
     return sizes
 
 
