@@ -20,6 +20,8 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from gateway.deadline import MovingDeadline
+
 
 @dataclass(frozen=True)
 class ListenerLimits:
@@ -45,8 +47,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._head_bytes = 0
         self._refusal: int | None = None
-        self._timer: asyncio.TimerHandle | None = None
-        self._deadline: float | None = None
+        self._deadline = MovingDeadline(self.loop, self._timed_out)
         self._in_body = False
         self._started = False  # a byte of the current request has arrived
 
@@ -56,10 +57,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._arm(self.limits.head_timeout_s)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._deadline.cancel()
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
@@ -111,32 +109,15 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             self._refusal = 431
             raise _Refused
 
-    # One timer per connection at most, checked against a moving deadline: arming and
-    # disarming happen several times per request and only move a float, instead of
-    # creating and cancelling a timer handle each time.
     def _arm(self, seconds: float) -> None:
-        deadline = self.loop.time() + seconds
-        self._deadline = deadline
-        if self._timer is not None and self._timer.when() > deadline:
-            self._timer.cancel()
-            self._timer = None
-        if self._timer is None:
-            self._timer = self.loop.call_at(deadline, self._check)
+        self._deadline.arm(seconds)
 
     def _disarm(self) -> None:
-        self._deadline = None
-
-    def _check(self) -> None:
-        self._timer = None
-        if self._deadline is None or self.transport.is_closing():
-            return
-        if self.loop.time() < self._deadline:
-            self._timer = self.loop.call_at(self._deadline, self._check)
-            return
-        self._deadline = None
-        self._timed_out()
+        self._deadline.clear()
 
     def _timed_out(self) -> None:
+        if self.transport.is_closing():
+            return
         if self.cycle is not None and not self.cycle.response_complete and not self._in_body:
             return  # the application is answering; not the client's delay
         if self._in_body and self.flow.read_paused:

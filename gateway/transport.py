@@ -39,6 +39,8 @@ from urllib.parse import urlsplit
 import httptools
 import httpx
 
+from gateway.deadline import MovingDeadline
+
 MAX_BODY = 32 * 1024 * 1024
 """Largest answer read whole (JSON, content); binary answers stream and have no cap."""
 _READ_CHUNK_HIGH = 256 * 1024
@@ -115,10 +117,9 @@ class _Connection(asyncio.Protocol):
         """The reader of a streamed answer, or a writer waiting to be able to write."""
         self.write_paused = False
         self.read_paused = False
-        # one timer per connection, checked against a moving deadline (see `_arm`)
-        self.deadline: float | None = None
         self.read_timeout = 0.0
-        self.timer: asyncio.TimerHandle | None = None
+        self.deadline = MovingDeadline(self.loop, self._timed_out)
+        """The platform's: armed while the gateway waits on it, moved by every read."""
 
     # --- asyncio -----------------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -128,8 +129,7 @@ class _Connection(asyncio.Protocol):
         if self.done is None:  # nothing was asked: a platform talking out of turn is not reused
             self.close()
             return
-        if self.deadline is not None:
-            self.deadline = self.loop.time() + self.read_timeout
+        self.deadline.push(self.read_timeout)
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserError as exc:
@@ -142,9 +142,7 @@ class _Connection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
+        self.deadline.cancel()
         if self.done is not None and not self.complete:
             if self.status and self._ends_at_close():
                 self.on_message_complete()  # an answer without a length ends with the connection
@@ -191,7 +189,7 @@ class _Connection(asyncio.Protocol):
         if not self.status:
             return  # the end of an interim answer
         self.complete = True
-        self.deadline = None
+        self.deadline.clear()
         if self.streaming:
             self._wake()
             return
@@ -212,13 +210,13 @@ class _Connection(asyncio.Protocol):
         self.complete = False
         self.error = None
         self.read_timeout = read_timeout
-        self.deadline = None
+        self.deadline.clear()
         return self.done
 
     def await_answer(self) -> None:
         """The request is out: from now on the platform must not fall silent for longer than
         the read timeout."""
-        self._arm(self.read_timeout)
+        self.deadline.arm(self.read_timeout)
 
     async def write_body(self, chunks: AsyncIterable[bytes], size: int | None) -> None:
         """A streamed request body, with backpressure from the socket: chunked, or exactly
@@ -234,9 +232,9 @@ class _Connection(asyncio.Protocol):
             # Waiting on the player's next chunk is not the platform's delay (the listener bounds
             # the player's pauses); waiting for the platform to take what was written is.
             while self.write_paused and not self.closed:
-                self._arm(self.read_timeout)
+                self.deadline.arm(self.read_timeout)
                 await self._until_woken()
-            self.deadline = None
+            self.deadline.clear()
             if self.closed:
                 raise self.error or httpx.WriteError("the platform closed the connection")
         if size is None:
@@ -291,23 +289,11 @@ class _Connection(asyncio.Protocol):
         names = {name for name, _ in self.headers}
         return "content-length" not in names and "transfer-encoding" not in names
 
-    # --- the read timeout: one timer, a deadline moved by every read ------------------------
-    def _arm(self, seconds: float) -> None:
-        deadline = self.loop.time() + seconds
-        self.deadline = deadline
-        if self.timer is not None and self.timer.when() > deadline:
-            self.timer.cancel()
-            self.timer = None
-        if self.timer is None:
-            self.timer = self.loop.call_at(deadline, self._check)
-
-    def _check(self) -> None:
-        self.timer = None
-        if self.deadline is None or self.closed:
+    def _timed_out(self) -> None:
+        if self.closed:
             return
-        if self.loop.time() < self.deadline or self.read_paused:
-            # (reading paused: the gateway's reader is slow, not the platform)
-            self.timer = self.loop.call_at(max(self.deadline, self.loop.time() + self.read_timeout), self._check)
+        if self.read_paused:  # the gateway's reader is slow, not the platform
+            self.deadline.arm(self.read_timeout)
             return
         if self.write_paused and not self.status:
             self._fail(httpx.WriteTimeout("the platform stopped taking the request body"))
@@ -447,7 +433,7 @@ class Pool:
 
     def release(self, connection: _Connection, reusable: bool) -> None:
         connection.done = None
-        connection.deadline = None
+        connection.deadline.clear()
         if connection.read_paused and connection.transport is not None and not connection.closed:
             connection.read_paused = False
             connection.transport.resume_reading()
