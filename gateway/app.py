@@ -28,7 +28,13 @@ from gateway import bff, skins
 from gateway.admin import create_admin_app
 from gateway.cache import CacheConfig
 from gateway.dedup import SharedFlights
-from gateway.errors import error_answer, http_exception_handler, internal_error_handler, store_unavailable_handler
+from gateway.errors import (
+    error_answer,
+    http_exception_handler,
+    internal_error_handler,
+    store_unavailable_answer,
+    store_unavailable_handler,
+)
 from gateway.exchange import ClientGone, Incoming
 from gateway.live import Config, LiveConfig, changed_upstreams
 from gateway.metrics import Metrics
@@ -202,9 +208,7 @@ def proxied_app(gateway: Gateway) -> ASGIApp:
                 status = 499  # nginx's "client closed request": nobody is left to answer
                 return
             except StoreUnavailable:
-                outgoing = error_answer(503, "STORE_UNAVAILABLE", "Service temporarily unavailable, please try again",
-                                        ctx)  # fmt: skip
-                outgoing.headers.append((b"retry-after", b"1"))
+                outgoing = store_unavailable_answer(ctx)
             except Exception as exc:
                 log.error("unhandled error", request_id=ctx.request_id, error=type(exc).__name__, exc_info=True)
                 outgoing = error_answer(500, "INTERNAL", "Something went wrong", ctx)

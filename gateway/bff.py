@@ -81,7 +81,8 @@ async def adopt_session(request: Request[Any, Any, Any], data: JSONBody[AdoptReq
         return error_response(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
     ctx.skin, ctx.route = skin.id, "adoptSession"
     session = await gateway.sessions.load(skin.id, request.cookies.get(gateway.session_cookie))
-    refused = refusal(gateway, request.method, Incoming(request.scope, request.receive).headers, session)
+    incoming = Incoming(request.scope, request.receive)
+    refused = refusal(gateway, request.method, incoming.headers, session)
     if refused is not None:
         return error_response(403, *refused, ctx)
     if not SESSION_ID.match(data.sid):
@@ -89,7 +90,7 @@ async def adopt_session(request: Request[Any, Any, Any], data: JSONBody[AdoptReq
     route = ROUTES_BY_NAME["getProfile"]
     candidate = SessionData(wsession=data.sid, jars=session.data.jars)
     probe = type(session)(session.id, candidate, session.stored)
-    headers = upstream_headers(gateway, Incoming(request.scope, request.receive), skin, probe, route, ctx)
+    headers = upstream_headers(gateway, incoming, skin, probe, route, ctx)
     try:
         answer = await call_upstream(gateway, skin, route, {}, probe, "", b"{}", headers, ctx)
     except (httpx.TimeoutException, TimeoutError):

@@ -53,10 +53,20 @@ def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) 
     return response
 
 
+STORE_UNAVAILABLE = ("STORE_UNAVAILABLE", "Service temporarily unavailable, please try again")
+
+
 def store_unavailable(ctx: RequestContext) -> Response[Any]:
-    response = error_response(503, "STORE_UNAVAILABLE", "Service temporarily unavailable, please try again", ctx)
+    response = error_response(503, *STORE_UNAVAILABLE, ctx)
     response.headers["retry-after"] = "1"
     return response
+
+
+def store_unavailable_answer(ctx: RequestContext) -> Outgoing:
+    """`store_unavailable` on the proxied path."""
+    answer = error_answer(503, *STORE_UNAVAILABLE, ctx)
+    answer.headers.append((b"retry-after", b"1"))
+    return answer
 
 
 def store_unavailable_handler(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:

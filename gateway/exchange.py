@@ -10,7 +10,7 @@ the SPA) stays on Litestar.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
 Message = dict[str, Any]
@@ -39,9 +39,7 @@ class Incoming:
         self.method: str = scope["method"]
         self.path: str = scope["path"]
         self.query: str = scope["query_string"].decode("latin-1")
-        self.headers: dict[str, str] = {
-            name.decode("latin-1"): value.decode("latin-1") for name, value in reversed(scope["headers"])
-        }
+        self.headers = header_map(scope["headers"])
         client = scope.get("client")
         self.peer: str = client[0] if client else ""
         self._cookies: dict[str, str] | None = None
@@ -102,6 +100,12 @@ class Incoming:
             yield message.get("body", b"")
             if not message.get("more_body", False):
                 return
+
+
+def header_map(raw: Iterable[tuple[bytes, bytes]]) -> dict[str, str]:
+    """ASGI headers as a plain dict, the first value of a repeated name winning."""
+    pairs = raw if isinstance(raw, list) else list(raw)
+    return {name.decode("latin-1"): value.decode("latin-1") for name, value in reversed(pairs)}
 
 
 def parse_cookies(header: str) -> dict[str, str]:

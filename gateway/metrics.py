@@ -72,36 +72,24 @@ class Metrics:
         self._series: dict[tuple[Any, ...], Any] = {}
 
     def request(self, skin: str | None, route_class: str, status: int, seconds: float) -> None:
-        key = ("r", skin, route_class, status)
-        series = self._series.get(key)
-        if series is None:
-            series = self._series[key] = (
-                self.requests.labels(skin or "none", route_class, str(status)),
-                self.duration.labels(route_class),
-            )
-        series[0].inc()
-        series[1].observe(seconds)
+        self._labelled(self.requests, skin or "none", route_class, str(status)).inc()
+        self._labelled(self.duration, route_class).observe(seconds)
 
     def cache_answer(self, skin: str | None, state: str) -> None:
-        key = ("c", skin, state)
-        series = self._series.get(key)
-        if series is None:
-            series = self._series[key] = self.cache.labels(skin or "none", state)
-        series.inc()
+        self._labelled(self.cache, skin or "none", state).inc()
 
     def dedup_role(self, role: str) -> None:
-        key = ("d", role)
-        series = self._series.get(key)
-        if series is None:
-            series = self._series[key] = self.dedup.labels(role)
-        series.inc()
+        self._labelled(self.dedup, role).inc()
 
     def upstream(self, skin: str, route_class: str, seconds: float) -> None:
-        key = ("u", skin, route_class)
+        self._labelled(self.upstream_duration, skin, route_class).observe(seconds)
+
+    def _labelled(self, metric: Any, *values: str) -> Any:
+        key = (metric, *values)
         series = self._series.get(key)
         if series is None:
-            series = self._series[key] = self.upstream_duration.labels(skin, route_class)
-        series.observe(seconds)
+            series = self._series[key] = metric.labels(*values)
+        return series
 
     def breaker_changed(self, breaker: Breaker) -> None:
         self.breaker_state.labels(breaker.skin, breaker.upstream).set(BREAKER_VALUES[breaker.state])

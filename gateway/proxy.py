@@ -25,7 +25,7 @@ from contracts.base import SESSION_EXPIRED
 from contracts.catalogue import ROUTES_BY_NAME, Route
 from gateway.cache import Entry
 from gateway.dedup import ExclusiveConflict, LeaderLost, body_digest
-from gateway.errors import error_answer
+from gateway.errors import error_answer, store_unavailable_answer
 from gateway.exchange import BodyTooLarge, Incoming, Outgoing
 from gateway.resilience import RETRYABLE_STATUS, CallPolicy, RetryBudget, backoff, may_retry
 from gateway.runtime import Gateway, RequestContext, Target
@@ -208,7 +208,7 @@ async def proxy(gateway: Gateway, incoming: Incoming, ctx: RequestContext) -> Ou
     try:
         session = await gateway.sessions.load(skin.id, incoming.cookie(gateway.session_cookie))
     except StoreUnavailable:
-        return _unavailable(ctx)
+        return store_unavailable_answer(ctx)
     refused = refusal(gateway, incoming.method, incoming.headers, session)
     if refused is not None:
         return error_answer(403, *refused, ctx)
@@ -403,7 +403,7 @@ async def _run_flight(
             502, "OUTCOME_UNKNOWN", "The instance handling this request went away; check before retrying", ctx
         )
     except StoreUnavailable:
-        return _unavailable(ctx)
+        return store_unavailable_answer(ctx)
     except TimeoutError:
         return error_answer(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
     ctx.dedup = "follower" if role == "follower" else (ctx.dedup or role)
@@ -428,7 +428,7 @@ async def _idempotency(
             await asyncio.sleep(0.05)  # the first call is in flight somewhere: its answer will be recorded
             verdict = await records.begin(name, session.id, fingerprint)
     except StoreUnavailable:
-        return _unavailable(ctx)
+        return store_unavailable_answer(ctx)
     if verdict.kind == "foreign":
         return error_answer(409, "IDEMPOTENCY_KEY_IN_USE", "This Idempotency-Key belongs to another session", ctx)
     if verdict.kind == "mismatch":
@@ -493,12 +493,6 @@ def _upstream_error(outcome: Outcome, ctx: RequestContext) -> Outgoing:
     if outcome.error == "broken":
         return error_answer(502, "UPSTREAM_FAILED", "The platform's answer was lost; check before retrying", ctx)
     return error_answer(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
-
-
-def _unavailable(ctx: RequestContext) -> Outgoing:
-    answer = error_answer(503, "STORE_UNAVAILABLE", "Service temporarily unavailable, please try again", ctx)
-    answer.headers.append((b"retry-after", b"1"))
-    return answer
 
 
 def _sorted_query(query: str) -> str:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import time
-from collections.abc import Coroutine, Hashable, Iterator
-from contextlib import contextmanager
+from collections.abc import Coroutine, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +15,7 @@ from litestar.datastructures import Cookie
 from contracts.catalogue import Catalogue, Policy, Route
 from gateway.cache import CacheConfig, ContentCache
 from gateway.dedup import Dedup, SharedFlights
+from gateway.exchange import header_map
 from gateway.idempotency import IdempotencyRecords
 from gateway.live import LiveConfig
 from gateway.metrics import Metrics
@@ -39,9 +39,7 @@ def headers_of(request: Request[Any, Any, Any]) -> dict[str, str]:
     state: dict[str, Any] = request.scope.setdefault("state", {})
     found: dict[str, str] | None = state.get(HEADERS_KEY)
     if found is None:
-        found = state[HEADERS_KEY] = {
-            name.decode("latin-1"): value.decode("latin-1") for name, value in reversed(list(request.scope["headers"]))
-        }
+        found = state[HEADERS_KEY] = header_map(request.scope["headers"])
     return found
 
 
@@ -68,14 +66,6 @@ class RequestContext:
             ctx = state[CONTEXT_KEY] = cls(request_id(headers_of(request).get("x-request-id")))
         return ctx
 
-    @contextmanager
-    def upstream_timer(self) -> Iterator[None]:
-        started = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.upstream_ms += (time.perf_counter() - started) * 1000
-
 
 @dataclass(frozen=True, slots=True)
 class Target:
@@ -88,10 +78,6 @@ class Target:
     """The request target on that origin: path (under the base URL's own path) and query."""
     upstream: str
     """The upstream's name in the skin (`api`, `capi`, `sbapi`, `rest`, `sports_feed`)."""
-
-    @property
-    def url(self) -> str:
-        return self.origin + self.target
 
 
 @dataclass
