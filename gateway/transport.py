@@ -399,11 +399,14 @@ class Pool:
             try:
                 async with asyncio.timeout(connect_s):
                     handed = await waiter
-            except TimeoutError:
-                raise httpx.PoolTimeout(f"{self.origin}: no free connection within {connect_s}s") from None
-            finally:
-                if not waiter.done():
+            except BaseException as exc:
+                if waiter.done() and not waiter.cancelled():
+                    self._give_back(waiter.result())  # handed over just as the wait ended
+                else:
                     waiter.cancel()
+                if isinstance(exc, TimeoutError):
+                    raise httpx.PoolTimeout(f"{self.origin}: no free connection within {connect_s}s") from None
+                raise
             if handed is not None:
                 return handed
             # a connection closed and left room: open one in its place (already counted for us)
@@ -457,6 +460,13 @@ class Pool:
             self._open += 1  # counted for the waiter that will open it
             if not self._hand_over(None):
                 self._open -= 1
+
+    def _give_back(self, handed: _Connection | None) -> None:
+        """What a waiter was given but will not use: the connection, or the right to open one."""
+        if handed is None:
+            self._free_place()
+        else:
+            self.release(handed, reusable=True)
 
     def _hand_over(self, connection: _Connection | None) -> bool:
         """Gives a connection (or, with None, the right to open one) to the longest waiter."""

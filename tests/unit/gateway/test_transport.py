@@ -316,3 +316,23 @@ async def test_a_slow_player_upload_is_not_the_platforms_delay_but_a_platform_th
                 await stuck.stream("POST", "/upload", {}, big_upload(), Timeouts(connect=1.0, read=0.2))
         finally:
             await stuck.aclose()
+
+
+async def test_a_connection_handed_to_a_waiter_that_just_gave_up_goes_back_to_the_pool(server: str) -> None:
+    """Found in review: a connection handed over in the same turn as the waiter's timeout or
+    cancellation was lost with its place, and the pool shrank by one for good."""
+    pool = Pool(server, max_connections=1)
+    try:
+        await pool.request("GET", "/warm", {}, None, QUICK)
+        busy = await pool._acquire(1.0)  # the pool's one connection, taken
+        waiting = asyncio.ensure_future(pool._acquire(1.0))
+        await asyncio.sleep(0.01)
+        assert pool.stats()["waiting"] == 1
+        pool.release(busy, reusable=True)  # handed to the waiter...
+        waiting.cancel()  # ...which is cancelled before it could take it
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert pool.stats() == {"open": 1, "idle": 1, "waiting": 0}
+        assert (await pool.request("GET", "/after", {}, None, Timeouts(connect=0.2, read=1.0))).status == 200
+    finally:
+        await pool.aclose()
