@@ -39,6 +39,7 @@ from gateway.exchange import ClientGone, Incoming
 from gateway.live import Config, LiveConfig, changed_upstreams
 from gateway.metrics import Metrics
 from gateway.observability import Access, AccessLog, configure_logging
+from gateway.presence import Presence
 from gateway.proxy import decode_outcome, encode_outcome, proxy
 from gateway.resilience import Breaker, Breakers
 from gateway.runtime import Gateway, RequestContext
@@ -104,13 +105,13 @@ def create_app(
         on_purge=purge_local,
     )
     metrics.config_version(config.version)
+    instance = secrets.token_hex(4)
+    presence = Presence(redis, instance) if redis is not None else None
     if redis is not None:
         guard = FailFast()
         shared: Shared = RedisShared(redis, guard)
         sessions_store = store or FailFastStore(RedisStore(redis, namespace="bff:sessions"), guard)
-        flights: SharedFlights[Any] | None = SharedFlights(
-            shared, encode_outcome, decode_outcome, instance=secrets.token_hex(4)
-        )
+        flights: SharedFlights[Any] | None = SharedFlights(shared, encode_outcome, decode_outcome, instance)
     else:
         memory = MemoryShared()
         shared, sessions_store, flights = memory, store or ProcessStore(memory), None
@@ -119,7 +120,7 @@ def create_app(
         settings, config, clients, Sessions(sessions_store, shared, join_reads=redis is not None),
         XsrfTokens(settings.secret_key), shared, flights,
         policies=dict(settings.policies), metrics=metrics, breakers=breakers, tracing=tracing,
-        cache_config=CacheConfig(ttl_s=settings.cache_ttl_s),
+        cache_config=CacheConfig(ttl_s=settings.cache_ttl_s), instance=instance,
     )  # fmt: skip
 
     @asynccontextmanager
@@ -136,6 +137,8 @@ def create_app(
             asyncio.ensure_future(config.watch(settings.skins_poll_s)),
             asyncio.ensure_future(config.listen()),
         ]
+        if presence is not None:  # listening before the first lease names this instance
+            watchers.append(await presence.start())
         try:
             yield
         finally:

@@ -8,11 +8,14 @@ them. This issue does it in one process; the scale-out issue extends it across i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import secrets
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Generic, Literal, TypeVar
+
+from gateway.shared import MAX_VALUE_BYTES, Shared, StoreUnavailable
 
 R = TypeVar("R")
 Role = Literal["leader", "follower"]
@@ -70,88 +73,90 @@ class LeaderLost(Exception):
     """The instance leading an exclusive call went away; its outcome is unknown."""
 
 
+LEASE_MARGIN_MS = 2000
+"""A lease outlives its flight's deadline by this much (the result's write, a slow loop)."""
+
+
 @dataclass
 class SharedFlights(Generic[R]):
     """Joins identical requests across instances through the shared store.
 
-    One instance wins a lease (`SET NX PX`) and calls the upstream, renewing the lease while
-    it waits; the others poll for its result. The result key carries the lease's token, so
-    a follower only takes the answer of the flight it joined, never a stale one from an
-    earlier flight. Polling a result key is chosen over pub/sub: a message published before a
-    follower subscribes is lost, so a result key would be needed anyway; and since requests
-    are joined in-process first, each instance polls at most once per key (cheap MGETs).
+    One instance takes the flight's lease and calls the upstream; the others poll for its
+    result. The lease lasts the route's deadline (plus a margin), which bounds the call, so
+    nothing renews it: there is no per-flight task to outlive its flight. The result key
+    carries the lease's token, so a follower only takes the answer of the flight it joined,
+    never a stale one from an earlier flight. Polling a result key is chosen over pub/sub: a
+    message published before a follower subscribes is lost, so a result key would be needed
+    anyway; and since requests are joined in-process first, each instance polls at most once
+    per key.
 
-    If the lease expires without a result, its leader died: for calls safe to repeat, one
-    follower takes over; for exclusive (money) calls the outcome is unknown and the
-    followers say so rather than send it twice.
+    The store's scripts check that the lease's holder still lives (`gateway.presence`): when
+    it dies, for calls safe to repeat one follower takes the flight over at once; for exclusive
+    (money) calls the outcome is unknown and the followers say so rather than send it twice.
+    A result over the store's size bound is not shared: the lease is given up without one,
+    and followers make their own call (or, for exclusive calls, say the outcome is unknown).
     """
 
-    shared: Any
+    shared: Shared
     encode: Callable[[R], bytes]
     decode: Callable[[bytes], R]
     instance: str
-    lease_ms: int = 1500
     result_ms: int = 15000
     poll_s: float = 0.01
-    max_wait_s: float = 60.0
     namespace: str = "bff:flight"
 
-    async def run(self, key: str, call: Callable[[], Awaitable[R]], slot: str | None, takeover: bool) -> tuple[R, Role]:
+    async def run(
+        self, key: str, call: Callable[[], Awaitable[R]], slot: str | None, takeover: bool, within_s: float
+    ) -> tuple[R, Role]:
+        """`within_s`: the route's deadline, which bounds both the leader's call and a follower's wait."""
         lease = f"{self.namespace}:lease:{key}"
-        deadline = asyncio.get_running_loop().time() + self.max_wait_s
+        slot_key = f"{self.namespace}:slot:{slot}" if slot is not None else None
+        lease_ms = int(within_s * 1000) + LEASE_MARGIN_MS
+        deadline = asyncio.get_running_loop().time() + within_s
         while True:
             token = f"{self.instance}:{secrets.token_hex(8)}".encode()
-            if slot is not None:
-                await self._claim_slot(slot, key)
-            if await self.shared.set_nx(lease, token, self.lease_ms):
-                return await self._lead(key, lease, token, call, slot), "leader"
-            held = await self.shared.get(lease)
-            if held is None:
-                continue  # the lease ended between the two calls: try to win it
-            found = await self._follow(key, lease, held, deadline)
+            kind, holder = await self.shared.lead(lease, token, lease_ms, slot_key, key, takeover)
+            if kind == "lead":
+                return await self._lead(key, lease, token, call, slot_key), "leader"
+            if kind == "conflict":
+                raise ExclusiveConflict
+            if kind == "lost" or holder is None:
+                raise LeaderLost
+            found = await self._follow(key, lease, holder, deadline)
             if found is not None:
                 return found, "follower"
             if not takeover:
                 raise LeaderLost
 
-    async def _claim_slot(self, slot: str, key: str) -> None:
-        name = f"{self.namespace}:slot:{slot}"
-        if await self.shared.set_nx(name, key.encode(), self.lease_ms):
-            return
-        holder = await self.shared.get(name)
-        if holder is not None and holder != key.encode():
-            raise ExclusiveConflict
-
-    async def _lead(self, key: str, lease: str, token: bytes, call: Callable[[], Awaitable[R]], slot: str | None) -> R:
-        slot_key = f"{self.namespace}:slot:{slot}" if slot is not None else None
-        heartbeat = asyncio.ensure_future(self._renew(lease, token, slot_key, key.encode()))
+    async def _lead(
+        self, key: str, lease: str, token: bytes, call: Callable[[], Awaitable[R]], slot_key: str | None
+    ) -> R:
+        result_key = f"{self.namespace}:result:{key}:{token.decode()}"
         try:
             result = await call()
-        finally:
-            heartbeat.cancel()
-        result_key = f"{self.namespace}:result:{key}:{token.decode()}"
-        await self.shared.set_and_release(result_key, self.encode(result), self.result_ms, lease, token)
-        if slot_key is not None:
-            await self.shared.release(slot_key, key.encode())
+        except BaseException:
+            with contextlib.suppress(StoreUnavailable):  # followers see the lease go and take over at once
+                await self.shared.land(result_key, None, self.result_ms, lease, token, slot_key, key)
+            raise
+        encoded = self.encode(result)
+        shared = encoded if len(encoded) <= MAX_VALUE_BYTES else None
+        # The call was made: its answer goes back even if the store cannot take the result
+        # (followers then wait out the lease, and take over or say the outcome is unknown).
+        with contextlib.suppress(StoreUnavailable):
+            await self.shared.land(result_key, shared, self.result_ms, lease, token, slot_key, key)
         return result
 
-    async def _renew(self, lease: str, token: bytes, slot_key: str | None, slot_value: bytes) -> None:
-        while True:
-            await asyncio.sleep(self.lease_ms / 3000)
-            await self.shared.extend(lease, token, self.lease_ms)
-            if slot_key is not None:
-                await self.shared.extend(slot_key, slot_value, self.lease_ms)
-
-    async def _follow(self, key: str, lease: str, token: bytes, deadline: float) -> R | None:
-        result_key = f"{self.namespace}:result:{key}:{token.decode()}"
+    async def _follow(self, key: str, lease: str, holder: bytes, deadline: float) -> R | None:
+        """The leader's result, or None when it went away without one."""
+        result_key = f"{self.namespace}:result:{key}:{holder.decode()}"
         loop = asyncio.get_running_loop()
         delay = self.poll_s
         while loop.time() < deadline:
-            result, holder = await self.shared.get_many(result_key, lease)
+            result, in_flight = await self.shared.poll(result_key, lease, holder)
             if result is not None:
                 return self.decode(result)
-            if holder != token:
-                return None  # the leader is gone (its lease expired or moved on) without an answer
+            if not in_flight:
+                return None  # the leader is gone (died, or its lease ended) without an answer
             await asyncio.sleep(delay)
             delay = min(delay * 1.5, 0.05)
         raise TimeoutError("no answer from the leading instance")

@@ -3,8 +3,12 @@
 The first answer for a key is kept 24 h and replayed to any repeat with
 `Idempotent-Replayed: true`. A repeat with a different request (method, path, query, body)
 is 422. Where we differ from the draft:
-- a repeat while the first is still in flight is joined to it (the draft answers 409):
-  a player's retry after a lost answer should get that answer, not an error;
+- a repeat while the first is still in flight waits for it (the draft answers 409): a player's
+  retry after a lost answer should get that answer, not an error. The wait is bounded by the
+  route's deadline, and it ends as soon as the first call's instance is found dead (its holder
+  lease names the instance, `gateway.presence`): then nobody can know whether the platform
+  acted, the record says so for good (`unknown`), and every repeat is told to check the history
+  instead of being sent a second time;
 - a key is bound to the session that first used it: another session presenting it gets 409
   (never another player's answer);
 - the key is optional: exclusive calls without one are still joined while in flight.
@@ -12,15 +16,19 @@ is 422. Where we differ from the draft:
 
 from __future__ import annotations
 
+import asyncio
 import re
+import secrets
 from dataclasses import dataclass
+from typing import Literal
 
 import msgspec
 
-from gateway.shared import Shared
+from gateway.shared import MAX_VALUE_BYTES, Shared
 
 KEY = re.compile(r'^"?[A-Za-z0-9_.:+/=-]{8,128}"?$')
 KEEP_MS = 24 * 3600 * 1000
+LEASE_MARGIN_MS = 2000
 
 
 class Record(msgspec.Struct, array_like=True):
@@ -28,21 +36,30 @@ class Record(msgspec.Struct, array_like=True):
     fingerprint: str
     done: bool
     outcome: bytes = b""
+    unknown: bool = False
+    """The call's instance died before it recorded an outcome: nobody knows what the platform did."""
 
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(Record)
 
+Kind = Literal["new", "replay", "unknown", "mismatch", "foreign"]
+
 
 @dataclass(frozen=True)
 class Verdict:
-    kind: str  # "new", "replay", "join", "mismatch", "foreign"
+    kind: Kind
     outcome: bytes = b""
+    """The recorded outcome (`replay`)."""
+    token: bytes = b""
+    """The holder token of a `new` call, to finish or abandon it with."""
 
 
 class IdempotencyRecords:
-    def __init__(self, shared: Shared) -> None:
+    def __init__(self, shared: Shared, instance: str = "local", poll_s: float = 0.02) -> None:
         self.shared = shared
+        self.instance = instance
+        self.poll_s = poll_s
 
     @staticmethod
     def valid(key: str) -> bool:
@@ -52,25 +69,55 @@ class IdempotencyRecords:
     def name(skin: str, key: str) -> str:
         return f"bff:{skin}:idem:{key.strip(chr(34))}"
 
-    async def begin(self, name: str, session: str, fingerprint: str) -> Verdict:
-        record = Record(session, fingerprint, done=False)
-        if await self.shared.set_nx(name, _encoder.encode(record), KEEP_MS):
-            return Verdict("new")
-        raw = await self.shared.get(name)
-        if raw is None:
-            return await self.begin(name, session, fingerprint)
-        existing = _decoder.decode(raw)
-        if existing.session != session:
-            return Verdict("foreign")
-        if existing.fingerprint != fingerprint:
-            return Verdict("mismatch")
-        if existing.done:
-            return Verdict("replay", existing.outcome)
-        return Verdict("join")
+    async def begin(self, name: str, session: str, fingerprint: str, within_s: float) -> Verdict:
+        """Claims the key for a new call, or tells what became of the first call with it,
+        waiting up to `within_s` while that call is still in flight on a live instance."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within_s
+        token = f"{self.instance}:{secrets.token_hex(8)}".encode()
+        fresh = _encoder.encode(Record(session, fingerprint, done=False))
+        lease_ms = int(within_s * 1000) + LEASE_MARGIN_MS
+        delay = self.poll_s
+        while True:
+            claimed, raw, alive = await self.shared.claim(name, fresh, KEEP_MS, _lease(name), token, lease_ms)
+            if claimed:
+                return Verdict("new", token=token)
+            if raw is None:
+                continue  # the record ended between the two looks: claim it again
+            existing = _decoder.decode(raw)
+            if existing.session != session:
+                return Verdict("foreign")
+            if existing.fingerprint != fingerprint:
+                return Verdict("mismatch")
+            if existing.done:
+                return Verdict("replay", existing.outcome)
+            if existing.unknown:
+                return Verdict("unknown")
+            if not alive:
+                lost = _encoder.encode(Record(session, fingerprint, done=False, unknown=True))
+                await self.shared.swap(name, raw, lost, KEEP_MS)
+                return Verdict("unknown")
+            if loop.time() >= deadline:
+                return Verdict("unknown")  # still in flight past the deadline of its own route
+            await asyncio.sleep(delay)
+            delay = min(delay * 1.5, 0.2)
 
-    async def finish(self, name: str, session: str, fingerprint: str, outcome: bytes) -> None:
-        await self.shared.set(name, _encoder.encode(Record(session, fingerprint, True, outcome)), KEEP_MS)
+    async def finish(self, name: str, session: str, fingerprint: str, outcome: bytes, token: bytes) -> None:
+        """Records the outcome for replays (one too large to keep is recorded as unknown)."""
+        record = Record(session, fingerprint, True, outcome)
+        if len(outcome) > MAX_VALUE_BYTES - 1024:
+            record = Record(session, fingerprint, False, unknown=True)
+        await self.shared.set_and_release(name, _encoder.encode(record), KEEP_MS, _lease(name), token)
+
+    async def lose(self, name: str, session: str, fingerprint: str, token: bytes) -> None:
+        """The call may have reached the platform, but its outcome never came back."""
+        record = Record(session, fingerprint, False, unknown=True)
+        await self.shared.set_and_release(name, _encoder.encode(record), KEEP_MS, _lease(name), token)
 
     async def abandon(self, name: str) -> None:
-        """The call failed before the platform answered: the key may be used again."""
-        await self.shared.delete(name)
+        """The call never reached the platform: the key may be used again."""
+        await self.shared.delete(name, _lease(name))
+
+
+def _lease(name: str) -> str:
+    return name + ":holder"

@@ -357,7 +357,7 @@ async def _flight(gateway: Gateway, incoming: Incoming, forward: Forward, ctx: R
     outcome = await _run_flight(gateway, incoming, forward, ctx)
     if isinstance(outcome, Outgoing):
         if record is not None:
-            await _forget(gateway, record[0])
+            await _settle_unanswered(gateway, record, session, outcome.status)
         return outcome
     if record is not None:
         await _record(gateway, record, session, outcome)
@@ -384,7 +384,7 @@ async def _run_flight(
         try:
             shared: tuple[Outcome, str] = await flights.run(
                 body_digest(repr(key).encode()), lambda: _call(gateway, forward, ctx), shared_slot,
-                takeover=route.policy != "exclusive",
+                takeover=route.policy != "exclusive", within_s=gateway.policies[route.policy].deadline_s,
             )  # fmt: skip
         except StoreUnavailable:
             if route.policy != "content":
@@ -399,9 +399,7 @@ async def _run_flight(
     except ExclusiveConflict:
         return error_answer(409, "IN_PROGRESS", "request already in progress", ctx)
     except LeaderLost:
-        return error_answer(
-            502, "OUTCOME_UNKNOWN", "The instance handling this request went away; check before retrying", ctx
-        )
+        return _outcome_unknown(ctx)
     except StoreUnavailable:
         return store_unavailable_answer(ctx)
     except TimeoutError:
@@ -412,8 +410,8 @@ async def _run_flight(
 
 async def _idempotency(
     gateway: Gateway, incoming: Incoming, forward: Forward, key: str, ctx: RequestContext
-) -> tuple[str, str] | Outgoing:
-    """`(record name, fingerprint)` for a new call; a replay, a join or a refusal otherwise."""
+) -> tuple[str, str, bytes] | Outgoing:
+    """`(record name, fingerprint, holder token)` for a new call; a replay or a refusal otherwise."""
     records = gateway.records
     if not records.valid(key):
         return error_answer(400, "BAD_IDEMPOTENCY_KEY", "Idempotency-Key must be 8-128 characters", ctx)
@@ -423,16 +421,16 @@ async def _idempotency(
     )
     session = forward.session
     try:
-        verdict = await records.begin(name, session.id, fingerprint)
-        while verdict.kind == "join":
-            await asyncio.sleep(0.05)  # the first call is in flight somewhere: its answer will be recorded
-            verdict = await records.begin(name, session.id, fingerprint)
+        verdict = await records.begin(name, session.id, fingerprint, gateway.policies[forward.route.policy].deadline_s)
     except StoreUnavailable:
         return store_unavailable_answer(ctx)
     if verdict.kind == "foreign":
         return error_answer(409, "IDEMPOTENCY_KEY_IN_USE", "This Idempotency-Key belongs to another session", ctx)
     if verdict.kind == "mismatch":
         return error_answer(422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for a different request", ctx)
+    if verdict.kind == "unknown":
+        ctx.dedup = "unknown"
+        return _outcome_unknown(ctx)
     if verdict.kind == "replay":
         outcome = decode_outcome(verdict.outcome)
         if outcome.error is not None:
@@ -442,23 +440,36 @@ async def _idempotency(
         answer.headers.append((b"idempotent-replayed", b"true"))
         ctx.dedup = "replayed"
         return answer
-    return name, fingerprint
+    return name, fingerprint, verdict.token
 
 
-async def _record(gateway: Gateway, record: tuple[str, str], session: Session, outcome: Outcome) -> None:
-    name, fingerprint = record
+def _outcome_unknown(ctx: RequestContext) -> Outgoing:
+    return error_answer(
+        502, "OUTCOME_UNKNOWN", "The first attempt of this request was interrupted; check your history before retrying",
+        ctx,
+    )  # fmt: skip
+
+
+async def _record(gateway: Gateway, record: tuple[str, str, bytes], session: Session, outcome: Outcome) -> None:
+    name, fingerprint, token = record
     try:
         if outcome.error in UNSENT:
             await gateway.records.abandon(name)  # nothing reached the platform: the key may be used again
         else:
-            await gateway.records.finish(name, session.id, fingerprint, encode_outcome(outcome))
+            await gateway.records.finish(name, session.id, fingerprint, encode_outcome(outcome), token)
     except StoreUnavailable:
-        pass  # the answer still goes back; only a later replay is lost
+        pass  # the answer still goes back; a replay finds the record in flight, then unknown
 
 
-async def _forget(gateway: Gateway, name: str) -> None:
+async def _settle_unanswered(gateway: Gateway, record: tuple[str, str, bytes], session: Session, status: int) -> None:
+    """A call that got no outcome of its own: refused before it left (409, 503), the key may be
+    used again; joined to a flight that was lost (502, 504), its outcome is unknown for good."""
+    name, fingerprint, token = record
     with contextlib.suppress(StoreUnavailable):
-        await gateway.records.abandon(name)
+        if status in (409, 503):
+            await gateway.records.abandon(name)
+        else:
+            await gateway.records.lose(name, session.id, fingerprint, token)
 
 
 async def _call(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Outcome:

@@ -98,6 +98,8 @@ class Gateway:
     metrics: Metrics = field(default_factory=Metrics)
     breakers: Breakers = field(default_factory=Breakers)
     tracing: Tracing = field(default_factory=Tracing)
+    instance: str = "local"
+    """This process's name in the shared store (leases and records name their holder by it)."""
     draining: bool = False
     """SIGTERM received: not ready any more, connections closed after their answer."""
     _claims: set[Hashable] = field(default_factory=set)
@@ -109,7 +111,7 @@ class Gateway:
         self._bases: dict[str, tuple[str, str]] = {}
         self.cache = ContentCache(self.shared, self.cache_config)
         self.limiter = RateLimiter(self.shared, self.rate_limits)
-        self.records = IdempotencyRecords(self.shared)
+        self.records = IdempotencyRecords(self.shared, self.instance)
 
     def trusts(self, peer: str) -> bool:
         """Whether `peer` is one of our balancers, whose X-Forwarded-* headers we believe."""

@@ -3,15 +3,25 @@
 Redis trouble must cost milliseconds, not hang players: calls have short socket timeouts,
 and after a failure the backend answers `StoreUnavailable` at once for a second before it
 tries Redis again (so service resumes by itself when Redis returns).
+
+Nothing larger than `MAX_VALUE_BYTES` is ever written (`TooLarge` instead): one oversized
+write would hold Redis past every instance's socket timeout and read as an outage to all.
+
+Leases name their holder (`<instance>:<random>`). Each instance stays subscribed to its own
+presence channel (`gateway.presence`); Redis drops the subscription the moment the process
+dies, so `PUBSUB NUMSUB` tells a live holder from a dead one inside the scripts below, with no
+per-flight renewal and no periodic traffic.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
+import structlog
 from litestar.stores.base import Store
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
@@ -21,18 +31,73 @@ from redis.exceptions import RedisError
 
 T = TypeVar("T")
 RETRY_AFTER_S = 1.0
+MAX_VALUE_BYTES = 1024 * 1024
+"""The largest value written to the shared store (a flight's result, a cached copy, a record)."""
+PRESENCE_CHANNEL = "bff:instance:"
+"""+ instance id: the channel an instance listens on while it lives."""
 
-# Deletes a key only while it still holds our token (a lease we own).
-_RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+log = structlog.get_logger("gateway.store")
+
 # Stores a result and gives up the lease that guarded its making (if still ours): one round trip.
 _SET_AND_RELEASE = (
     "redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) "
     "if redis.call('get', KEYS[2]) == ARGV[3] then redis.call('del', KEYS[2]) end return 1"
 )
-# Extends a key's expiry only while it still holds our token.
-_EXTEND = (
-    "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end"
+# Whether the instance named by a holder token (`<instance>:<random>`) is alive.
+_ALIVE = (
+    "local function alive(token) local id = string.match(token, '^([^:|]+):') if not id then return false end "
+    f"return redis.call('pubsub', 'numsub', '{PRESENCE_CHANNEL}' .. id)[2] > 0 end "
 )
+# Leads a flight (lease, and the exclusive slot when there is one) or says whom to follow.
+# KEYS: lease[, slot]; ARGV: token, ttl ms, flight key, takeover ('1': a dead holder's lease is taken).
+_LEAD = _ALIVE + (
+    "if KEYS[2] then local held = redis.call('get', KEYS[2]) if held then "
+    "local sep = string.find(held, '|', 1, true) "
+    "if sep and string.sub(held, sep + 1) ~= ARGV[3] and alive(string.sub(held, 1, sep - 1)) then "
+    "return {'conflict'} end end end "
+    "local holder = redis.call('get', KEYS[1]) "
+    "if holder then if alive(holder) then return {'follow', holder} end "
+    "if ARGV[4] ~= '1' then return {'lost', holder} end end "
+    "redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) "
+    "if KEYS[2] then redis.call('set', KEYS[2], ARGV[1] .. '|' .. ARGV[3], 'PX', ARGV[2]) end "
+    "return {'lead'}"
+)
+# A follower's look at a flight: its result, 0 (still in flight), or 1 (gone without one).
+# KEYS: result, lease; ARGV: the holder's token.
+_POLL = _ALIVE + (
+    "local r = redis.call('get', KEYS[1]) if r then return r end "
+    "if redis.call('get', KEYS[2]) == ARGV[1] and alive(ARGV[1]) then return 0 end return 1"
+)
+# A leader lands: its result (unless '' : not shared), its lease and slot given up.
+# KEYS: result, lease[, slot]; ARGV: value, ttl ms, token, flight key.
+_LAND = (
+    "if ARGV[1] ~= '' then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) end "
+    "if redis.call('get', KEYS[2]) == ARGV[3] then redis.call('del', KEYS[2]) end "
+    "if KEYS[3] and redis.call('get', KEYS[3]) == ARGV[3] .. '|' .. ARGV[4] then redis.call('del', KEYS[3]) end "
+    "return 1"
+)
+# Claims a record for a new call (the record, and its holder's lease), or reads the existing
+# one with whether its holder still lives. KEYS: record, lease; ARGV: record, record ttl, token, lease ttl.
+_CLAIM = _ALIVE + (
+    "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then "
+    "redis.call('set', KEYS[2], ARGV[3], 'PX', ARGV[4]) return {1} end "
+    "local holder = redis.call('get', KEYS[2]) "
+    "return {0, redis.call('get', KEYS[1]) or '', (holder and alive(holder)) and 1 or 0}"
+)
+# Replaces a value only while it is still the one we read.
+_SWAP = (
+    "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 end "
+    "return 0"
+)
+# Takes one of `limit` places in a window, or says how long until one frees.
+_RESERVE = (
+    "local n = tonumber(redis.call('get', KEYS[1]) or '0') "
+    "if n >= tonumber(ARGV[1]) then return {0, redis.call('pttl', KEYS[1])} end "
+    "n = redis.call('incr', KEYS[1]) if n == 1 then redis.call('pexpire', KEYS[1], ARGV[2]) end "
+    "return {1, redis.call('pttl', KEYS[1])}"
+)
+# Gives a place back (never below zero; the window's expiry stays).
+_GIVE_BACK = "if tonumber(redis.call('get', KEYS[1]) or '0') > 0 then redis.call('decr', KEYS[1]) end return 1"
 # A fixed-window counter: INCR, and start the window's expiry on the first hit.
 _HIT = (
     "local n = redis.call('incr', KEYS[1]) if n == 1 then redis.call('pexpire', KEYS[1], ARGV[1]) end "
@@ -44,25 +109,69 @@ class StoreUnavailable(Exception):
     """The shared store cannot be reached right now."""
 
 
+class TooLarge(ValueError):
+    """A value over `MAX_VALUE_BYTES`: it is not written."""
+
+
+def checked(value: bytes) -> bytes:
+    if len(value) > MAX_VALUE_BYTES:
+        raise TooLarge(f"{len(value)} bytes is over the store's {MAX_VALUE_BYTES}")
+    return value
+
+
+Lead = Literal["lead", "follow", "lost", "conflict"]
+"""`lead`: the flight is ours; `follow`: a live holder has it; `lost`: its holder died and the
+flight may not be taken over; `conflict`: another request holds the exclusive slot."""
+
+
 class Shared(Protocol):
     distributed: bool
 
     async def get(self, key: str) -> bytes | None: ...
-    async def get_many(self, *keys: str) -> list[bytes | None]: ...
     async def set(self, key: str, value: bytes, ttl_ms: int) -> None: ...
     async def set_capped(self, key: str, value: bytes, ttl_ms: int, index: str, limit: int) -> None:
         """`set`, and `key` joins `index`; past `limit` members the oldest are deleted."""
         ...
 
     async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool: ...
-    async def delete(self, key: str) -> None: ...
-    async def release(self, key: str, token: bytes) -> None: ...
+    async def delete(self, *keys: str) -> None: ...
     async def set_and_release(self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes) -> None:
-        """`set(key, value, ttl_ms)`, then `release(lease, token)`, in one round trip."""
+        """`set(key, value, ttl_ms)`, and the lease deleted while it still holds `token`, in one round trip."""
         ...
 
-    async def extend(self, key: str, token: bytes, ttl_ms: int) -> bool: ...
+    async def swap(self, key: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
+        """Replaces `key`'s value only while it is still `expected`."""
+        ...
+
+    async def lead(
+        self, lease: str, token: bytes, ttl_ms: int, slot: str | None, flight: str, takeover: bool
+    ) -> tuple[Lead, bytes | None]:
+        """Takes a flight's lease (and its exclusive slot), or names the live holder to follow."""
+        ...
+
+    async def poll(self, result: str, lease: str, holder: bytes) -> tuple[bytes | None, bool]:
+        """(the flight's result, whether it is still in flight under `holder`)."""
+        ...
+
+    async def land(
+        self, result: str, value: bytes | None, ttl_ms: int, lease: str, token: bytes, slot: str | None, flight: str
+    ) -> None:
+        """Stores a leader's result (None: not shared) and gives up its lease and slot."""
+        ...
+
+    async def claim(
+        self, record: str, value: bytes, ttl_ms: int, lease: str, token: bytes, lease_ms: int
+    ) -> tuple[bool, bytes | None, bool]:
+        """(claimed, the existing record, whether its holder lives): a record for a new call
+        with its holder's lease, or the one already there."""
+        ...
+
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]: ...
+    async def reserve(self, key: str, limit: int, window_ms: int) -> tuple[bool, int]:
+        """Takes one of `limit` places in the window: (taken, ms until the window ends)."""
+        ...
+
+    async def give_back(self, key: str) -> None: ...
     async def ping(self) -> None: ...
     async def delete_prefix(self, prefix: str) -> int: ...
 
@@ -97,11 +206,8 @@ class MemoryShared:
     async def get(self, key: str) -> bytes | None:
         return self._live(key)
 
-    async def get_many(self, *keys: str) -> list[bytes | None]:
-        return [self._live(k) for k in keys]
-
     async def set(self, key: str, value: bytes, ttl_ms: int) -> None:
-        self._put(key, value, self._clock() + ttl_ms / 1000)
+        self._put(key, checked(value), self._clock() + ttl_ms / 1000)
 
     async def set_capped(self, key: str, value: bytes, ttl_ms: int, index: str, limit: int) -> None:
         await self.set(key, value, ttl_ms)  # the whole store is bounded (_make_room)
@@ -112,22 +218,60 @@ class MemoryShared:
         await self.set(key, value, ttl_ms)
         return True
 
-    async def delete(self, key: str) -> None:
-        self._data.pop(key, None)
+    async def delete(self, *keys: str) -> None:
+        for key in keys:
+            self._data.pop(key, None)
 
-    async def release(self, key: str, token: bytes) -> None:
+    def _release(self, key: str, token: bytes) -> None:
         if self._live(key) == token:
             del self._data[key]
 
     async def set_and_release(self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes) -> None:
         await self.set(key, value, ttl_ms)
-        await self.release(lease, token)
+        self._release(lease, token)
 
-    async def extend(self, key: str, token: bytes, ttl_ms: int) -> bool:
-        if self._live(key) != token:
+    async def swap(self, key: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
+        if self._live(key) != expected:
             return False
-        self._put(key, token, self._clock() + ttl_ms / 1000)
+        await self.set(key, value, ttl_ms)
         return True
+
+    # One process: every holder is this process, alive while its lease lasts.
+    async def lead(
+        self, lease: str, token: bytes, ttl_ms: int, slot: str | None, flight: str, takeover: bool
+    ) -> tuple[Lead, bytes | None]:
+        if slot is not None:
+            held = self._live(slot)
+            if held is not None and held.partition(b"|")[2] != flight.encode():
+                return "conflict", None
+        holder = self._live(lease)
+        if holder is not None:
+            return "follow", holder
+        await self.set(lease, token, ttl_ms)
+        if slot is not None:
+            await self.set(slot, token + b"|" + flight.encode(), ttl_ms)
+        return "lead", None
+
+    async def poll(self, result: str, lease: str, holder: bytes) -> tuple[bytes | None, bool]:
+        found = self._live(result)
+        return found, found is None and self._live(lease) == holder
+
+    async def land(
+        self, result: str, value: bytes | None, ttl_ms: int, lease: str, token: bytes, slot: str | None, flight: str
+    ) -> None:
+        if value is not None:
+            await self.set(result, value, ttl_ms)
+        self._release(lease, token)
+        if slot is not None:
+            self._release(slot, token + b"|" + flight.encode())
+
+    async def claim(
+        self, record: str, value: bytes, ttl_ms: int, lease: str, token: bytes, lease_ms: int
+    ) -> tuple[bool, bytes | None, bool]:
+        if await self.set_nx(record, value, ttl_ms):
+            await self.set(lease, token, lease_ms)
+            return True, None, True
+        return False, self._live(record), self._live(lease) is not None
 
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]:
         now = self._clock()
@@ -138,6 +282,20 @@ class MemoryShared:
             count, expires = int(entry[0]) + 1, entry[1]
         self._put(key, str(count).encode(), expires)
         return count, int((expires - now) * 1000)
+
+    async def reserve(self, key: str, limit: int, window_ms: int) -> tuple[bool, int]:
+        now = self._clock()
+        entry = self._data.get(key)
+        live = entry is not None and entry[1] > now
+        if live and entry is not None and int(entry[0]) >= limit:
+            return False, int((entry[1] - now) * 1000)
+        _, left_ms = await self.hit(key, window_ms)
+        return True, left_ms
+
+    async def give_back(self, key: str) -> None:
+        entry = self._data.get(key)
+        if entry is not None and entry[1] > self._clock() and int(entry[0]) > 0:
+            self._data[key] = (str(int(entry[0]) - 1).encode(), entry[1])
 
     async def ping(self) -> None:
         return None
@@ -191,10 +349,20 @@ class FailFast:
         if not self.up:
             raise StoreUnavailable("redis is down")
         try:
-            return await operation()
+            result = await operation()
         except (RedisError, OSError, TimeoutError) as exc:
             self._down_until = self._clock() + RETRY_AFTER_S
             raise StoreUnavailable(type(exc).__name__) from exc
+        except Exception as exc:  # redis-py leaks the event loop's own errors ("handler is closed") when Redis dies
+            self._down_until = self._clock() + RETRY_AFTER_S
+            log.warning("store.unexpected_error", error=type(exc).__name__, detail=str(exc)[:200])
+            raise StoreUnavailable(type(exc).__name__) from exc
+        # On Python 3.11 a cancellation that lands while redis-py waits inside its own timeout can
+        # be swallowed; the task still counts it, so it is raised here instead of lost.
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise asyncio.CancelledError
+        return result
 
 
 class RedisShared:
@@ -205,21 +373,34 @@ class RedisShared:
     def __init__(self, redis: Redis, guard: FailFast) -> None:
         self.redis = redis
         self.guard = guard
+        # EVALSHA, the script loaded again by redis-py after a Redis restart forgot it.
+        script = redis.register_script
+        self._set_and_release, self._swap, self._lead, self._poll = (
+            script(_SET_AND_RELEASE),
+            script(_SWAP),
+            script(_LEAD),
+            script(_POLL),
+        )
+        self._land, self._claim, self._hit, self._reserve, self._give_back = (
+            script(_LAND),
+            script(_CLAIM),
+            script(_HIT),
+            script(_RESERVE),
+            script(_GIVE_BACK),
+        )
 
     async def get(self, key: str) -> bytes | None:
         value = await self.guard(lambda: self.redis.get(key))
         return value if isinstance(value, bytes) else None
 
-    async def get_many(self, *keys: str) -> list[bytes | None]:
-        values = await self.guard(lambda: self.redis.mget(keys))
-        return [v if isinstance(v, bytes) else None for v in values]
-
     async def set(self, key: str, value: bytes, ttl_ms: int) -> None:
+        checked(value)
         await self.guard(lambda: self.redis.set(key, value, px=ttl_ms))
 
     async def set_capped(self, key: str, value: bytes, ttl_ms: int, index: str, limit: int) -> None:
         """One round trip (a second only past the limit): distinct content URLs are the
         client's to choose, so without a cap a flood of them would fill Redis for a day."""
+        checked(value)
 
         async def store() -> None:
             async with self.redis.pipeline(transaction=False) as pipe:
@@ -237,25 +418,66 @@ class RedisShared:
         await self.guard(store)
 
     async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool:
+        checked(value)
         done = await self.guard(lambda: self.redis.set(key, value, px=ttl_ms, nx=True))
         return bool(done)
 
-    async def delete(self, key: str) -> None:
-        await self.guard(lambda: self.redis.delete(key))
-
-    async def release(self, key: str, token: bytes) -> None:
-        await self.guard(lambda: self.redis.eval(_RELEASE, 1, key, token))
+    async def delete(self, *keys: str) -> None:
+        await self.guard(lambda: self.redis.delete(*keys))
 
     async def set_and_release(self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes) -> None:
-        await self.guard(lambda: self.redis.eval(_SET_AND_RELEASE, 2, key, lease, value, ttl_ms, token))
+        checked(value)
+        await self.guard(lambda: self._set_and_release([key, lease], [value, ttl_ms, token]))
 
-    async def extend(self, key: str, token: bytes, ttl_ms: int) -> bool:
-        done = await self.guard(lambda: self.redis.eval(_EXTEND, 1, key, token, ttl_ms))
+    async def swap(self, key: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
+        checked(value)
+        done = await self.guard(lambda: self._swap([key], [expected, value, ttl_ms]))
         return bool(done)
 
+    async def lead(
+        self, lease: str, token: bytes, ttl_ms: int, slot: str | None, flight: str, takeover: bool
+    ) -> tuple[Lead, bytes | None]:
+        keys = [lease, slot] if slot is not None else [lease]
+        args: list[bytes | str | int] = [token, ttl_ms, flight, "1" if takeover else "0"]
+        answer = await self.guard(lambda: self._lead(keys, args))
+        holder = answer[1] if len(answer) > 1 else None
+        kind = answer[0].decode()
+        if kind == "lead" or kind == "follow" or kind == "lost" or kind == "conflict":
+            return kind, holder
+        raise StoreUnavailable(f"unexpected answer {kind!r}")
+
+    async def poll(self, result: str, lease: str, holder: bytes) -> tuple[bytes | None, bool]:
+        answer = await self.guard(lambda: self._poll([result, lease], [holder]))
+        if isinstance(answer, bytes):
+            return answer, False
+        return None, answer == 0
+
+    async def land(
+        self, result: str, value: bytes | None, ttl_ms: int, lease: str, token: bytes, slot: str | None, flight: str
+    ) -> None:
+        keys = [result, lease, slot] if slot is not None else [result, lease]
+        shared = checked(value) if value is not None else b""
+        await self.guard(lambda: self._land(keys, [shared, ttl_ms, token, flight]))
+
+    async def claim(
+        self, record: str, value: bytes, ttl_ms: int, lease: str, token: bytes, lease_ms: int
+    ) -> tuple[bool, bytes | None, bool]:
+        checked(value)
+        answer = await self.guard(lambda: self._claim([record, lease], [value, ttl_ms, token, lease_ms]))
+        if answer[0] == 1:
+            return True, None, True
+        return False, answer[1] or None, answer[2] == 1
+
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]:
-        count, ttl = await self.guard(lambda: self.redis.eval(_HIT, 1, key, window_ms))
+        count, ttl = await self.guard(lambda: self._hit([key], [window_ms]))
         return int(count), max(int(ttl), 0)
+
+    async def reserve(self, key: str, limit: int, window_ms: int) -> tuple[bool, int]:
+        taken, ttl = await self.guard(lambda: self._reserve([key], [limit, window_ms]))
+        return taken == 1, max(int(ttl), 0)
+
+    async def give_back(self, key: str) -> None:
+        await self.guard(lambda: self._give_back([key]))
 
     async def ping(self) -> None:
         await self.guard(lambda: self.redis.ping())
