@@ -111,6 +111,10 @@ class _Connection(asyncio.Protocol):
         self.headers: list[tuple[str, str]] = []
         self.parts: list[bytes] = []
         self.size = 0
+        """Bytes held: of the answer as decoded (read whole), or as received (streamed)."""
+        self.received = 0
+        self.inflater: Any = None
+        """A zlib decompressor while a compressed answer is read whole."""
         self.complete = False
         self.error: BaseException | None = None
         self.waiter: asyncio.Future[None] | None = None
@@ -163,6 +167,8 @@ class _Connection(asyncio.Protocol):
         self.headers = []
         self.parts = []
         self.size = 0
+        self.received = 0
+        self.inflater = None
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self.headers.append((name.decode("latin-1").lower(), value.decode("latin-1")))
@@ -173,15 +179,36 @@ class _Connection(asyncio.Protocol):
             return
         self.status = status
         self.keep_alive = self.parser.should_keep_alive()  # llhttp forgets it once the answer ends
-        if self.streaming and self.done is not None and not self.done.done():
-            self.done.set_result(StreamedAnswer(status, self.headers, self._chunks(), self._release_streamed))
+        if self.streaming:
+            if self.done is not None and not self.done.done():
+                self.done.set_result(StreamedAnswer(status, self.headers, self._chunks(), self._release_streamed))
+            return
+        try:
+            self.inflater = _inflater(self.headers)
+        except httpx.RemoteProtocolError as exc:
+            self._fail(exc)
+            self.close()
 
     def on_body(self, body: bytes) -> None:
+        if self.streaming:
+            self.parts.append(body)
+            self.size += len(body)
+            self._wake()
+            return
+        if self.error is not None:
+            return
+        self.received += len(body)
+        if self.inflater is not None:
+            # Inflated as it arrives, never past the cap: a small gzip answer can hold gigabytes.
+            try:
+                body = self.inflater.decompress(body, MAX_BODY - self.size + 1)
+            except zlib.error as exc:
+                self._fail(httpx.RemoteProtocolError(f"undecodable compressed answer: {exc}"))
+                self.close()
+                return
         self.parts.append(body)
         self.size += len(body)
-        if self.streaming:
-            self._wake()
-        elif self.size > MAX_BODY:
+        if self.size > MAX_BODY or self.received > MAX_BODY:
             self._fail(httpx.RemoteProtocolError(f"answer larger than {MAX_BODY} bytes"))
             self.close()
 
@@ -194,13 +221,13 @@ class _Connection(asyncio.Protocol):
             self._wake()
             return
         done = self.done
-        if done is not None and not done.done():
-            try:
-                body = _decoded(self.headers, b"".join(self.parts))
-            except httpx.RemoteProtocolError as exc:
-                done.set_exception(exc)
-            else:
-                done.set_result(Answer(self.status, self.headers, body))
+        if done is None or done.done():
+            return
+        inflater = self.inflater
+        if inflater is not None and not inflater.eof:
+            done.set_exception(httpx.RemoteProtocolError("a compressed answer ended before its stream did"))
+            return
+        done.set_result(Answer(self.status, self.headers, b"".join(self.parts)))
 
     # --- one exchange ------------------------------------------------------------------------
     def begin(self, streaming: bool, read_timeout: float) -> asyncio.Future[Answer]:
@@ -508,15 +535,13 @@ def _head(
         raise httpx.LocalProtocolError("a header is not latin-1") from None
 
 
-def _decoded(headers: list[tuple[str, str]], body: bytes) -> bytes:
-    """The gateway asks for `identity`; a platform that compresses anyway is decoded here,
-    since answers read whole are forwarded without their content-encoding."""
+def _inflater(headers: list[tuple[str, str]]) -> Any:
+    """A decompressor for an answer read whole, or None when it is not compressed. The gateway
+    asks for `identity`; a platform that compresses anyway is decoded, since answers read whole
+    are forwarded without their content-encoding."""
     encoding = next((value.strip().lower() for name, value in headers if name == "content-encoding"), "identity")
     if encoding in ("identity", ""):
-        return body
+        return None
     if encoding in ("gzip", "x-gzip", "deflate"):
-        try:
-            return zlib.decompress(body, 47)  # 32 + 15: a gzip or zlib header, detected
-        except zlib.error as exc:
-            raise httpx.RemoteProtocolError(f"undecodable {encoding} answer: {exc}") from None
+        return zlib.decompressobj(47)  # 32 + 15: a gzip or zlib header, detected
     raise httpx.RemoteProtocolError(f"unsupported content-encoding {encoding!r}")

@@ -202,6 +202,39 @@ async def test_chunked_gzip_and_close_delimited_answers_are_read_whole() -> None
             assert (got.status, got.body) == (200, payload), answer.__name__
 
 
+async def test_a_gzip_bomb_is_refused_without_being_inflated_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by sending a 100 kB gzip answer that inflates to 100 MB: it was inflated whole in
+    memory (and then shared through Redis). Inflation stops at the read-whole cap instead."""
+    import resource
+
+    import gateway.transport
+
+    monkeypatch.setattr(gateway.transport, "MAX_BODY", 4 * 1024 * 1024)
+    bomb = gzip.compress(b"0" * (64 * 1024 * 1024), compresslevel=9)  # 64 MB in ~64 kB
+    truncated = gzip.compress(b'{"success":true}')[:-6]
+
+    def platform(zipped: bytes) -> Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]:
+        async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await _read_request(reader)
+            writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\n"
+                         b"content-length: %d\r\n\r\n%b" % (len(zipped), zipped))  # fmt: skip
+            await writer.drain()
+
+        return answer
+
+    peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for zipped, says in ((bomb, "larger than"), (truncated, "ended before")):
+        async with raw_platform(platform(zipped)) as origin:
+            pool = Pool(origin)
+            try:
+                with pytest.raises(httpx.RemoteProtocolError, match=says):
+                    await pool.request("GET", "/content", {}, None, QUICK)
+            finally:
+                await pool.aclose()
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before) / 1024
+    assert grown_mb < 32, f"the process grew {grown_mb:.0f} MB reading a 64 MB bomb capped at 4 MB"
+
+
 async def test_a_header_or_path_that_would_split_the_request_is_never_sent() -> None:
     received: list[bytes] = []
 
