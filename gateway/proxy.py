@@ -201,6 +201,10 @@ async def proxy(gateway: Gateway, incoming: Incoming, ctx: RequestContext) -> Ou
         return error_answer(404, "NOT_FOUND", "No such route", ctx)
     route, params = found
     ctx.route, ctx.route_class = route.name, route.policy
+    encoding = incoming.headers.get("content-encoding")
+    if encoding is not None and encoding.strip().lower() not in ("", "identity"):
+        # The gateway reads bodies (login names, rememberMe) and the platform never said it inflates them.
+        return error_answer(415, "UNSUPPORTED_ENCODING", "Compressed request bodies are not accepted", ctx)
     if gateway.tracing.enabled:
         gateway.tracing.tag(ctx.request_id, skin.id, route.name)
     if route.policy == "content":

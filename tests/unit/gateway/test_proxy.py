@@ -135,6 +135,19 @@ async def test_paths_outside_the_catalogue_never_reach_the_platform(
     assert all(route.call_count == 0 for route in upstream.routes)
 
 
+async def test_a_compressed_request_body_is_refused_not_forwarded_without_its_encoding(
+    visitor: Browser, upstream: respx.Router
+) -> None:
+    """Found from outside: a gzip body was forwarded still compressed, its Content-Encoding dropped."""
+    import gzip
+
+    body = gzip.compress(json.dumps({"login": "demo1", "password": "demo123"}).encode())
+    headers = {**visitor.xsrf(), "content-type": "application/json", "content-encoding": "gzip"}
+    response = await visitor.client.post("/api/player/login", content=body, headers=headers)
+    assert response.status_code == 415 and response.json()["code"] == "UNSUPPORTED_ENCODING"
+    assert all(route.call_count == 0 for route in upstream.routes)
+
+
 async def test_session_paths_are_filled_by_the_gateway(visitor: Browser, upstream: respx.Router) -> None:
     ezugi = upstream.get("/rest/ezugi/session/UPSTREAM-SID-1").mock(
         return_value=httpx.Response(200, json={"success": True, "EZUGI_TOKEN": "t"})
