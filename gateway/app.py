@@ -40,7 +40,7 @@ from gateway.live import Config, LiveConfig, changed_upstreams
 from gateway.metrics import Metrics
 from gateway.observability import Access, AccessLog, configure_logging
 from gateway.presence import Presence
-from gateway.proxy import decode_outcome, encode_outcome, proxy
+from gateway.proxy import decode_outcome, encode_outcome, proxy, shared_outcome
 from gateway.resilience import Breaker, Breakers
 from gateway.runtime import Gateway, RequestContext
 from gateway.security import XsrfTokens, request_id
@@ -111,7 +111,9 @@ def create_app(
         guard = FailFast()
         shared: Shared = RedisShared(redis, guard)
         sessions_store = store or FailFastStore(RedisStore(redis, namespace="bff:sessions"), guard)
-        flights: SharedFlights[Any] | None = SharedFlights(shared, encode_outcome, decode_outcome, instance)
+        flights: SharedFlights[Any] | None = SharedFlights(
+            shared, encode_outcome, decode_outcome, instance, shareable=shared_outcome
+        )
     else:
         memory = MemoryShared()
         shared, sessions_store, flights = memory, store or ProcessStore(memory), None

@@ -93,14 +93,17 @@ class SharedFlights(Generic[R]):
     The store's scripts check that the lease's holder still lives (`gateway.presence`): when
     it dies, for calls safe to repeat one follower takes the flight over at once; for exclusive
     (money) calls the outcome is unknown and the followers say so rather than send it twice.
-    A result over the store's size bound is not shared: the lease is given up without one,
-    and followers make their own call (or, for exclusive calls, say the outcome is unknown).
+    A result over the store's size bound, or one that may not be shared (`shareable`), is given
+    up with the lease without being stored: followers make their own call (or, for exclusive
+    calls, say the outcome is unknown).
     """
 
     shared: Shared
     encode: Callable[[R], bytes]
     decode: Callable[[bytes], R]
     instance: str
+    shareable: Callable[[R], bool] = lambda _: True
+    """Whether a result may go to followers (else they make their own call)."""
     result_ms: int = 15000
     poll_s: float = 0.01
     namespace: str = "bff:flight"
@@ -138,8 +141,8 @@ class SharedFlights(Generic[R]):
             with contextlib.suppress(StoreUnavailable):  # followers see the lease go and take over at once
                 await self.shared.land(result_key, None, self.result_ms, lease, token, slot_key, key)
             raise
-        encoded = self.encode(result)
-        shared = encoded if len(encoded) <= MAX_VALUE_BYTES else None
+        encoded = self.encode(result) if self.shareable(result) else b""
+        shared = encoded if 0 < len(encoded) <= MAX_VALUE_BYTES else None
         # The call was made: its answer goes back even if the store cannot take the result
         # (followers then wait out the lease, and take over or say the outcome is unknown).
         with contextlib.suppress(StoreUnavailable):

@@ -156,7 +156,8 @@ class Outgoing:
 
     async def send(self, send: Any) -> None:
         if self.chunks is None:
-            self.headers.append((b"content-length", b"%d" % len(self.body)))
+            if self.status not in (204, 304):  # no body, and no length for one (RFC 9110 8.6)
+                self.headers.append((b"content-length", b"%d" % len(self.body)))
             await send({"type": "http.response.start", "status": self.status, "headers": self.headers})
             await send({"type": "http.response.body", "body": self.body, "more_body": False})
             return

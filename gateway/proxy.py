@@ -23,7 +23,7 @@ import msgspec
 
 from contracts.base import SESSION_EXPIRED
 from contracts.catalogue import ROUTES_BY_NAME, Route
-from gateway.cache import Entry
+from gateway.cache import Entry, not_modified, shareable, validators
 from gateway.dedup import ExclusiveConflict, LeaderLost, body_digest
 from gateway.errors import error_answer, store_unavailable_answer
 from gateway.exchange import BodyTooLarge, Incoming, Outgoing
@@ -47,8 +47,10 @@ FORWARDED_REQUEST_HEADERS = (
     "if-none-match",
     "if-modified-since",
 )
-# Content is anonymous and cached per skin + path + query: nothing else may vary its answer.
-CONTENT_REQUEST_HEADERS = ("accept", "user-agent", "if-none-match", "if-modified-since")
+# Content is anonymous and cached per skin + path + query: nothing else may vary its answer. The
+# browser's conditionals are answered by the gateway from the copy it serves, never forwarded (a
+# joined flight would hand its 304 to a visitor who asked for the whole answer).
+CONTENT_REQUEST_HEADERS = ("accept", "user-agent")
 RETURNED_RESPONSE_HEADERS = frozenset(
     {
         "content-type",
@@ -59,6 +61,8 @@ RETURNED_RESPONSE_HEADERS = frozenset(
         "content-disposition",
         "content-language",
         "retry-after",
+        "vary",
+        "age",
     }
 )
 STREAMED_RESPONSE_HEADERS = RETURNED_RESPONSE_HEADERS | {"content-encoding", "content-length"}
@@ -307,46 +311,78 @@ async def _content(
     key = f"bff:{skin.id}:cache:{incoming.path}?{_sorted_query(query)}"
     cache = gateway.cache
     entry = await cache.get(key)
-    state = cache.state(entry, route.name) if entry is not None else None
+    state = cache.state(entry) if entry is not None else None
     if state == "HIT" and entry is not None:
-        return _cached_answer(entry, state, ctx)
+        return _cached_answer(gateway, incoming, entry, state, ctx)
     session = Session.anonymous()
     headers = upstream_headers(gateway, incoming, skin, session, route, ctx)
     forward = Forward(skin, route, params, session, query, None, None, headers)
     if entry is not None and state is not None:
-        if state == "STALE":
-            gateway.background(cache.refresh_once(key, lambda: _fetch_entry(gateway, forward, ctx)))
-        return _cached_answer(entry, state, ctx)
+        gateway.background(cache.refresh_once(key, lambda: _fetch_entry(gateway, forward, key, ctx)))
+        return _cached_answer(gateway, incoming, entry, state, ctx)
+    if entry is not None:  # past its freshness: asked again, conditionally where it has validators
+        forward.headers.update(validators(entry))
     outcome = await _run_flight(gateway, incoming, forward, ctx)
     if isinstance(outcome, Outgoing):
         return outcome
     failed = outcome.error is not None or outcome.reply.status >= 500
-    if failed and entry is not None and cache.usable_on_error(entry, route.name):
-        return _cached_answer(entry, "STALE", ctx)
+    if failed and entry is not None and cache.usable_on_error(entry):
+        return _cached_answer(gateway, incoming, entry, "STALE", ctx)
     if outcome.error is not None:
         return _upstream_error(outcome, ctx)
-    if outcome.reply.status == 200:
-        await cache.put(key, Entry(cache.clock(), 200, outcome.reply.headers, outcome.reply.body))
-    answer = _reply_answer(gateway, incoming, outcome.reply, None, ctx)
+    reply = outcome.reply
+    if reply.status == 304 and entry is not None:
+        entry = cache.revalidated(entry, route.name, reply.headers)
+        await cache.put(key, entry)
+        return _cached_answer(gateway, incoming, entry, "REVALIDATED", ctx)
+    if reply.status == 304:  # a joined revalidation this instance holds no copy for
+        outcome = await _call(gateway, Forward(skin, route, params, session, query, None, None, headers), ctx)
+        if outcome.error is not None:
+            return _upstream_error(outcome, ctx)
+        reply = outcome.reply
+    if reply.status == 200:
+        fresh = cache.entry(route.name, 200, reply.headers, reply.body)
+        if fresh is not None:
+            await cache.put(key, fresh)
+        elif entry is not None:
+            await cache.forget(key)
+    if reply.status == 200 and not_modified(incoming.headers, reply.headers):
+        return _not_modified(reply.headers, "MISS", ctx)
+    answer = _reply_answer(gateway, incoming, reply, None, ctx)
     answer.headers.append((b"x-cache", b"MISS"))
     ctx.cache = "MISS"
     return answer
 
 
-async def _fetch_entry(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Entry | None:
+async def _fetch_entry(gateway: Gateway, forward: Forward, key: str, ctx: RequestContext) -> Entry | None:
     outcome = await _call(gateway, forward, ctx)
     if outcome.error is not None or outcome.reply.status != 200:
         return None
-    return Entry(gateway.cache.clock(), 200, outcome.reply.headers, outcome.reply.body)
+    entry = gateway.cache.entry(forward.route.name, 200, outcome.reply.headers, outcome.reply.body)
+    if entry is None:  # the platform no longer lets it be kept: the old copy goes too
+        await gateway.cache.forget(key)
+    return entry
 
 
-def _cached_answer(entry: Entry, state: str, ctx: RequestContext) -> Outgoing:
-    """A cached copy; it carries no session, so it sets no cookie."""
-    headers = _header_list(entry.headers)
-    headers.append((b"x-request-id", ctx.request_id.encode("latin-1")))
-    headers.append((b"x-cache", state.encode()))
+def _cached_answer(gateway: Gateway, incoming: Incoming, entry: Entry, state: str, ctx: RequestContext) -> Outgoing:
+    """A cached copy with its age; it carries no session, so it sets no cookie."""
     ctx.dedup, ctx.cache = f"cache-{state.lower()}", state
-    return Outgoing(entry.status, headers, entry.body)
+    headers = {**entry.headers, "age": str(gateway.cache.age(entry))}
+    if not_modified(incoming.headers, headers):
+        return _not_modified(headers, state, ctx)
+    listed = _header_list(headers)
+    listed.append((b"x-request-id", ctx.request_id.encode("latin-1")))
+    listed.append((b"x-cache", state.encode()))
+    return Outgoing(entry.status, listed, entry.body)
+
+
+def _not_modified(headers: dict[str, str], state: str, ctx: RequestContext) -> Outgoing:
+    """The browser's own copy is current: 304 with the headers that describe it, no body."""
+    kept = {name: value for name, value in headers.items() if name not in ("content-type", "content-length")}
+    listed = _header_list(kept)
+    listed.append((b"x-request-id", ctx.request_id.encode("latin-1")))
+    listed.append((b"x-cache", state.encode()))
+    return Outgoing(304, listed)
 
 
 async def _flight(gateway: Gateway, incoming: Incoming, forward: Forward, ctx: RequestContext) -> Outgoing:
@@ -409,7 +445,15 @@ async def _run_flight(
     except TimeoutError:
         return error_answer(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
     ctx.dedup = "follower" if role == "follower" else (ctx.dedup or role)
+    if role == "follower" and not shared_outcome(outcome):
+        return await _call(gateway, forward, ctx)  # one visitor's private answer is not another's
     return outcome
+
+
+def shared_outcome(outcome: Outcome) -> bool:
+    """Whether an outcome may serve the other requests joined to its flight: always within one
+    session; for anonymous content only as the platform's Cache-Control and Vary allow."""
+    return outcome.session is not None or shareable(outcome.reply.headers)
 
 
 async def _idempotency(
