@@ -41,6 +41,7 @@ from gateway.metrics import Metrics
 from gateway.observability import Access, AccessLog, configure_logging
 from gateway.presence import Presence
 from gateway.proxy import decode_outcome, encode_outcome, proxy, shared_outcome
+from gateway.ratelimit import RateLimitConfig
 from gateway.resilience import Breaker, Breakers
 from gateway.runtime import Gateway, RequestContext
 from gateway.security import XsrfTokens, request_id
@@ -123,6 +124,7 @@ def create_app(
         XsrfTokens(settings.secret_key), shared, flights,
         policies=dict(settings.policies), metrics=metrics, breakers=breakers, tracing=tracing,
         cache_config=CacheConfig(ttl_s=settings.cache_ttl_s), instance=instance,
+        rate_limits=RateLimitConfig(visitor_rate=settings.visitor_rate, visitor_burst=settings.visitor_burst),
     )  # fmt: skip
 
     @asynccontextmanager

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import httpx
 import msgspec
+import structlog
 from litestar import Request, Response, get, post
 from litestar.params import JSONBody, PathParameter, QueryParameter
 
@@ -17,7 +18,8 @@ from contracts.catalogue import ROUTES_BY_NAME
 from contracts.openapi import catalogue_openapi
 from gateway.errors import error_response
 from gateway.exchange import Incoming
-from gateway.proxy import CircuitOpen, call_upstream, refusal, upstream_headers
+from gateway.proxy import CircuitOpen, call_upstream, client_ip, refusal, upstream_headers
+from gateway.ratelimit import address_key
 from gateway.runtime import Gateway, RequestContext
 from gateway.security import cross_site
 from gateway.session import SessionData
@@ -26,6 +28,7 @@ from gateway.shared import StoreUnavailable
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,128}$")
 DEPOSIT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 PAY_METHOD = re.compile(r"^[A-Za-z0-9_]{0,32}$")
+audit = structlog.get_logger("gateway.audit")
 PAY_UNAVAILABLE = (
     "<!doctype html><meta charset=utf-8><title>Pago · Pagamento · Payment</title>"
     "<body style='font-family:sans-serif;background:#0d0f1a;color:#f3f4f8;padding:2rem'>"
@@ -73,7 +76,8 @@ async def session_state(request: Request[Any, Any, Any]) -> Response[Any]:
 @post("/bff/session/adopt", status_code=200)
 async def adopt_session(request: Request[Any, Any, Any], data: JSONBody[AdoptRequest]) -> Response[Any]:
     """A session id that arrived in a URL (`sid` / `wsession`) is adopted once the upstream
-    confirms it, and never again shows in the browser."""
+    confirms it, and never again shows in the browser. Limited like login (attempts per address,
+    and failed ones more tightly), and logged without the id."""
     gateway = _gateway(request)
     ctx = RequestContext.of(request)
     skin = gateway.skin_for(request)
@@ -87,6 +91,13 @@ async def adopt_session(request: Request[Any, Any, Any], data: JSONBody[AdoptReq
         return error_response(403, *refused, ctx)
     if not SESSION_ID.match(data.sid):
         return error_response(400, "BAD_SESSION_ID", "Not a session id", ctx)
+    address = address_key(client_ip(gateway, incoming))
+    admission = await gateway.limiter.admit(skin.id, "adoptSession", {"ip": address, "session": session.id})
+    if admission.wait is not None:
+        audit.warning("session.adopt_limited", skin=skin.id, address=address, request_id=ctx.request_id)
+        limited = error_response(429, "RATE_LIMITED", "Too many attempts, please wait and try again", ctx)
+        limited.headers["retry-after"] = str(admission.wait)
+        return limited
     route = ROUTES_BY_NAME["getProfile"]
     candidate = SessionData(wsession=data.sid, jars=session.data.jars)
     probe = type(session)(session.id, candidate, session.stored)
@@ -94,17 +105,23 @@ async def adopt_session(request: Request[Any, Any, Any], data: JSONBody[AdoptReq
     try:
         answer = await call_upstream(gateway, skin, route, {}, probe, "", b"{}", headers, ctx)
     except (httpx.TimeoutException, TimeoutError):
+        await gateway.limiter.settle(admission, give_back=False)
         return error_response(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
     except (httpx.TransportError, CircuitOpen):
+        await gateway.limiter.settle(admission, give_back=True)
         return error_response(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
     profile = _json(answer.body)
     session.data.jars = probe.data.jars
-    if answer.status != 200 or profile.get("success") is not True:
-        await gateway.sessions.save(skin.id, session)
+    confirmed = answer.status == 200 and profile.get("success") is True
+    await gateway.limiter.settle(admission, give_back=confirmed)
+    if not confirmed:
+        audit.warning("session.adopt_refused", skin=skin.id, address=address, request_id=ctx.request_id)
+        await gateway.sessions.save(skin.id, session, address)
         return error_response(401, "SESSION_NOT_ADOPTED", "That session is not valid", ctx)
     login = profile.get("login")
-    session.log_in(data.sid, login if isinstance(login, str) else None, remember=False)
-    await gateway.sessions.save(skin.id, session)
+    session.log_in(data.sid, login if isinstance(login, str) else None, remember=False, with_password=False)
+    await gateway.sessions.save(skin.id, session, address)
+    audit.info("session.adopted", skin=skin.id, login=session.data.login, address=address, request_id=ctx.request_id)
     response: Response[Any] = Response({"loggedIn": True, "login": session.data.login})
     gateway.finish(request, response, session, ctx)
     return response

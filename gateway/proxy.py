@@ -27,6 +27,7 @@ from gateway.cache import Entry, not_modified, shareable, validators
 from gateway.dedup import ExclusiveConflict, LeaderLost, body_digest
 from gateway.errors import error_answer, store_unavailable_answer
 from gateway.exchange import BodyTooLarge, Incoming, Outgoing
+from gateway.ratelimit import Who, address_key
 from gateway.resilience import RETRYABLE_STATUS, CallPolicy, RetryBudget, backoff, may_retry
 from gateway.runtime import Gateway, RequestContext, Target
 from gateway.security import SAFE_METHODS, XSRF_COOKIE, cross_site
@@ -98,6 +99,22 @@ class Outcome:
     the connection failed) or `open` (not sent: the breaker is open)."""
     retry_after: int | None = None
 
+    @property
+    def unsent(self) -> bool:
+        """The platform never saw the call."""
+        return self.error in UNSENT
+
+    @property
+    def accepted(self) -> bool:
+        """The platform answered and said yes (`success: true`)."""
+        if self.error is not None or self.reply.status != 200 or b'"success"' not in self.reply.body:
+            return False
+        try:
+            data = msgspec.json.decode(self.reply.body)
+        except msgspec.DecodeError:
+            return False
+        return isinstance(data, dict) and data.get("success") is True
+
 
 @dataclass
 class Forward:
@@ -111,6 +128,8 @@ class Forward:
     body: bytes | None
     stream: AsyncIterator[bytes] | None
     headers: dict[str, str]
+    address: str = ""
+    """The client, as limits count it (`ratelimit.address_key`)."""
     remember: bool = False
     login: str | None = None
     """The login name sent at login/register/forgot-password (rate limits, `/bff/session`)."""
@@ -222,24 +241,53 @@ async def proxy(gateway: Gateway, incoming: Incoming, ctx: RequestContext) -> Ou
         return error_answer(403, *refused, ctx)
     if route.auth and not session.data.logged_in:
         return _reply_answer(gateway, incoming, _expired_reply(), session, ctx)
-    forward = await _prepare(gateway, incoming, skin, route, params, session, ctx)
+    address = address_key(client_ip(gateway, incoming))
+    limiter = gateway.limiter
+    if not session.data.logged_in and (wait := limiter.visitors.wait(address)) is not None:
+        return _rate_limited(gateway, skin, route, wait, ctx)
+    forward = await _prepare(gateway, incoming, skin, route, params, session, address, ctx)
     if isinstance(forward, Outgoing):
         return forward
-    limiter = gateway.limiter
-    who: dict[str, str | None] | None = None
+    admission = None
     if limiter.limits(route.name):
-        who = {"ip": client_ip(gateway, incoming), "login": forward.login, "session": session.id}
-        wait = await limiter.check(skin.id, route.name, who)
-        if wait is not None:
-            gateway.metrics.rate_limited.labels(skin.id, route.name).inc()
-            answer = error_answer(429, "RATE_LIMITED", "Too many attempts, please wait and try again", ctx)
-            answer.set_header("retry-after", str(wait))
-            return answer
+        admission = await limiter.admit(skin.id, route.name, _who(gateway, incoming, forward))
+        if admission.wait is not None:
+            return _rate_limited(gateway, skin, route, admission.wait, ctx)
     if route.binary or route.multipart:
         return await _stream(gateway, incoming, forward, ctx)
-    answer = await _flight(gateway, incoming, forward, ctx)
-    if who is not None and limiter.counts_failures(route.name) and not session.data.logged_in:
-        await limiter.failed(skin.id, route.name, who)
+    answer, outcome = await _flight(gateway, incoming, forward, ctx)
+    if admission is not None and admission.held:
+        # A success, or a call the platform never saw, gives back its places in failure limits.
+        unsent = outcome.unsent if outcome is not None else refused_before_sending(answer.status)
+        await limiter.settle(admission, give_back=unsent or (outcome is not None and outcome.accepted))
+    return answer
+
+
+def refused_before_sending(status: int) -> bool:
+    """An answer of the gateway's own that no call was made or joined for: another call of the
+    session in flight (409), or the store down (503)."""
+    return status in (409, 503)
+
+
+def _who(gateway: Gateway, incoming: Incoming, forward: Forward) -> Who:
+    """Whom a limited call counts against. A login attempt from a browser that logged in to this
+    account before (its device cookie) counts against that device, not the account."""
+    login = forward.login
+    device = None
+    if forward.route.name == "login":
+        device = gateway.devices.device(incoming.cookie(gateway.device_cookie), login)
+    return {
+        "ip": forward.address,
+        "session": forward.session.id,
+        "login": login if device is None else None,
+        "device": f"{login}:{device}" if device is not None else None,
+    }
+
+
+def _rate_limited(gateway: Gateway, skin: Skin, route: Route, wait: int, ctx: RequestContext) -> Outgoing:
+    gateway.metrics.rate_limited.labels(skin.id, route.name).inc()
+    answer = error_answer(429, "RATE_LIMITED", "Too many attempts, please wait and try again", ctx)
+    answer.set_header("retry-after", str(wait))
     return answer
 
 
@@ -262,6 +310,7 @@ async def _prepare(
     route: Route,
     params: dict[str, str],
     session: Session,
+    address: str,
     ctx: RequestContext,
 ) -> Forward | Outgoing:
     headers = upstream_headers(gateway, incoming, skin, session, route, ctx)
@@ -271,12 +320,14 @@ async def _prepare(
     if declared is not None and declared.isdigit() and int(declared) > limit:
         return error_answer(413, "TOO_LARGE", "Request body too large", ctx)
     if route.multipart:
-        return Forward(skin, route, params, session, query, None, incoming.chunks(limit), headers)
+        return Forward(skin, route, params, session, query, None, incoming.chunks(limit), headers, address)
     try:
         body = await incoming.body(limit)
     except BodyTooLarge:
         return error_answer(413, "TOO_LARGE", "Request body too large", ctx)
-    forward = Forward(skin, route, params, session, query, body if route.method != "GET" else None, None, headers)
+    forward = Forward(
+        skin, route, params, session, query, body if route.method != "GET" else None, None, headers, address
+    )
     if route.name in LOGIN_NAME_ROUTES and body:
         _take_login_fields(forward, body)
     return forward
@@ -385,25 +436,28 @@ def _not_modified(headers: dict[str, str], state: str, ctx: RequestContext) -> O
     return Outgoing(304, listed)
 
 
-async def _flight(gateway: Gateway, incoming: Incoming, forward: Forward, ctx: RequestContext) -> Outgoing:
+async def _flight(
+    gateway: Gateway, incoming: Incoming, forward: Forward, ctx: RequestContext
+) -> tuple[Outgoing, Outcome | None]:
+    """The answer, and the platform's outcome it came from (None when no call was made or joined)."""
     route, session = forward.route, forward.session
     idempotency_key = incoming.headers.get("idempotency-key")
     record = None
     if idempotency_key is not None and route.policy == "exclusive":
         verdict = await _idempotency(gateway, incoming, forward, idempotency_key, ctx)
         if isinstance(verdict, Outgoing):
-            return verdict
+            return verdict, None
         record = verdict
     outcome = await _run_flight(gateway, incoming, forward, ctx)
     if isinstance(outcome, Outgoing):
         if record is not None:
             await _settle_unanswered(gateway, record, session, outcome.status)
-        return outcome
+        return outcome, None
     if record is not None:
         await _record(gateway, record, session, outcome)
     if outcome.error is not None:
-        return _upstream_error(outcome, ctx)
-    return _reply_answer(gateway, incoming, outcome.reply, outcome.session or session, ctx)
+        return _upstream_error(outcome, ctx), outcome
+    return _reply_answer(gateway, incoming, outcome.reply, outcome.session or session, ctx), outcome
 
 
 async def _run_flight(
@@ -501,7 +555,7 @@ def _outcome_unknown(ctx: RequestContext) -> Outgoing:
 async def _record(gateway: Gateway, record: tuple[str, str, bytes], session: Session, outcome: Outcome) -> None:
     name, fingerprint, token = record
     try:
-        if outcome.error in UNSENT:
+        if outcome.unsent:
             await gateway.records.abandon(name)  # nothing reached the platform: the key may be used again
         else:
             await gateway.records.finish(name, session.id, fingerprint, encode_outcome(outcome), token)
@@ -514,7 +568,7 @@ async def _settle_unanswered(gateway: Gateway, record: tuple[str, str, bytes], s
     used again; joined to a flight that was lost (502, 504), its outcome is unknown for good."""
     name, fingerprint, token = record
     with contextlib.suppress(StoreUnavailable):
-        if status in (409, 503):
+        if refused_before_sending(status):
             await gateway.records.abandon(name)
         else:
             await gateway.records.lose(name, session.id, fingerprint, token)
@@ -538,7 +592,7 @@ async def _call(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Outc
     if route.policy == "content":
         return Outcome(reply, None)
     reply = _observe(route, reply, session, forward)
-    await gateway.sessions.save(forward.skin.id, session)
+    await gateway.sessions.save(forward.skin.id, session, forward.address)
     return Outcome(reply, session)
 
 
@@ -783,7 +837,7 @@ async def _stream(gateway: Gateway, incoming: Incoming, forward: Forward, ctx: R
         await answer.aclose()
         return _platform_failure(status, route.policy == "exclusive", ctx)
     if route.policy != "content" and _keep_cookies(session, target.origin, answer):
-        await gateway.sessions.save(forward.skin.id, session)
+        await gateway.sessions.save(forward.skin.id, session, forward.address)
     headers_out = [
         (name.encode("latin-1"), value.encode("latin-1"))
         for name, value in answer.headers
@@ -830,7 +884,8 @@ def _finish(gateway: Gateway, incoming: Incoming, outgoing: Outgoing, session: S
     if outgoing.header("x-request-id") is None:
         outgoing.headers.append((b"x-request-id", ctx.request_id.encode("latin-1")))
     if session is not None:
-        for cookie in gateway.browser_cookies(session, incoming.cookie(XSRF_COOKIE)):
+        given = incoming.cookie
+        for cookie in gateway.browser_cookies(session, given(XSRF_COOKIE), given(gateway.device_cookie)):
             outgoing.headers.append(cookie.to_encoded_header())
 
 

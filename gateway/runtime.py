@@ -21,7 +21,7 @@ from gateway.live import LiveConfig
 from gateway.metrics import Metrics
 from gateway.ratelimit import RateLimitConfig, RateLimiter
 from gateway.resilience import DEFAULT_POLICIES, Breakers, CallPolicy
-from gateway.security import XSRF_COOKIE, XsrfTokens, request_id
+from gateway.security import XSRF_COOKIE, DeviceTokens, XsrfTokens, request_id
 from gateway.session import REMEMBER_SECONDS, Session, Sessions
 from gateway.settings import Settings
 from gateway.shared import MemoryShared, Shared
@@ -112,6 +112,7 @@ class Gateway:
         self.cache = ContentCache(self.shared, self.cache_config)
         self.limiter = RateLimiter(self.shared, self.rate_limits)
         self.records = IdempotencyRecords(self.shared, self.instance)
+        self.devices = DeviceTokens(self.settings.secret_key)
 
     def trusts(self, peer: str) -> bool:
         """Whether `peer` is one of our balancers, whose X-Forwarded-* headers we believe."""
@@ -150,6 +151,10 @@ class Gateway:
         # __Host- cookies must be Secure, host-only and Path=/ (no sharing across subdomains).
         return "__Host-bff" if self.settings.production else "bff"
 
+    @property
+    def device_cookie(self) -> str:
+        return "__Host-bff-device" if self.settings.production else "bff-device"
+
     def skin_for(self, request: Request[Any, Any, Any]) -> Skin | None:
         return self.skins.for_host(headers_of(request).get("host"))
 
@@ -185,11 +190,15 @@ class Gateway:
         """The browser's cookies (session id, XSRF token) and the request id."""
         response.headers["x-request-id"] = ctx.request_id
         if session is not None:
-            response.cookies.extend(self.browser_cookies(session, request.cookies.get(XSRF_COOKIE)))
+            cookies = request.cookies
+            response.cookies.extend(
+                self.browser_cookies(session, cookies.get(XSRF_COOKIE), cookies.get(self.device_cookie))
+            )
 
-    def browser_cookies(self, session: Session, xsrf_cookie: str | None) -> list[Cookie]:
-        """The session cookie when the browser does not have this id yet, and the XSRF token
-        when the browser's copy (`xsrf_cookie`) is not the session's."""
+    def browser_cookies(self, session: Session, xsrf_cookie: str | None, device_cookie: str | None) -> list[Cookie]:
+        """The session cookie when the browser does not have this id yet, the XSRF token when the
+        browser's copy (`xsrf_cookie`) is not the session's, and a device cookie when the player
+        just logged in with a password from a browser without one for that account."""
         cookies = []
         secure = self.settings.production
         if session.is_new:
@@ -209,7 +218,16 @@ class Gateway:
             cookies.append(
                 Cookie(key=XSRF_COOKIE, value=token, path="/", httponly=False, samesite="lax", secure=secure)
             )
+        trusted = session.trusted_login
+        if trusted is not None and self.devices.device(device_cookie, trusted) is None:
+            cookies.append(
+                Cookie(key=self.device_cookie, value=self.devices.issue(trusted), path="/", httponly=True,
+                       samesite="lax", secure=secure, max_age=DEVICE_SECONDS)
+            )  # fmt: skip
         return cookies
+
+
+DEVICE_SECONDS = 365 * 24 * 3600
 
 
 def split_base(base: str) -> tuple[str, str]:

@@ -25,6 +25,13 @@ SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 REMEMBER_SECONDS = 30 * 24 * 3600
 IDLE_SECONDS = 24 * 3600
 """A browser-session cookie's server side lives this long without use."""
+ANONYMOUS_SECONDS = 30 * 60
+"""A visitor's upstream cookies (the platform's XSRF token...) are kept this long."""
+ANONYMOUS_PER_ADDRESS = 30
+ANONYMOUS_WINDOW_S = 600
+"""At most this many visitors' states are newly kept per client address and window; past it
+the calls still go through, only nothing is kept for them (the platform's XSRF refusal is then
+met by one resend, as on a first visit)."""
 
 
 class SessionData(msgspec.Struct, kw_only=True):
@@ -60,12 +67,16 @@ class Session:
     """The browser does not have this id yet: the cookie must be set."""
     logged_in_now: bool = False
     """Logged in by this request: the id joins the player's list (for revocation) when saved."""
+    trusted_login: str | None = None
+    """Logged in with a password by this request: the browser is given a device cookie for it."""
 
-    def log_in(self, wsession: str, login: str | None, remember: bool) -> None:
+    def log_in(self, wsession: str, login: str | None, remember: bool, *, with_password: bool = True) -> None:
         self.data.wsession = wsession
         self.data.login = login
         self.data.remember = remember
         self.logged_in_now = True
+        if with_password and login:
+            self.trusted_login = login.lower()
         self.rotate()
 
     def log_out(self) -> None:
@@ -129,23 +140,36 @@ class Sessions:
             return Session(session_id, SessionData(created=time.time()), None)
         return Session(new_id(), SessionData(created=time.time()), None, is_new=True)
 
-    async def save(self, skin_id: str, session: Session) -> None:
-        """Writes the session if it changed; removes the old id after a rotation."""
+    async def save(self, skin_id: str, session: Session, address: str | None = None) -> None:
+        """Writes the session if it changed; removes the old id after a rotation. A visitor's
+        (not logged in) is kept only once their browser came back with our cookie, for
+        `ANONYMOUS_SECONDS`, and for at most `ANONYMOUS_PER_ADDRESS` new visitors per `address`
+        and window: a flood of one-call visitors costs no storage at all."""
         if session.previous_id is not None:
             await self.store.delete(f"{skin_id}:{session.previous_id}")
             session.previous_id = None
-        if session.stored is None and not session.data.logged_in and not session.data.jars:
-            return  # an anonymous visitor with nothing to keep costs no storage
+        logged_in = session.data.logged_in
+        if session.stored is None and not logged_in:
+            if not session.data.jars or session.is_new:
+                return
+            if not await self._may_keep_visitor(skin_id, address):
+                return
         encoded = session.encoded()
         if encoded == session.stored:
             return
-        ttl = REMEMBER_SECONDS if session.data.remember else IDLE_SECONDS
+        ttl = REMEMBER_SECONDS if session.data.remember else IDLE_SECONDS if logged_in else ANONYMOUS_SECONDS
         await self.store.set(f"{skin_id}:{session.id}", encoded, expires_in=ttl)
         session.stored = encoded
         if session.logged_in_now and session.data.login:
             session.logged_in_now = False
             with contextlib.suppress(StoreUnavailable):  # the login stands; only revocation misses it
                 await self._remember(skin_id, session.data.login, session.id)
+
+    async def _may_keep_visitor(self, skin_id: str, address: str | None) -> bool:
+        if not address:
+            return False
+        count, _ = await self.shared.hit(f"bff:{skin_id}:visitors:{address}", ANONYMOUS_WINDOW_S * 1000)
+        return count <= ANONYMOUS_PER_ADDRESS
 
     async def revoke(self, skin_id: str, session_id: str) -> None:
         await self.store.delete(f"{skin_id}:{session_id}")

@@ -60,6 +60,9 @@ class Settings:
     """OpenTelemetry spans (needs the `otel` extra)."""
     listener: ListenerLimits = field(default_factory=ListenerLimits)
     """Request head size cap, head deadline and body idle timeout of the public listener."""
+    visitor_rate: float = 50.0
+    """Calls per second a client address may make while not logged in (per instance; content excluded)."""
+    visitor_burst: int = 200
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -91,6 +94,8 @@ class Settings:
             breaker=BreakerConfig.parse(env.get("BREAKER", "")),
             cache_ttl_s=float(env.get("CACHE_TTL_S", defaults.cache_ttl_s)),
             otel=_flag(env.get("OTEL_ENABLED"), defaults.otel),
+            visitor_rate=float(env.get("VISITOR_RATE", defaults.visitor_rate)),
+            visitor_burst=int(env.get("VISITOR_BURST", defaults.visitor_burst)),
             listener=ListenerLimits(
                 max_head_bytes=int(env.get("MAX_REQUEST_HEAD_BYTES", defaults.listener.max_head_bytes)),
                 head_timeout_s=float(env.get("HEADER_TIMEOUT_S", defaults.listener.head_timeout_s)),
