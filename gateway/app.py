@@ -45,7 +45,7 @@ from gateway.ratelimit import RateLimitConfig
 from gateway.resilience import Breaker, Breakers
 from gateway.runtime import Gateway, RequestContext
 from gateway.security import XsrfTokens, request_id
-from gateway.session import Sessions
+from gateway.session import STORE_NAMESPACE, Sessions
 from gateway.settings import Settings
 from gateway.shared import (
     FailFast,
@@ -111,13 +111,13 @@ def create_app(
     if redis is not None:
         guard = FailFast()
         shared: Shared = RedisShared(redis, guard)
-        sessions_store = store or FailFastStore(RedisStore(redis, namespace="bff:sessions"), guard)
+        sessions_store = store or FailFastStore(RedisStore(redis, namespace=STORE_NAMESPACE), guard)
         flights: SharedFlights[Any] | None = SharedFlights(
             shared, encode_outcome, decode_outcome, instance, shareable=shared_outcome
         )
     else:
         memory = MemoryShared()
-        shared, sessions_store, flights = memory, store or ProcessStore(memory), None
+        shared, sessions_store, flights = memory, store or ProcessStore(memory, STORE_NAMESPACE + ":"), None
     tracing = Tracing(settings.otel, tracer_provider)
     gateway = holder["gateway"] = Gateway(
         settings, config, clients, Sessions(sessions_store, shared, join_reads=redis is not None),

@@ -29,6 +29,8 @@ ANONYMOUS_SECONDS = 30 * 60
 """A visitor's upstream cookies (the platform's XSRF token...) are kept this long."""
 ANONYMOUS_PER_ADDRESS = 30
 ANONYMOUS_WINDOW_S = 600
+MAX_VISITORS = 50_000
+"""Visitors' states kept per skin at most: past it the oldest go (about 25 MB of Redis per skin)."""
 """At most this many visitors' states are newly kept per client address and window; past it
 the calls still go through, only nothing is kept for them (the platform's XSRF refusal is then
 met by one resend, as on a first visit)."""
@@ -99,6 +101,10 @@ class Session:
         return cls("", SessionData(), None)
 
 
+STORE_NAMESPACE = "bff:sessions"
+"""The session store's namespace: `bff:sessions:<skin>:<session id>` (Litestar's stores join with ':')."""
+
+
 def decode_session(raw: bytes) -> SessionData:
     return _decoder.decode(raw)
 
@@ -150,10 +156,8 @@ class Sessions:
             session.previous_id = None
         logged_in = session.data.logged_in
         if session.stored is None and not logged_in:
-            if not session.data.jars or session.is_new:
-                return
-            if not await self._may_keep_visitor(skin_id, address):
-                return
+            await self._keep_visitor(skin_id, session, address)
+            return
         encoded = session.encoded()
         if encoded == session.stored:
             return
@@ -165,11 +169,18 @@ class Sessions:
             with contextlib.suppress(StoreUnavailable):  # the login stands; only revocation misses it
                 await self._remember(skin_id, session.data.login, session.id)
 
-    async def _may_keep_visitor(self, skin_id: str, address: str | None) -> bool:
-        if not address:
-            return False
+    async def _keep_visitor(self, skin_id: str, session: Session, address: str | None) -> None:
+        """A visitor's first state: kept only for a browser that came back with our cookie, within
+        its address's allowance, in the skin's capped index of visitors."""
+        if not session.data.jars or session.is_new or not address:
+            return
         count, _ = await self.shared.hit(f"bff:{skin_id}:visitors:{address}", ANONYMOUS_WINDOW_S * 1000)
-        return count <= ANONYMOUS_PER_ADDRESS
+        if count > ANONYMOUS_PER_ADDRESS:
+            return
+        encoded = session.encoded()
+        key, index = f"{STORE_NAMESPACE}:{skin_id}:{session.id}", f"bff:{skin_id}:visitors:~index"
+        await self.shared.set_capped(key, encoded, ANONYMOUS_SECONDS * 1000, index, MAX_VISITORS)
+        session.stored = encoded
 
     async def revoke(self, skin_id: str, session_id: str) -> None:
         await self.store.delete(f"{skin_id}:{session_id}")

@@ -558,7 +558,7 @@ class ProcessStore(Store):
     share the bounded store with everything else (expired entries go first when it is full).
     """
 
-    def __init__(self, shared: MemoryShared, namespace: str = "bff:sessions:") -> None:
+    def __init__(self, shared: MemoryShared, namespace: str) -> None:
         self._shared = shared
         self._namespace = namespace
 

@@ -7,9 +7,11 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from litestar.stores.redis import RedisStore
 
 from gateway.cache import CacheConfig, ContentCache, Entry
-from gateway.shared import FailFast, RedisShared, connect
+from gateway.session import STORE_NAMESPACE
+from gateway.shared import FailFast, FailFastStore, RedisShared, connect
 from tests.support.cluster import RedisServer, require_redis_server
 from tests.support.stack import free_port
 
@@ -57,3 +59,21 @@ async def test_a_flight_result_and_its_lease_release_are_one_round_trip(shared: 
         assert await store.set_nx("bff:flight:lease:k", b"theirs", 5000)
         await store.set_and_release("bff:flight:result:k:mine", b"late", 5000, "bff:flight:lease:k", b"mine")
         assert await store.get("bff:flight:lease:k") == b"theirs", "another instance's lease stays"
+
+
+async def test_visitors_kept_in_redis_are_capped_per_skin(shared: RedisShared, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Visitors' states (the platform's cookies for someone not logged in) are a flood's to
+    multiply: past the skin's cap the oldest go, and each lives half an hour at most."""
+    import gateway.session
+    from gateway.session import ANONYMOUS_SECONDS, Session, SessionData, Sessions
+
+    monkeypatch.setattr(gateway.session, "MAX_VISITORS", 25)
+    sessions = Sessions(FailFastStore(RedisStore(shared.redis, namespace=STORE_NAMESPACE), shared.guard), shared)
+    for n in range(60):
+        visitor = Session(f"visitor-{n:04d}-" + "x" * 30, SessionData(jars={"http://p": {"XSRF-TOKEN": "t"}}), None)
+        await sessions.save("aurora", visitor, address=f"10.1.{n}.1")
+    kept = [key async for key in shared.redis.scan_iter(match="bff:sessions:aurora:*")]
+    assert len(kept) == 25
+    ttls = [await shared.redis.ttl(key) for key in kept]
+    assert all(0 < ttl <= ANONYMOUS_SECONDS for ttl in ttls)
+    assert (await sessions.load("aurora", "visitor-0059-" + "x" * 30)).data.jars, "the newest still serve"

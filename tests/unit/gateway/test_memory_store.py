@@ -41,7 +41,7 @@ async def test_sessions_in_one_process_expire_stay_bounded_and_never_wait_on_the
 
     now = [1000.0]
     memory = MemoryShared(clock=lambda: now[0], max_entries=300)
-    sessions = ProcessStore(memory)
+    sessions = ProcessStore(memory, "bff:sessions:")
     await sessions.set("aurora:player", b"logged in", expires_in=60)
     assert await sessions.get("aurora:player") == b"logged in"
     assert await sessions.expires_in("aurora:player") == 60
