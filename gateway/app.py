@@ -32,6 +32,7 @@ from gateway.errors import (
     error_answer,
     http_exception_handler,
     internal_error_handler,
+    shutdown_answer,
     store_unavailable_answer,
     store_unavailable_handler,
 )
@@ -216,6 +217,10 @@ def proxied_app(gateway: Gateway) -> ASGIApp:
                 return
             except StoreUnavailable:
                 outgoing = store_unavailable_answer(ctx)
+            except asyncio.CancelledError:
+                if not gateway.draining:
+                    raise
+                outgoing = shutdown_answer(ctx)  # the drain's time ran out while this one waited
             except Exception as exc:
                 log.error("unhandled error", request_id=ctx.request_id, error=type(exc).__name__, exc_info=True)
                 outgoing = error_answer(500, "INTERNAL", "Something went wrong", ctx)

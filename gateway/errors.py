@@ -69,6 +69,24 @@ def store_unavailable_answer(ctx: RequestContext) -> Outgoing:
     return answer
 
 
+def outcome_unknown_answer(ctx: RequestContext) -> Outgoing:
+    """A money or account call whose outcome nobody here can know: the player checks the history."""
+    return error_answer(
+        502, "OUTCOME_UNKNOWN", "The first attempt of this request was interrupted; check your history before retrying",
+        ctx,
+    )  # fmt: skip
+
+
+def shutdown_answer(ctx: RequestContext) -> Outgoing:
+    """A request still waiting when the instance's drain time ran out: a money call's outcome is
+    not known here (another instance, or the platform, may finish it), anything else may be retried."""
+    if ctx.route_class == "exclusive":
+        return outcome_unknown_answer(ctx)
+    answer = error_answer(503, "SHUTTING_DOWN", "This server is restarting, please try again", ctx)
+    answer.headers.append((b"retry-after", b"1"))
+    return answer
+
+
 def store_unavailable_handler(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """Any handler that meets the store down answers as the proxy does: 503, try again."""
     return store_unavailable(RequestContext.of(request))

@@ -25,7 +25,7 @@ from contracts.base import SESSION_EXPIRED
 from contracts.catalogue import ROUTES_BY_NAME, Route
 from gateway.cache import Entry, not_modified, shareable, validators
 from gateway.dedup import ExclusiveConflict, LeaderLost, body_digest
-from gateway.errors import error_answer, store_unavailable_answer
+from gateway.errors import error_answer, outcome_unknown_answer, store_unavailable_answer
 from gateway.exchange import BodyTooLarge, Incoming, Outgoing
 from gateway.ratelimit import Who, address_key
 from gateway.resilience import RETRYABLE_STATUS, CallPolicy, RetryBudget, backoff, may_retry
@@ -466,8 +466,10 @@ async def _run_flight(
     """Joins an identical request in flight (in this process, then across instances) or leads one."""
     route = forward.route
     session_key = "anonymous" if route.policy == "content" else forward.session.id
+    # Two player actions (two Idempotency-Keys) with the same body are two calls, never one.
+    action = incoming.headers.get("idempotency-key", "") if route.policy == "exclusive" else ""
     key = (forward.skin.id, session_key, route.method, incoming.path, _sorted_query(forward.query),
-           body_digest(forward.body) if forward.body else "")  # fmt: skip
+           body_digest(forward.body) if forward.body else "", action)  # fmt: skip
     slot = (forward.skin.id, forward.session.id, route.name) if route.policy == "exclusive" else None
 
     async def lead() -> Outcome:
@@ -493,7 +495,7 @@ async def _run_flight(
     except ExclusiveConflict:
         return error_answer(409, "IN_PROGRESS", "request already in progress", ctx)
     except LeaderLost:
-        return _outcome_unknown(ctx)
+        return outcome_unknown_answer(ctx)
     except StoreUnavailable:
         return store_unavailable_answer(ctx)
     except TimeoutError:
@@ -532,7 +534,7 @@ async def _idempotency(
         return error_answer(422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for a different request", ctx)
     if verdict.kind == "unknown":
         ctx.dedup = "unknown"
-        return _outcome_unknown(ctx)
+        return outcome_unknown_answer(ctx)
     if verdict.kind == "replay":
         outcome = decode_outcome(verdict.outcome)
         if outcome.error is not None:
@@ -543,13 +545,6 @@ async def _idempotency(
         ctx.dedup = "replayed"
         return answer
     return name, fingerprint, verdict.token
-
-
-def _outcome_unknown(ctx: RequestContext) -> Outgoing:
-    return error_answer(
-        502, "OUTCOME_UNKNOWN", "The first attempt of this request was interrupted; check your history before retrying",
-        ctx,
-    )  # fmt: skip
 
 
 async def _record(gateway: Gateway, record: tuple[str, str, bytes], session: Session, outcome: Outcome) -> None:

@@ -43,6 +43,8 @@ from gateway.deadline import MovingDeadline
 
 MAX_BODY = 32 * 1024 * 1024
 """Largest answer read whole (JSON, content); binary answers stream and have no cap."""
+_INFLATE_STEP = 1024 * 1024
+"""A compressed answer is inflated at most this much at a time (zlib's output is copied once whole)."""
 _READ_CHUNK_HIGH = 256 * 1024
 """A streamed answer pauses reading from the platform past this much unread data."""
 
@@ -198,16 +200,23 @@ class _Connection(asyncio.Protocol):
         if self.error is not None:
             return
         self.received += len(body)
-        if self.inflater is not None:
-            # Inflated as it arrives, never past the cap: a small gzip answer can hold gigabytes.
+        if self.inflater is None:
+            self._keep(body)
+            return
+        # Inflated as it arrives, a megabyte at a time, never past the cap: a small gzip answer
+        # can hold gigabytes.
+        while body and self.error is None:
             try:
-                body = self.inflater.decompress(body, MAX_BODY - self.size + 1)
+                self._keep(self.inflater.decompress(body, min(MAX_BODY - self.size + 1, _INFLATE_STEP)))
             except zlib.error as exc:
                 self._fail(httpx.RemoteProtocolError(f"undecodable compressed answer: {exc}"))
                 self.close()
                 return
-        self.parts.append(body)
-        self.size += len(body)
+            body = self.inflater.unconsumed_tail if self.inflater is not None else b""
+
+    def _keep(self, data: bytes) -> None:
+        self.parts.append(data)
+        self.size += len(data)
         if self.size > MAX_BODY or self.received > MAX_BODY:
             self._fail(httpx.RemoteProtocolError(f"answer larger than {MAX_BODY} bytes"))
             self.close()
@@ -223,11 +232,12 @@ class _Connection(asyncio.Protocol):
         done = self.done
         if done is None or done.done():
             return
-        inflater = self.inflater
+        inflater, parts = self.inflater, self.parts
+        self.parts, self.inflater = [], None  # an idle connection holds no answer
         if inflater is not None and not inflater.eof:
             done.set_exception(httpx.RemoteProtocolError("a compressed answer ended before its stream did"))
             return
-        done.set_result(Answer(self.status, self.headers, b"".join(self.parts)))
+        done.set_result(Answer(self.status, self.headers, b"".join(parts)))
 
     # --- one exchange ------------------------------------------------------------------------
     def begin(self, streaming: bool, read_timeout: float) -> asyncio.Future[Answer]:
@@ -298,6 +308,8 @@ class _Connection(asyncio.Protocol):
             waiter.set_result(None)
 
     def _fail(self, error: BaseException) -> None:
+        if not self.streaming:  # what was read is no use now: not kept while the error travels
+            self.parts, self.size, self.inflater = [], 0, None
         if self.error is None:
             self.error = error
         done = self.done

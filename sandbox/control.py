@@ -23,6 +23,8 @@ class FaultSpec(msgspec.Struct, kw_only=True):
     timeout: bool = False
     sessionExpired: bool = False
     count: int | None = None
+    headers: dict[str, str] = {}
+    """Extra headers on the route's answers (a platform's Cache-Control, Vary...)."""
 
 
 class ProviderSwitch(msgspec.Struct):
@@ -72,6 +74,7 @@ def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any],
             timeout=data.timeout,
             session_expired=data.sessionExpired,
             remaining=data.count,
+            headers=dict(data.headers),
         )
         return {"route": name, "fault": msgspec.to_builtins(data)}
 

@@ -167,17 +167,29 @@ async def _answer(
         return _reply(PlatformReply(success=False, code="INVALID_XSRF_TOKEN", description="Invalid CSRF Token"), 403)
     state.calls[f"{site.site_id} {spec.name}"] += 1
     state.calls[spec.name] += 1
+    # The call is read whole before any work, as a platform does: a caller that leaves while it
+    # is being processed does not undo it (a withdrawal whose answer was lost still happened).
+    raw = b"" if spec.multipart else await request.body()
     fault = state.faults.get(spec.name) or state.faults.get("*")
     if fault is not None:
         injected = await _inject(state, spec.name, fault)
         if injected is not None:
             return injected
+        if fault.headers:
+            response = await _call_handler(state, site, spec, fn, request, raw)
+            response.headers.update(fault.headers)
+            return response
+    return await _call_handler(state, site, spec, fn, request, raw)
+
+
+async def _call_handler(
+    state: PlatformState, site: Site, spec: Route, fn: Handler, request: Request[Any, Any, Any], raw: bytes
+) -> Response[Any]:
     token = request.path_params.get("wsession") or request.headers.get("wsession")
     session = state.find_session(site, token)
     player = site.player(session.login) if session else None
     if spec.auth and player is None:
         return _reply(PlatformReply(success=False, code=SESSION_EXPIRED, description="Session expired"))
-    raw = b"" if spec.multipart else await request.body()
     call = Call(state, site, spec, request, raw, request.path_params, session, player)
     try:
         result = await fn(call)

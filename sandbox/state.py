@@ -204,6 +204,8 @@ class Fault:
     session_expired: bool = False
     remaining: int | None = None
     """How many more calls it applies to; None means until cleared."""
+    headers: dict[str, str] = field(default_factory=dict)
+    """Extra headers on the answers."""
 
 
 @dataclass

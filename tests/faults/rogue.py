@@ -4,9 +4,11 @@ resets, answers cut short, bodies that trickle, garbage instead of HTTP, silence
 from __future__ import annotations
 
 import asyncio
+import functools
 import socket
 import struct
 import threading
+import zlib
 from collections.abc import Awaitable, Callable
 
 BODY = b'{"success":true,"values":[]}'
@@ -126,3 +128,30 @@ class RogueUpstream:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
         self.loop.close()
+
+
+BOMB_MB = 100
+
+
+@functools.cache
+def _gzip_zeros(megabytes: int) -> bytes:
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 31)  # a gzip stream
+    chunk = b"0" * (1024 * 1024)
+    return b"".join(compressor.compress(chunk) for _ in range(megabytes)) + compressor.flush()
+
+
+async def gzip_bomb(writer: asyncio.StreamWriter) -> None:
+    """About 100 kB on the wire, 100 MB once inflated."""
+    bomb = _gzip_zeros(BOMB_MB)
+    writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
+                 b"Content-Length: %d\r\n\r\n%b" % (len(bomb), bomb))  # fmt: skip
+    await writer.drain()
+
+
+BIG = b'{"data":"' + b"x" * (2 * 1024 * 1024) + b'"}'
+
+
+async def big(writer: asyncio.StreamWriter) -> None:
+    """A 2 MB answer: within what the gateway reads whole, over what it may share through Redis."""
+    writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%b" % (len(BIG), BIG))
+    await writer.drain()

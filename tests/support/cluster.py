@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import redis
 
 from tests.support.stack import ROOT, free_port
 
@@ -54,6 +55,27 @@ class RedisServer:
             self.process.wait(timeout=10)
         self.process = None
 
+    def kill(self) -> None:
+        """SIGKILL: no goodbye to its clients, nothing flushed."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def client(self) -> redis.Redis:
+        return redis.Redis(port=self.port, socket_timeout=5)
+
+    def commands(self) -> dict[str, int]:
+        """Calls per command since the server started (`INFO commandstats`), the tests' own INFO left out."""
+        with self.client() as client:
+            stats: dict[str, dict[str, int]] = client.info("commandstats")
+        return {name.removeprefix("cmdstat_"): int(s["calls"]) for name, s in stats.items() if name != "cmdstat_info"}
+
+
+def commands_between(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
+    """What was called between two `RedisServer.commands()`, by command."""
+    return {name: calls - before.get(name, 0) for name, calls in after.items() if calls - before.get(name, 0) > 0}
+
 
 def _redis_answers(port: int) -> bool:
     import socket
@@ -85,6 +107,26 @@ class Process:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+
+    def terminate(self, within_s: float) -> float:
+        """SIGTERM (a deploy's stop); the seconds it took to exit, or fails past `within_s`."""
+        assert self.process is not None
+        started = time.monotonic()
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=within_s)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise AssertionError(f"{self.name} did not exit within {within_s} s of SIGTERM") from None
+        return time.monotonic() - started
+
+    def peak_rss_mb(self) -> float:
+        """The process's peak resident memory so far (VmHWM)."""
+        assert self.process is not None
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        line = next(line for line in status.splitlines() if line.startswith("VmHWM:"))
+        return int(line.split()[1]) / 1024
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -147,25 +189,34 @@ rest = "{sandbox_url}"
 """
 
 
-def start_cluster(workdir: Path, instances: int = 3) -> Cluster:
+def bound_client(url: str, source: str, **kw: object) -> httpx.Client:
+    """A client whose connections leave from `source` (any 127.0.0.0/8 address): one of many
+    players' machines. Only 127.0.0.1 and ::1 are trusted proxies, so the gateway sees `source`."""
+    return httpx.Client(base_url=url, transport=httpx.HTTPTransport(local_address=source), timeout=30, **kw)  # type: ignore[arg-type]
+
+
+def start_cluster(
+    workdir: Path, instances: int = 3, env: dict[str, str] | None = None, extra_skins: str = ""
+) -> Cluster:
     redis = RedisServer(require_redis_server(), free_port(), workdir)
     redis.start()
     sandbox_port = free_port()
     sandbox_url = f"http://127.0.0.1:{sandbox_port}"
-    env = {**os.environ}
+    base_env = {**os.environ}
     sandbox = Process(
         "sandbox",
         [sys.executable, "-m", "sandbox", "--port", str(sandbox_port), "--deposit-delay", "0.2"],
-        env,
+        base_env,
         sandbox_url,
         workdir / "sandbox.log",
     )
     sandbox.start("/_sandbox/health")
     skins = workdir / "skins.toml"
-    skins.write_text(skins_toml(sandbox_url))
+    skins.write_text(skins_toml(sandbox_url) + extra_skins)
     cluster = Cluster(redis, sandbox)
-    gateway_env = {**env, "SKINS_FILE": str(skins), "REDIS_URL": redis.url, "SECRET_KEY": "cluster-secret",
-                   "GATEWAY_ENV": "development", "LOG_FORMAT": "json", "ADMIN_TOKEN": ADMIN_TOKEN}  # fmt: skip
+    gateway_env = {**base_env, "SKINS_FILE": str(skins), "REDIS_URL": redis.url, "SECRET_KEY": "cluster-secret",
+                   "GATEWAY_ENV": "development", "LOG_FORMAT": "json", "ADMIN_TOKEN": ADMIN_TOKEN,
+                   **(env or {})}  # fmt: skip
     for n in range(instances):
         port, admin_port = free_port(), free_port()
         cluster.admin_urls.append(f"http://127.0.0.1:{admin_port}")
