@@ -20,6 +20,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import httpx
 import msgspec
+import structlog
 
 from contracts.base import SESSION_EXPIRED
 from contracts.catalogue import ROUTES_BY_NAME, Route
@@ -34,7 +35,7 @@ from gateway.security import SAFE_METHODS, XSRF_COOKIE, cross_site
 from gateway.session import Session, decode_session
 from gateway.shared import StoreUnavailable
 from gateway.skins import Skin
-from gateway.transport import Answer
+from gateway.transport import Answer, StaleConnection
 
 # Percent-escapes of '.', '/', '\' and control bytes, '..' and '.' segments, empty
 # segments, backslashes and scheme-like segments are refused before any lookup.
@@ -70,6 +71,7 @@ STREAMED_RESPONSE_HEADERS = RETURNED_RESPONSE_HEADERS | {"content-encoding", "co
 SESSION_CAPTURE_ROUTES = frozenset({"login", "register"})
 LOGIN_NAME_ROUTES = frozenset({"login", "register", "forgotPassword"})
 UPSTREAM_XSRF_HEADER = "X-XSRF-TOKEN"
+log = structlog.get_logger("gateway.proxy")
 UNSENT = frozenset({"unreachable", "open"})
 """Errors that prove the platform never saw the call (an idempotency key may be used again)."""
 
@@ -499,6 +501,8 @@ async def _run_flight(
     except StoreUnavailable:
         return store_unavailable_answer(ctx)
     except TimeoutError:
+        log.warning("flight.wait_timed_out", skin=forward.skin.id, route=route.name, request_id=ctx.request_id,
+                    exc_info=True)  # fmt: skip
         return error_answer(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
     ctx.dedup = "follower" if role == "follower" else (ctx.dedup or role)
     if role == "follower" and not shared_outcome(outcome):
@@ -577,11 +581,14 @@ async def _call(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Outc
                                      forward.body, forward.headers, ctx)  # fmt: skip
     except CircuitOpen as exc:
         return Outcome(Reply(503, {}, b""), None, "open", exc.retry_after)
-    except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout):
+    except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+        _failed(forward, ctx, exc)
         return Outcome(Reply(502, {}, b""), None, "unreachable")
-    except (httpx.TimeoutException, TimeoutError):
+    except (httpx.TimeoutException, TimeoutError) as exc:
+        _failed(forward, ctx, exc)
         return Outcome(Reply(504, {}, b""), None, "timeout")
-    except httpx.TransportError:
+    except httpx.TransportError as exc:
+        _failed(forward, ctx, exc)
         return Outcome(Reply(502, {}, b""), None, "broken")
     reply = Reply(answer.status, _returned_headers(answer.headers, RETURNED_RESPONSE_HEADERS), answer.body)
     if route.policy == "content":
@@ -589,6 +596,13 @@ async def _call(gateway: Gateway, forward: Forward, ctx: RequestContext) -> Outc
     reply = _observe(route, reply, session, forward)
     await gateway.sessions.save(forward.skin.id, session, forward.address)
     return Outcome(reply, session)
+
+
+def _failed(forward: Forward, ctx: RequestContext, exc: BaseException) -> None:
+    """Why a call got no answer, for operators (the exception's kind and our own words, never a URL)."""
+    detail = str(exc)[:120] if isinstance(exc, httpx.TransportError) and "://" not in str(exc) else ""
+    log.warning("upstream.call_failed", skin=forward.skin.id, route=forward.route.name, error=type(exc).__name__,
+                detail=detail, request_id=ctx.request_id)  # fmt: skip
 
 
 def _upstream_error(outcome: Outcome, ctx: RequestContext) -> Outgoing:
@@ -715,6 +729,8 @@ async def _attempts(
 def _failure_kind(exc: httpx.TransportError) -> str:
     if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)):
         return "connect"
+    if isinstance(exc, StaleConnection):
+        return "stale"
     if isinstance(exc, httpx.TimeoutException):
         return "timeout"
     return "broken"

@@ -40,16 +40,19 @@ class CallPolicy:
     """The whole call, retries and backoff included."""
     retries: int
     """Extra attempts, when the failure allows one."""
+    reuse_idle_s: float | None = None
+    """Only connections idle for less than this carry the call (`Timeouts.reuse_idle`)."""
 
     @cached_property
     def timeouts(self) -> Timeouts:
-        return Timeouts(connect=self.connect_s, read=self.read_s)
+        return Timeouts(connect=self.connect_s, read=self.read_s, reuse_idle=self.reuse_idle_s)
 
 
 DEFAULT_POLICIES: dict[Policy, CallPolicy] = {
     "content": CallPolicy(connect_s=1.0, read_s=5.0, deadline_s=8.0, retries=2),
     "read": CallPolicy(connect_s=1.0, read_s=10.0, deadline_s=12.0, retries=2),
-    "exclusive": CallPolicy(connect_s=2.0, read_s=30.0, deadline_s=35.0, retries=0),
+    # Never retried, so never sent on a connection the platform may just have dropped for idleness.
+    "exclusive": CallPolicy(connect_s=2.0, read_s=30.0, deadline_s=35.0, retries=0, reuse_idle_s=1.0),
 }
 
 
@@ -68,18 +71,20 @@ def parse_policies(text: str) -> dict[Policy, CallPolicy]:
         if min(connect, read, deadline) <= 0 or deadline < connect:
             raise ValueError(f"UPSTREAM_TIMEOUTS: {part!r} needs positive values and deadline >= connect")
         klass: Policy = name
-        policies[klass] = CallPolicy(connect, read, deadline, policies[klass].retries)
+        base = policies[klass]
+        policies[klass] = CallPolicy(connect, read, deadline, base.retries, base.reuse_idle_s)
     return policies
 
 
 def may_retry(policy: Policy, method: str, failure: str) -> bool:
     """Whether a failed attempt may be sent again. `failure`: `connect` (nothing was sent),
+    `stale` (a kept-alive connection the platform had closed: it never read the call),
     `timeout`, `broken` (the connection failed after sending), or `status` (502/503/504)."""
     if policy == "exclusive":
         return False
     if method == "GET":
         return True
-    return failure == "connect"
+    return failure in ("connect", "stale")
 
 
 def backoff(attempt: int, base_s: float = 0.05, cap_s: float = 1.0) -> float:

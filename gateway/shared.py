@@ -56,6 +56,7 @@ _LEAD = _ALIVE + (
     "if sep and string.sub(held, sep + 1) ~= ARGV[3] and alive(string.sub(held, 1, sep - 1)) then "
     "return {'conflict'} end end end "
     "local holder = redis.call('get', KEYS[1]) "
+    "if holder == ARGV[1] then return {'lead'} end "  # our own lease: this script ran once already (a client retry)
     "if holder then if alive(holder) then return {'follow', holder} end "
     "if ARGV[4] ~= '1' then return {'lost', holder} end end "
     "redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) "
@@ -82,6 +83,7 @@ _CLAIM = _ALIVE + (
     "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then "
     "redis.call('set', KEYS[2], ARGV[3], 'PX', ARGV[4]) return {1} end "
     "local holder = redis.call('get', KEYS[2]) "
+    "if holder == ARGV[3] then return {1} end "  # our own claim: this script ran once already (a client retry)
     "return {0, redis.call('get', KEYS[1]) or '', (holder and alive(holder)) and 1 or 0}"
 )
 # Replaces a value only while it is still the one we read.
@@ -245,7 +247,7 @@ class MemoryShared:
             if held is not None and held.partition(b"|")[2] != flight.encode():
                 return "conflict", None
         holder = self._live(lease)
-        if holder is not None:
+        if holder is not None and holder != token:
             return "follow", holder
         await self.set(lease, token, ttl_ms)
         if slot is not None:

@@ -55,6 +55,15 @@ class Timeouts:
     """Seconds to open a connection, or to wait for a free one when the pool is full."""
     read: float
     """Longest silence while the answer is awaited or read (or a streamed body cannot be sent)."""
+    reuse_idle: float | None = None
+    """Reuse only a connection idle for less than this (None: up to the pool's keep-alive): a
+    platform may close an idle connection just as a call is written to it, and a call that must
+    not be sent twice cannot be retried on a fresh one."""
+
+
+class StaleConnection(httpx.ReadError):
+    """A kept-alive connection the platform closed before a byte of the answer came back: the
+    platform almost surely dropped it idle as the call went out, and never read the call."""
 
 
 class Answer:
@@ -104,6 +113,7 @@ class _Connection(asyncio.Protocol):
         self.parser = httptools.HttpResponseParser(self)
         self.closed = False
         self.idle_since = 0.0
+        self.exchanges = 0
         # the exchange in progress
         self.done: asyncio.Future[Answer] | None = None
         """Resolved with the whole answer (read whole) or with its head (streamed)."""
@@ -152,6 +162,8 @@ class _Connection(asyncio.Protocol):
         if self.done is not None and not self.complete:
             if self.status and self._ends_at_close():
                 self.on_message_complete()  # an answer without a length ends with the connection
+            elif self.exchanges > 1 and not self.status and not self.received and not self.parts:
+                self._fail(StaleConnection("the platform had closed the kept-alive connection"))
             else:
                 self._fail(httpx.ReadError("the platform closed the connection"))
         self._wake()
@@ -241,6 +253,8 @@ class _Connection(asyncio.Protocol):
 
     # --- one exchange ------------------------------------------------------------------------
     def begin(self, streaming: bool, read_timeout: float) -> asyncio.Future[Answer]:
+        self.exchanges += 1
+        self.received = 0
         self.done = self.loop.create_future()
         self.streaming = streaming
         self.status = 0
@@ -378,7 +392,7 @@ class Pool:
     ) -> Answer:
         """One call, its answer read whole."""
         head = _head(method, target, self.host_header, headers, len(body) if body is not None else None)
-        connection = await self._acquire(timeouts.connect)
+        connection = await self._acquire(timeouts)
         try:
             done = connection.begin(False, timeouts.read)
             assert connection.transport is not None
@@ -406,7 +420,7 @@ class Pool:
         chunks = None if body is None or isinstance(body, bytes) else body
         size = len(whole) if whole is not None else length if chunks is not None else None
         head = _head(method, target, self.host_header, headers, size, chunked=chunks is not None and size is None)
-        connection = await self._acquire(timeouts.connect)
+        connection = await self._acquire(timeouts)
         try:
             done = connection.begin(True, timeouts.read)
             assert connection.transport is not None
@@ -422,16 +436,21 @@ class Pool:
         return answer
 
     # --- the pool ----------------------------------------------------------------------------
-    async def _acquire(self, connect_s: float) -> _Connection:
+    async def _acquire(self, timeouts: Timeouts) -> _Connection:
+        connect_s = timeouts.connect
         if self._closed:
             raise httpx.ConnectError(f"{self.origin}: the pool is closed")
         now = time.monotonic()
         while self._idle:
-            connection = self._idle.pop()
-            if connection.closed or now - connection.idle_since > self.keepalive_s:
+            connection = self._idle[-1]  # the newest: the least likely to have been dropped
+            idle = now - connection.idle_since
+            if connection.closed or idle > self.keepalive_s:
+                self._idle.pop()
                 connection.close()
                 continue
-            return connection
+            if timeouts.reuse_idle is not None and idle > timeouts.reuse_idle:
+                break  # idle too long for a call that cannot be retried: a new connection
+            return self._idle.pop()
         if self._open >= self.max_connections:
             waiter: asyncio.Future[_Connection | None] = asyncio.get_running_loop().create_future()
             self._waiting.append(waiter)

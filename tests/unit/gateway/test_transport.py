@@ -4,6 +4,7 @@ to the platform relies on, and what went wrong with the clients before it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import socket
 import ssl
@@ -235,6 +236,47 @@ async def test_a_gzip_bomb_is_refused_without_being_inflated_whole(monkeypatch: 
     assert grown_mb < 32, f"the process grew {grown_mb:.0f} MB reading a 64 MB bomb capped at 4 MB"
 
 
+async def test_a_kept_alive_connection_the_platform_dropped_is_told_apart(server: str) -> None:
+    """Found under a flood: the platform (uvicorn, 5 s keep-alive) closed idle connections just
+    as calls went out on them, and players' reads failed with 502. Such a failure is told apart
+    (the platform never read the call, so a read may go again), and a call that may never be
+    retried is not sent on a connection idle for long."""
+    from gateway.transport import StaleConnection
+
+    answered = 0
+
+    async def drops_the_second(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal answered
+        await _read_request(reader)
+        answered += 1
+        writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}")
+        await writer.drain()
+        with contextlib.suppress(asyncio.IncompleteReadError):
+            await _read_request(reader)  # the platform closes instead of answering
+
+    async with raw_platform(drops_the_second) as origin:
+        pool = Pool(origin)
+        try:
+            assert (await pool.request("GET", "/a", {}, None, QUICK)).status == 200
+            with pytest.raises(StaleConnection):
+                await pool.request("GET", "/b", {}, None, QUICK)
+            assert (await pool.request("GET", "/c", {}, None, QUICK)).status == 200, "a fresh connection"
+        finally:
+            await pool.aclose()
+    assert answered == 2
+
+    pool = Pool(server)
+    try:
+        first = _json((await pool.request("GET", "/", {}, None, QUICK)).body)
+        await asyncio.sleep(0.3)
+        careful = Timeouts(connect=1.0, read=1.0, reuse_idle=0.2)
+        second = _json((await pool.request("POST", "/", {}, b"{}", careful)).body)
+        third = _json((await pool.request("GET", "/", {}, None, QUICK)).body)
+    finally:
+        await pool.aclose()
+    assert (first["peers"], second["peers"], third["peers"]) == (1, 2, 2), "idle too long: a new connection"
+
+
 async def test_a_header_or_path_that_would_split_the_request_is_never_sent() -> None:
     received: list[bytes] = []
 
@@ -357,8 +399,8 @@ async def test_a_connection_handed_to_a_waiter_that_just_gave_up_goes_back_to_th
     pool = Pool(server, max_connections=1)
     try:
         await pool.request("GET", "/warm", {}, None, QUICK)
-        busy = await pool._acquire(1.0)  # the pool's one connection, taken
-        waiting = asyncio.ensure_future(pool._acquire(1.0))
+        busy = await pool._acquire(QUICK)  # the pool's one connection, taken
+        waiting = asyncio.ensure_future(pool._acquire(QUICK))
         await asyncio.sleep(0.01)
         assert pool.stats()["waiting"] == 1
         pool.release(busy, reusable=True)  # handed to the waiter...
