@@ -128,6 +128,21 @@ def test_conflicting_body_lengths_are_refused_and_nothing_is_smuggled(
     assert upstream_calls(sandbox) == before
 
 
+def test_a_compressed_body_is_refused_never_forwarded_without_its_encoding(
+    stack: Stack, sandbox: httpx.Client, demo: Player
+) -> None:
+    """Seen from outside: a gzip body was forwarded still compressed, its Content-Encoding dropped."""
+    import gzip
+
+    before = upstream_calls(sandbox)
+    for encoding in ("gzip", "deflate", "br", "gzip, identity"):
+        answer = demo.http.post("/api/cashier/cashout12", content=gzip.compress(b'{"amount": 1000}'),
+                                headers={**credentials(demo), "Content-Encoding": encoding})  # fmt: skip
+        assert answer.status_code == 415 and answer.json()["code"] == "UNSUPPORTED_ENCODING", encoding
+    assert upstream_calls(sandbox) == before
+    assert demo.http.post(BALANCE, json={}, headers={**demo.xsrf(), "Content-Encoding": "identity"}).status_code == 200
+
+
 def test_connection_header_cannot_strip_what_the_gateway_adds(
     stack: Stack, sandbox: httpx.Client, demo: Player
 ) -> None:
