@@ -6,7 +6,8 @@ images:
   event, poker) in one language, branded with the site's name;
 - `game-<provider>-<slug>.svg` (square tile) and `card-<provider>-<slug>.svg` (portrait
   carousel card): a game tile titled from the slug;
-- `icon-<name>.svg`: a header-link icon.
+- `icon-<name>.svg`: a header-link icon;
+- `pay-<name>.svg` and `live-<provider>.svg`: payment logos and live-casino tiles (`marks`).
 The banner themes live here because a banner image and the link it is shown with are
 authored together in the CMS.
 """
@@ -23,6 +24,7 @@ from html import escape
 from typing import Literal
 
 from contracts.content import LOCALES, Locale
+from sandbox import marks
 
 BannerKind = Literal["hero", "lobby", "footer", "event", "poker"]
 UPLOADS = "/capi/uploads/"
@@ -139,6 +141,8 @@ _LOCALES: Mapping[str, Locale] = {locale: locale for locale in LOCALES}
 _BANNER = re.compile(r"^(hero|lobby|footer|event|poker)-([a-z0-9]+)-(es|en|pt)-(\d+)\.svg$")
 _GAME = re.compile(r"^(game|card)-([a-z0-9]+)-([a-z0-9]+(?:-[a-z0-9]+)*)\.svg$")
 _ICON = re.compile(r"^icon-([a-z]+)\.svg$")
+_PAY = re.compile(r"^pay-([a-z-]+)\.svg$")
+_LIVE = re.compile(r"^live-([a-z]+)\.svg$")
 
 
 def slug(name: str) -> str:
@@ -163,6 +167,14 @@ def icon_url(icon: str) -> str:
     return f"{UPLOADS}icon-{icon}.svg"
 
 
+def pay_logo_url(name: str) -> str:
+    return f"{UPLOADS}pay-{name}.svg"
+
+
+def live_tile_url(provider: str) -> str:
+    return f"{UPLOADS}live-{provider}.svg"
+
+
 def render(file_name: str, site_names: Mapping[str, str]) -> str | None:
     """The SVG a file name stands for; None when the name stands for nothing."""
     banner = _BANNER.match(file_name)
@@ -176,7 +188,11 @@ def render(file_name: str, site_names: Mapping[str, str]) -> str | None:
     icon = _ICON.match(file_name)
     if icon and icon.group(1) in ICONS:
         return _icon(file_name, ICONS[icon.group(1)])
-    return None
+    pay = _PAY.match(file_name)
+    if pay:
+        return marks.pay_logo(pay.group(1))
+    live = _LIVE.match(file_name)
+    return marks.live_tile(live.group(1)) if live else None
 
 
 def title_of(game_slug: str) -> str:
