@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router";
 
 import type { ShellKey } from "../../components/menu";
+import { useGetConfigQuery } from "../../features/config/configApi";
 import { useGetReelDealsQuery } from "../../features/content/contentApi";
 import { CategoryGames } from "../../features/games/CategoryGames";
 import { GameGrid } from "../../features/games/GameGrid";
@@ -14,6 +15,7 @@ import type { ProviderFlags } from "../../features/providers/flags";
 import { useShellFlags } from "../../features/providers/useShellFlags";
 import { useSession } from "../../features/session/useSession";
 import { useLocale } from "../../i18n/useLocale";
+import { formatCount, formatMoney } from "../../utils/money";
 import "../../styles/home.css";
 
 /** Section 9: event pages check the session flags 1 s after opening, Lucky streak after 1.3 s. */
@@ -133,6 +135,7 @@ export function BlackjackLeagueScreen() {
   const [chosen, setChosen] = useState<string | null>(null);
   const board = boards.find((b) => b.id === chosen) ?? boards[0];
   const participants = useGetParticipantsQuery(board?.id ?? "", { skip: !board });
+  const symbol = useGetConfigQuery().data?.skin.currencySymbol ?? "";
   const date = (iso: string) => new Date(iso).toLocaleDateString(i18n.language, { day: "numeric", month: "short", year: "numeric" });
   return (
     <Gate on={(flags) => flags.blackjackLeague}>
@@ -165,8 +168,8 @@ export function BlackjackLeagueScreen() {
                   <tr key={`${p.rank}-${p.nickname}`}>
                     <td>{p.rank}</td>
                     <td>{p.nickname}</td>
-                    <td>{p.points.toLocaleString(i18n.language)}</td>
-                    <td>{p.prize ?? "—"}</td>
+                    <td className="num">{formatCount(p.points)}</td>
+                    <td className="num">{prizeText(p.prize, symbol)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -176,4 +179,11 @@ export function BlackjackLeagueScreen() {
       </Screen>
     </Gate>
   );
+}
+
+/** A prize as the platform words it; an amount ("Bs. 25,000", the platform's money text) in the site's money style. */
+function prizeText(prize: string | null | undefined, symbol: string): string {
+  if (!prize) return "—";
+  const amount = /^\D*([\d,]+(?:\.\d+)?)$/.exec(prize.trim())?.[1];
+  return amount ? formatMoney(Number(amount.replace(/,/g, "")), symbol) : prize;
 }
