@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 
@@ -30,8 +30,19 @@ const TITLES: Record<string, ShellKey> = {
 
 /** /games/:category: slots, live dealer, sports, horse racing, Blackjack Heat, crash games. */
 export function GamesScreen() {
-  const { t } = useTranslation("shell");
   const { category = "slots" } = useParams();
+  return <CategoryScreen category={category} />;
+}
+
+/** The screen of one category at a path of its own (/slots, /livedealer...). */
+export function categoryScreen(category: string): ComponentType {
+  return function FixedCategoryScreen() {
+    return <CategoryScreen category={category} />;
+  };
+}
+
+function CategoryScreen({ category }: { category: string }) {
+  const { t } = useTranslation("shell");
   const flags = useShellFlags();
   return (
     <section className="screen">
