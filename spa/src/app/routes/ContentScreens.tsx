@@ -1,10 +1,11 @@
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate } from "react-router";
+import { Navigate, useLocation } from "react-router";
 
 import type { ShellKey } from "../../components/menu";
 import { useGetConfigQuery } from "../../features/config/configApi";
-import { useGetReelDealsQuery } from "../../features/content/contentApi";
+import { useGetEventBannersQuery, useGetReelDealsQuery } from "../../features/content/contentApi";
+import { eventAt, rememberEvent, storedEvent } from "../../features/content/storedEvent";
 import { CategoryGames } from "../../features/games/CategoryGames";
 import { GameGrid } from "../../features/games/GameGrid";
 import { useGetLeaderboardsQuery, useGetParticipantsQuery } from "../../features/games/leaderboardApi";
@@ -22,11 +23,14 @@ import "../../styles/home.css";
 export const EVENT_CHECK_MS = 1000;
 export const LUCKY_STREAK_CHECK_MS = 1300;
 
-function Screen({ title, children }: { title: ShellKey; children: ReactNode }) {
+/** A content screen: its title is a shell text, or a name from the CMS (`heading`) once known. */
+function Screen({ title, heading, children }: { title: ShellKey; heading?: string | null; children: ReactNode }) {
   const { t } = useTranslation("shell");
   return (
     <section className="screen">
-      <h1 className="screen__title">{t(title)}</h1>
+      <h1 className="screen__title" data-testid="screen-title">
+        {heading || t(title)}
+      </h1>
       {children}
     </section>
   );
@@ -50,12 +54,27 @@ export function DropWinScreen() {
   );
 }
 
-/** The blackjack holiday tournament: a logged-in player without the Events flag goes home after 1 s. */
+/**
+ * The blackjack holiday tournament: a logged-in player without the Events flag goes home after 1 s.
+ * Its title is the stored event's name (storage key `event`): the CMS event this screen shows is
+ * stored when it arrives, so the name is there at once on the next visit.
+ */
 export function EventsScreen() {
   const { loggedIn } = useSession();
+  const locale = useLocale();
+  const { pathname } = useLocation();
   useTimedRedirect(EVENT_CHECK_MS, () => !sessionFlag("Events"), loggedIn);
+  const event = eventAt(useGetEventBannersQuery(locale).data, pathname);
+  const [stored, setStored] = useState(storedEvent);
+  useEffect(() => {
+    if (!event) return;
+    const current = { eventName: event.eventName, routerLink: event.routerLink, locale };
+    rememberEvent(current);
+    setStored(current);
+  }, [event, locale]);
+  const name = stored && stored.locale === locale && stored.routerLink.toLowerCase() === pathname.toLowerCase() ? stored.eventName : null;
   return (
-    <Screen title="screens.events">
+    <Screen title="screens.events" heading={name}>
       <EventBanner />
       <CategoryGames category="Events" />
     </Screen>
