@@ -34,10 +34,12 @@ UPLOADS = "/capi/uploads/"
 class BannerTheme:
     router_link: str
     headline: Mapping[Locale, str]
+    past: bool = False
+    """A past edition: the CMS keeps it, inactive."""
 
 
-def _theme(router_link: str, es: str, en: str, pt: str) -> BannerTheme:
-    return BannerTheme(router_link, {"es": es, "en": en, "pt": pt})
+def _theme(router_link: str, es: str, en: str, pt: str, *, past: bool = False) -> BannerTheme:
+    return BannerTheme(router_link, {"es": es, "en": en, "pt": pt}, past)
 
 
 BANNERS: Mapping[BannerKind, tuple[BannerTheme, ...]] = {
@@ -75,6 +77,13 @@ BANNERS: Mapping[BannerKind, tuple[BannerTheme, ...]] = {
             "/HolidayRush", "Holiday Rush: racha de suerte", "Holiday Rush: lucky streak", "Holiday Rush: maré de sorte"
         ),
         _theme("/DropWin", "Drops & Wins semanal", "Weekly Drops & Wins", "Drops & Wins semanal"),
+        _theme(
+            "/Events",
+            "Torneo de blackjack de otoño",
+            "Autumn blackjack tournament",
+            "Torneio de blackjack de outono",
+            past=True,
+        ),
     ),
     "poker": (
         _theme("/Evenbetpoker", "Póker online en HTML5", "Online poker in HTML5", "Pôquer online em HTML5"),
