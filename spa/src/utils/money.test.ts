@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { formatCount, formatMoney } from "./money";
+import { formatCount, formatMoney, moneyInText } from "./money";
 
 describe("formatMoney", () => {
   it.each([
@@ -26,5 +26,12 @@ describe("formatCount", () => {
     [null, "0"],
   ])("%s -> %s, grouped like the money beside it", (value, expected) => {
     expect(formatCount(value)).toBe(expected);
+  });
+});
+
+describe("moneyInText", () => {
+  it("joins the symbol to the digits so a sentence never breaks between them", () => {
+    expect(moneyInText(50000, "Bs.")).toBe("Bs.\u00a050.000,00");
+    expect(moneyInText(5, "")).toBe("5,00");
   });
 });

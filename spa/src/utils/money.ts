@@ -13,6 +13,11 @@ export function formatMoney(value: number | null | undefined, symbol: string): s
   return symbol ? `${symbol} ${digits}` : digits;
 }
 
+/** formatMoney kept on one line inside a sentence: "Bs. 50.000,00" never splits after "Bs.". */
+export function moneyInText(value: number | null | undefined, symbol: string): string {
+  return formatMoney(value, symbol).replace(" ", "\u00a0");
+}
+
 /** Points and other counts: 1000 -> "1.000", 20000 -> "20.000" (whole numbers, always grouped). */
 export function formatCount(value: number | null | undefined): string {
   count ??= new Intl.NumberFormat(DIGITS, { maximumFractionDigits: 0, useGrouping: "always" });

@@ -34,7 +34,7 @@ import { FormError } from "../../forms/FormError";
 import { FormFields, type FieldSpec } from "../../forms/FormFields";
 import { digitsOnly } from "../../forms/keys";
 import { useForm, useFormMessage } from "../../forms/useForm";
-import { formatMoney } from "../../utils/money";
+import { formatMoney, moneyInText } from "../../utils/money";
 import { SESSION_EXPIRED } from "../errors";
 import { useAppDispatch } from "../hooks";
 import { showNotice } from "../uiSlice";
@@ -246,7 +246,7 @@ function DepositForm({ method, payMethod, currency, limits, onStarted }: { metho
   return (
     <form className="panel cashier-form" noValidate onSubmit={(event) => void submit(event)} aria-busy={call.busy} data-testid={`deposit-form-${method}`}>
       {limits.minAmount != null && (
-        <p className="cashier-form__cash">{t("deposit.limits", { min: formatMoney(amountRule?.minimum ?? limits.minAmount, symbol), max: formatMoney(amountRule?.maximum ?? limits.maxAmount, symbol) })}</p>
+        <p className="cashier-form__cash">{t("deposit.limits", { min: moneyInText(amountRule?.minimum ?? limits.minAmount, symbol), max: moneyInText(amountRule?.maximum ?? limits.maxAmount, symbol) })}</p>
       )}
       {method === "326" && (
         <label className="checkbox">

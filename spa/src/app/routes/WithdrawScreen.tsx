@@ -20,7 +20,7 @@ import { digitsOnly } from "../../forms/keys";
 import { useForm, useFormMessage } from "../../forms/useForm";
 import { useLocale } from "../../i18n/useLocale";
 import { localDateTime } from "../../utils/dates";
-import { formatMoney } from "../../utils/money";
+import { formatMoney, moneyInText } from "../../utils/money";
 import { SESSION_EXPIRED } from "../errors";
 import { useAppDispatch } from "../hooks";
 import { showNotice } from "../uiSlice";
@@ -143,8 +143,8 @@ function WithdrawFormView({ form: spec, methodName, cash, limits }: { form: With
   return (
     <form className="panel cashier-form" noValidate onSubmit={(event) => void submit(event)} aria-busy={call.busy} data-testid={`withdraw-form-${spec.id}`}>
       <p className="cashier-form__cash" data-testid="withdraw-cash">
-        {t("withdraw.cash", { cash: formatMoney(cash, symbol) })}
-        {limits?.minAmount != null && <> · {t("withdraw.limits", { min: formatMoney(limits.minAmount, symbol), max: limits.maxAmount != null ? formatMoney(limits.maxAmount, symbol) : "—" })}</>}
+        {t("withdraw.cash", { cash: moneyInText(cash, symbol) })}
+        {limits?.minAmount != null && <> · {t("withdraw.limits", { min: moneyInText(limits.minAmount, symbol), max: limits.maxAmount != null ? moneyInText(limits.maxAmount, symbol) : "—" })}</>}
       </p>
       {spec.id === "formA" && (
         <div className="field">
@@ -215,7 +215,7 @@ function WageringInfo() {
         <dt>{t("wagering.remainingBet")}</dt>
         <dd>{money(data.remainingBet)}</dd>
       </dl>
-      <p className="screen__soon">{locked ? t("wagering.locked", { remaining: money(data.remainingBet) }) : t("wagering.free")}</p>
+      <p className="screen__soon">{locked ? t("wagering.locked", { remaining: moneyInText(data.remainingBet?.value, symbol) }) : t("wagering.free")}</p>
     </aside>
   );
 }
