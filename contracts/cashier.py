@@ -16,6 +16,10 @@ DEPOSIT_PRESETS = (
     250000, 500000, 750000, 1000000, 1500000, 2000000, 2500000,
     5000000, 10000000, 20000000, 30000000, 50000000,
 )  # fmt: skip
+# Method 300 is read as the "perfect-money-style" gateway of section 8 (the one method the spec
+# leaves unnamed); when its deposit fails the player is told to try later, not the description.
+PERFECT_MONEY_METHOD = 300
+PERFECT_MONEY_FAILURE = "Please Try After 15 Minutes"
 STATUS_STARTED = "Started"
 STATUS_APPROVED = "[PaymentOperationStatus: Approved]"
 
@@ -153,8 +157,8 @@ class WithdrawFormB(Wire, kw_only=True):
     cbu: Annotated[str, rules.WITHDRAW_FORM_B["cbu"].meta()]
     mobileNumber: Annotated[str, rules.WITHDRAW_FORM_B["phone"].meta()]
     amount: Annotated[float, rules.WITHDRAW_FORM_B["amount"].meta()]
-    cuitPrefix: str | None = None
-    cuit: str | None = None
+    cuitPrefix: Annotated[str, rules.WITHDRAW_FORM_B["cuitPrefix"].meta()] | None = None
+    cuit: Annotated[str, rules.WITHDRAW_FORM_B["cuit"].meta()] | None = None
 
 
 class BankWithdrawRequest(Wire, kw_only=True):
@@ -236,6 +240,8 @@ class PaymentMethod(Wire, kw_only=True):
     name: str
     minAmount: float
     maxAmount: float
+    image: str | None = None
+    """The method's logo (not shown in the spec; as PaymentSystem.image): a CMS media URL."""
 
 
 class PaymentMethodsResponse(PlatformReply, kw_only=True):

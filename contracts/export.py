@@ -76,6 +76,7 @@ def rules_module() -> str:
         "defaultError": rules.DEFAULT_ERROR,
         "depositPresets": list(cashier.DEPOSIT_PRESETS),
         "depositStatus": {"started": cashier.STATUS_STARTED, "approved": cashier.STATUS_APPROVED},
+        "perfectMoneyFailure": {"method": cashier.PERFECT_MONEY_METHOD, "message": cashier.PERFECT_MONEY_FAILURE},
     }
     body = json.dumps(data, indent=2, ensure_ascii=False)
     return GENERATED_BANNER + f"export const contractRules = {body} as const;\n"

@@ -352,6 +352,8 @@ WITHDRAW_TRANSACT_FORM: FormRules = {
     "amount": FieldRule(required="Please enter amount", minimum=500, minimum_message="Minimum 500")
 }
 WITHDRAW_IMPS_FORM: FormRules = {"amount": _amount_range(1000, 10000)}
+# The CUIT's first two digits (person 20, 23, 24, 27; company 30, 33, 34): AFIP's prefixes.
+CUIT_PREFIXES = ("20", "23", "24", "27", "30", "33", "34")
 # Form B: the "history screen reading" (3000-200000) is used because it carries its own messages.
 WITHDRAW_FORM_B: FormRules = {
     "name": FieldRule(required="Enter valid name"),
@@ -372,6 +374,16 @@ WITHDRAW_FORM_B: FormRules = {
         pattern_message="No space",
     ),
     "amount": _amount_range(3000, 200000),
+    # The CUIT is the prefix chosen from CUIT_PREFIXES plus the 9 digits the player types; the
+    # "earlier reading" gives "cuit 9 digits" and does not list it as required: checked when given.
+    "cuitPrefix": FieldRule(one_of=CUIT_PREFIXES, one_of_message="Please select CUIT prefix"),
+    "cuit": FieldRule(
+        min_length=9,
+        max_length=9,
+        length_message="CUIT must be 9 digits",
+        pattern=r"^[0-9]{9}$",
+        pattern_message="CUIT must be 9 digits",
+    ),
 }
 INSUFFICIENT_BALANCE = "You don’t have enough Amount"
 BALANCE_CHECK_FROM = 25

@@ -24,6 +24,7 @@ from contracts import rules
 from contracts.base import PlatformReply
 from contracts.cashier import (
     PAY_METHODS_328,
+    PERFECT_MONEY_METHOD,
     STATUS_APPROVED,
     BankAccount,
     BankAccountInfo,
@@ -55,6 +56,7 @@ from contracts.cashier import (
     WithdrawResult,
 )
 from contracts.rules import FieldRule, FormRules
+from sandbox.media import pay_logo_url
 from sandbox.platform import Call, Registry, Reject, check, failure
 from sandbox.state import BankAccountRecord, CashoutRecord, DepositRecord, PlatformState, Player, Site, money
 
@@ -70,7 +72,7 @@ DEPOSIT_NAMES: Mapping[int, str] = {
     328: "Paykassma",
     329: "Transact",
     332: "Venezuela",
-    300: "Gateway 300",
+    PERFECT_MONEY_METHOD: "Perfect Money",
 }
 PAY_METHOD_NAMES: Mapping[str, str] = {
     "phone_pe": "PhonePe",
@@ -78,6 +80,21 @@ PAY_METHOD_NAMES: Mapping[str, str] = {
     "upi_s": "UPI_NEW",
     "upi_l": "UPI",
     SCAN_AND_PAY: "Scan and Pay",
+}
+# Each method's logo among the CMS uploads (sandbox/marks.py draws them).
+DEPOSIT_LOGOS: Mapping[int, str] = {
+    326: "card",
+    328: "wallets",
+    329: "transact",
+    332: "venezuela",
+    PERFECT_MONEY_METHOD: "perfectmoney",
+}
+PAY_METHOD_LOGOS: Mapping[str, str] = {
+    "phone_pe": "phonepe",
+    "paytm": "paytm",
+    "upi_s": "upi",
+    "upi_l": "upi-id",
+    SCAN_AND_PAY: "scan",
 }
 # Withdrawal systems are not numbered in the spec: chosen ids 1-5, apart from the deposit ids.
 WITHDRAW_IDS: Mapping[str, int] = {"paykassma": 1, "bank": 2, "imps": 3, "transact": 4, "mercado": 5}
@@ -322,7 +339,8 @@ async def mercado_cashout(call: Call) -> WithdrawResponse:
     """Form B: the post carries firstName, alias, cbu, mobileNumber; the form's rules say name, phone."""
     player = _withdrawer(call)
     data = call.json()
-    form = {"name": "firstName", "alias": "alias", "cbu": "cbu", "phone": "mobileNumber", "amount": "amount"}
+    form = {"name": "firstName", "alias": "alias", "cbu": "cbu", "phone": "mobileNumber", "amount": "amount",
+            "cuitPrefix": "cuitPrefix", "cuit": "cuit"}  # fmt: skip
     check(rules.WITHDRAW_FORM_B, {field: data.get(posted) for field, posted in form.items()})
     request = call.body(WithdrawFormB)
     return _withdraw(call, player, "mercado", request.amount)
@@ -444,8 +462,11 @@ def deposit_systems(site: Site) -> list[PaymentSystem]:
     for method, name in DEPOSIT_NAMES.items():
         low, high = _deposit_limits(method)
         currency = "VES" if method == 332 else site.currency
+        image = pay_logo_url(DEPOSIT_LOGOS[method])
         systems.append(
-            PaymentSystem(id=method, name=name, type="deposit", minAmount=low, maxAmount=high, currency=currency)
+            PaymentSystem(
+                id=method, name=name, type="deposit", minAmount=low, maxAmount=high, currency=currency, image=image
+            )
         )
     return systems
 
@@ -516,6 +537,7 @@ async def payment_methods(call: Call) -> PaymentMethodsResponse:
             name=PAY_METHOD_NAMES[pay_method],
             minAmount=rule.minimum or 0,
             maxAmount=rule.maximum or 0,
+            image=pay_logo_url(PAY_METHOD_LOGOS[pay_method]),
         )
         for pay_method, rule in rules.PAYKASSMA_DEPOSIT_LIMITS.items()
     ]

@@ -212,9 +212,12 @@ BannerBuilder = Callable[[BannerDraft], Wire]
 
 
 def _banners(site: Site, rng: random.Random, kind: BannerKind, build: BannerBuilder) -> list[Wire]:
-    """Per language (es, en, pt), every theme of `kind`; one of them, picked by `rng`, inactive."""
+    """Per language (es, en, pt), every theme of `kind`; its past edition inactive, or without one,
+    one theme picked by `rng` (the event screens' current events stay on: the events have a past one)."""
     themes = media.BANNERS[kind]
-    retired = rng.randrange(len(themes))
+    past = [n for n, theme in enumerate(themes) if theme.past]
+    picked = rng.randrange(len(themes) - len(past))  # drawn either way: the rest of the seed stays as it was
+    retired = past[0] if past else picked
     banners: list[Wire] = []
     for locale in BANNER_GROUP_ORDER:
         for n, theme in enumerate(themes, start=1):

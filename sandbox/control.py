@@ -22,6 +22,8 @@ class FaultSpec(msgspec.Struct, kw_only=True):
     errorStatus: int = 500
     timeout: bool = False
     sessionExpired: bool = False
+    code: str | None = "INJECTED_FAULT"
+    description: str | None = None
     count: int | None = None
     headers: dict[str, str] = {}
     """Extra headers on the route's answers (a platform's Cache-Control, Vary...)."""
@@ -73,6 +75,8 @@ def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any],
             error_status=data.errorStatus,
             timeout=data.timeout,
             session_expired=data.sessionExpired,
+            code=data.code,
+            description=data.description,
             remaining=data.count,
             headers=dict(data.headers),
         )

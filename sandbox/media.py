@@ -6,7 +6,8 @@ images:
   event, poker) in one language, branded with the site's name;
 - `game-<provider>-<slug>.svg` (square tile) and `card-<provider>-<slug>.svg` (portrait
   carousel card): a game tile titled from the slug;
-- `icon-<name>.svg`: a header-link icon.
+- `icon-<name>.svg`: a header-link icon;
+- `pay-<name>.svg` and `live-<provider>.svg`: payment logos and live-casino tiles (`marks`).
 The banner themes live here because a banner image and the link it is shown with are
 authored together in the CMS.
 """
@@ -23,6 +24,7 @@ from html import escape
 from typing import Literal
 
 from contracts.content import LOCALES, Locale
+from sandbox import marks
 
 BannerKind = Literal["hero", "lobby", "footer", "event", "poker"]
 UPLOADS = "/capi/uploads/"
@@ -32,10 +34,12 @@ UPLOADS = "/capi/uploads/"
 class BannerTheme:
     router_link: str
     headline: Mapping[Locale, str]
+    past: bool = False
+    """A past edition: the CMS keeps it, inactive."""
 
 
-def _theme(router_link: str, es: str, en: str, pt: str) -> BannerTheme:
-    return BannerTheme(router_link, {"es": es, "en": en, "pt": pt})
+def _theme(router_link: str, es: str, en: str, pt: str, *, past: bool = False) -> BannerTheme:
+    return BannerTheme(router_link, {"es": es, "en": en, "pt": pt}, past)
 
 
 BANNERS: Mapping[BannerKind, tuple[BannerTheme, ...]] = {
@@ -73,6 +77,13 @@ BANNERS: Mapping[BannerKind, tuple[BannerTheme, ...]] = {
             "/HolidayRush", "Holiday Rush: racha de suerte", "Holiday Rush: lucky streak", "Holiday Rush: maré de sorte"
         ),
         _theme("/DropWin", "Drops & Wins semanal", "Weekly Drops & Wins", "Drops & Wins semanal"),
+        _theme(
+            "/Events",
+            "Torneo de blackjack de otoño",
+            "Autumn blackjack tournament",
+            "Torneio de blackjack de outono",
+            past=True,
+        ),
     ),
     "poker": (
         _theme("/Evenbetpoker", "Póker online en HTML5", "Online poker in HTML5", "Pôquer online em HTML5"),
@@ -139,6 +150,8 @@ _LOCALES: Mapping[str, Locale] = {locale: locale for locale in LOCALES}
 _BANNER = re.compile(r"^(hero|lobby|footer|event|poker)-([a-z0-9]+)-(es|en|pt)-(\d+)\.svg$")
 _GAME = re.compile(r"^(game|card)-([a-z0-9]+)-([a-z0-9]+(?:-[a-z0-9]+)*)\.svg$")
 _ICON = re.compile(r"^icon-([a-z]+)\.svg$")
+_PAY = re.compile(r"^pay-([a-z-]+)\.svg$")
+_LIVE = re.compile(r"^live-([a-z]+)\.svg$")
 
 
 def slug(name: str) -> str:
@@ -163,6 +176,14 @@ def icon_url(icon: str) -> str:
     return f"{UPLOADS}icon-{icon}.svg"
 
 
+def pay_logo_url(name: str) -> str:
+    return f"{UPLOADS}pay-{name}.svg"
+
+
+def live_tile_url(provider: str) -> str:
+    return f"{UPLOADS}live-{provider}.svg"
+
+
 def render(file_name: str, site_names: Mapping[str, str]) -> str | None:
     """The SVG a file name stands for; None when the name stands for nothing."""
     banner = _BANNER.match(file_name)
@@ -176,7 +197,11 @@ def render(file_name: str, site_names: Mapping[str, str]) -> str | None:
     icon = _ICON.match(file_name)
     if icon and icon.group(1) in ICONS:
         return _icon(file_name, ICONS[icon.group(1)])
-    return None
+    pay = _PAY.match(file_name)
+    if pay:
+        return marks.pay_logo(pay.group(1))
+    live = _LIVE.match(file_name)
+    return marks.live_tile(live.group(1)) if live else None
 
 
 def title_of(game_slug: str) -> str:

@@ -218,7 +218,8 @@ async def _inject(state: PlatformState, name: str, fault: Fault) -> Response[Any
     if fault.session_expired:
         return _reply(PlatformReply(success=False, code=SESSION_EXPIRED, description="Session expired"))
     if fault.error_rate and random.random() < fault.error_rate:
-        body = PlatformReply(success=False, code="INJECTED_FAULT", description=f"injected fault on {name}")
+        description = fault.description or f"injected fault on {name}"
+        body = PlatformReply(success=False, code=fault.code, description=description)
         return _reply(body, fault.error_status)
     return None
 

@@ -202,6 +202,10 @@ class Fault:
     error_status: int = 500
     timeout: bool = False
     session_expired: bool = False
+    code: str | None = "INJECTED_FAULT"
+    """The failure body's code (None leaves it out: a refusal without a code)."""
+    description: str | None = None
+    """The failure body's description (None: 'injected fault on <route>')."""
     remaining: int | None = None
     """How many more calls it applies to; None means until cleared."""
     headers: dict[str, str] = field(default_factory=dict)

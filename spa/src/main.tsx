@@ -8,6 +8,7 @@ import { RouterProvider } from "react-router/dom";
 import "./styles/theme.css";
 import "./styles/base.css";
 import "./styles/shell.css";
+import { blockF12 } from "./app/blockF12";
 import { appRoutes, LOBBY_PATHS } from "./app/router";
 import { makeStore } from "./app/store";
 import { configApi } from "./features/config/configApi";
@@ -19,6 +20,7 @@ import { localeOf } from "./i18n/useLocale";
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
 
+blockF12(window);
 const store = makeStore();
 // Every screen needs the skin and the session: ask for both now rather than after the first
 // screen's code has arrived (the layout's hooks then find them in flight or answered).

@@ -1075,6 +1075,7 @@ export interface PaymentMethod {
   name: string;
   minAmount: number;
   maxAmount: number;
+  image?: string | null;
 }
 /**
  * This interface was referenced by `Contracts`'s JSON-Schema

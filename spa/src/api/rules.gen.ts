@@ -382,6 +382,25 @@ export const contractRules = {
         "minimum_message": "Minimum 3000",
         "maximum": 200000,
         "maximum_message": "Maximum 200000"
+      },
+      "cuitPrefix": {
+        "one_of": [
+          "20",
+          "23",
+          "24",
+          "27",
+          "30",
+          "33",
+          "34"
+        ],
+        "one_of_message": "Please select CUIT prefix"
+      },
+      "cuit": {
+        "min_length": 9,
+        "max_length": 9,
+        "length_message": "CUIT must be 9 digits",
+        "pattern": "^[0-9]{9}$",
+        "pattern_message": "CUIT must be 9 digits"
       }
     },
     "contact": {
@@ -483,5 +502,9 @@ export const contractRules = {
   "depositStatus": {
     "started": "Started",
     "approved": "[PaymentOperationStatus: Approved]"
+  },
+  "perfectMoneyFailure": {
+    "method": 300,
+    "message": "Please Try After 15 Minutes"
   }
 } as const;

@@ -40,6 +40,21 @@ describe("app routes", () => {
     expect(await screen.findByTestId("quick-icons")).toBeInTheDocument();
   });
 
+  it.each([
+    ["/slots", "Tragamonedas"],
+    ["/sports", "Deportes"],
+    ["/horseracing", "Caballos"],
+    ["/livedealer", "Casino en vivo"],
+  ])("shows the top menu's %s as its games screen, not the 404", async (path, title) => {
+    stubBff({ "/bff/config": skinConfig, "/bff/session": loggedOut });
+
+    const router = renderApp(path);
+
+    expect(await screen.findByRole("heading", { level: 1, name: title })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(path);
+    expect(screen.queryByRole("heading", { name: i18n.t("notFound.title") })).not.toBeInTheDocument();
+  });
+
   it("shows the not-found screen outside the layout for unknown paths", async () => {
     stubBff({});
 

@@ -47,6 +47,9 @@ const HISTORY = ["history"];
 const PAGES = ["pages"];
 const CONTENT = ["games", "lobby"];
 
+/** /slots, /sports, /horseracing and /livedealer. */
+export const TOP_MENU_CATEGORIES = ["slots", "sports", "horseracing", "livedealer"] as const;
+
 /** The paths whose first screen is the lobby (main.tsx asks for its banners at boot). */
 export const LOBBY_PATHS: ReadonlySet<string> = new Set(["/", "/home", "/register"]);
 
@@ -61,6 +64,8 @@ export const appRoutes: RouteObject[] = [
       { index: true, element: <Navigate to="/home" replace /> },
       screen("home", home, HOME),
       screen("games/:category?", async () => (await import("./routes/GamesScreen")).GamesScreen, GAMES),
+      // The logged-out top menu's paths (section 2 "Menus"): the same screens as /games/<category>.
+      ...TOP_MENU_CATEGORIES.map((category) => screen(category, async () => (await import("./routes/GamesScreen")).categoryScreen(category), GAMES)),
       screen("mybalance", async () => (await import("./routes/MyBalanceScreen")).MyBalanceScreen, ["account"], true),
       screen("profile", async () => (await import("./routes/ProfileScreen")).ProfileScreen, ["profile", "forms"], true),
       screen("deposit", async () => (await import("./routes/DepositScreen")).DepositScreen, CASHIER_FORMS, true),

@@ -1,4 +1,4 @@
-import { useId, useState, type InputHTMLAttributes, type KeyboardEvent } from "react";
+import { useId, useState, type InputHTMLAttributes, type KeyboardEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "onChange" | "value"> {
@@ -7,12 +7,14 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "on
   value: string;
   error?: string;
   hint?: string;
+  /** A control that belongs to this field's value, shown before the input (CUIT's prefix). */
+  leading?: ReactNode;
   onValue: (value: string) => void;
   onKeyDown?: (event: KeyboardEvent<HTMLInputElement>) => void;
 }
 
 /** A labelled input with its hint and its message, tied together for screen readers. */
-export function TextField({ name, label, value, error, hint, onValue, type = "text", ...input }: TextFieldProps) {
+export function TextField({ name, label, value, error, hint, leading, onValue, type = "text", ...input }: TextFieldProps) {
   const id = useId();
   const [revealed, setRevealed] = useState(false);
   const { t } = useTranslation("forms");
@@ -24,7 +26,8 @@ export function TextField({ name, label, value, error, hint, onValue, type = "te
       <label className="field__label" htmlFor={id}>
         {label}
       </label>
-      <div className="field__control">
+      <div className={leading ? "field__control field__control--leading" : "field__control"}>
+        {leading}
         <input
           {...input}
           id={id}

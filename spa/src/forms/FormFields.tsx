@@ -1,4 +1,4 @@
-import type { KeyboardEvent } from "react";
+import type { KeyboardEvent, ReactNode } from "react";
 
 import { TextField } from "./Field";
 import type { FormState } from "./useForm";
@@ -16,6 +16,8 @@ export interface FieldSpec<F extends string> {
   /** Upper-cases what is typed (IFSC codes, UPI ids). */
   upper?: boolean;
   readOnly?: boolean;
+  /** A control shown before the input, part of the same value (a prefix choice). */
+  leading?: ReactNode;
 }
 
 /** The text fields of a form, each wired to its rule, message and touch state. */
@@ -33,6 +35,7 @@ export function FormFields<F extends string>({ form, fields, onFocus }: { form: 
           maxLength={field.maxLength}
           hint={field.hint}
           readOnly={field.readOnly}
+          leading={field.leading}
           value={String(form.values[field.name])}
           error={form.errors[field.name]}
           onValue={(value) => form.set(field.name, field.upper ? value.toUpperCase() : value)}

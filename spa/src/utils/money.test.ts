@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { formatMoney } from "./money";
+import { formatCount, formatMoney, moneyInText } from "./money";
 
 describe("formatMoney", () => {
   it.each([
@@ -13,5 +13,25 @@ describe("formatMoney", () => {
     [-12.5, "Bs.", "Bs. -12,50"],
   ])("%s %s -> %s", (value, symbol, expected) => {
     expect(formatMoney(value, symbol)).toBe(expected);
+  });
+});
+
+describe("formatCount", () => {
+  it.each([
+    [1000, "1.000"],
+    [20000, "20.000"],
+    [999, "999"],
+    [1234567, "1.234.567"],
+    [3799.6, "3.800"],
+    [null, "0"],
+  ])("%s -> %s, grouped like the money beside it", (value, expected) => {
+    expect(formatCount(value)).toBe(expected);
+  });
+});
+
+describe("moneyInText", () => {
+  it("joins the symbol to the digits so a sentence never breaks between them", () => {
+    expect(moneyInText(50000, "Bs.")).toBe("Bs.\u00a050.000,00");
+    expect(moneyInText(5, "")).toBe("5,00");
   });
 });

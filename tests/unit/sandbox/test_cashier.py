@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -254,6 +255,9 @@ def test_a_payment_redirect_points_at_an_existing_deposit(player: PlatformClient
         ("mercadoCashout", {**FORM_B, "cbu": "0110 5995"}, "No space"),
         ("mercadoCashout", {**FORM_B, "mobileNumber": ""}, "Please enter phone Number"),
         ("mercadoCashout", {**FORM_B, "mobileNumber": "123456"}, "Phone must be min 7 characters max 12 characters"),
+        ("mercadoCashout", {**FORM_B, "cuitPrefix": "20", "cuit": "12345678"}, "CUIT must be 9 digits"),
+        ("mercadoCashout", {**FORM_B, "cuitPrefix": "20", "cuit": "12345678A"}, "CUIT must be 9 digits"),
+        ("mercadoCashout", {**FORM_B, "cuitPrefix": "99", "cuit": "123456789"}, "Please select CUIT prefix"),
         ("interKassaCashout", {**BANK_WITHDRAW, "amount": 249}, "Minimum 250"),
         ("interKassaCashout", {**BANK_WITHDRAW, "ifsc": "SBIN1123456"}, "Enter Valid IFSC Code"),
         ("interKassaCashout", {**BANK_WITHDRAW, "personalNumber": "12345678"}, "Enter Valid Account Number"),
@@ -274,6 +278,7 @@ def test_a_withdrawal_outside_its_form_rules_is_refused_with_the_spec_message(
 @pytest.mark.parametrize(
     ("route", "body"),
     [("cashout12", FORM_A), ("mercadoCashout", FORM_B), ("interKassaCashout", BANK_WITHDRAW),
+     ("mercadoCashout", {**FORM_B, "cuitPrefix": "27", "cuit": "123456789"}),
      ("cashout", {"paymentMethod": "imps", "amount": 1000}), ("cashout", {"paymentMethod": "transact", "amount": 500})],
 )  # fmt: skip
 def test_a_valid_withdrawal_holds_the_amount_at_once(player: PlatformClient, route: str, body: dict[str, Any]) -> None:
@@ -404,6 +409,34 @@ def test_payment_methods_are_method_328s_pay_methods(player: PlatformClient) -> 
         "upi_l": (100, 50000),
         "ScanNPay": (300, 50000),
     }
+
+
+def test_every_deposit_method_and_pay_method_has_a_logo_among_the_cms_uploads(player: PlatformClient) -> None:
+    systems = call(player, "depositSystems")["paymentSystems"]
+    methods = call(player, "getPaymentMethods")["paymentMethods"]
+    logos = {s["name"]: s["image"] for s in systems} | {m["name"]: m["image"] for m in methods}
+
+    assert logos["Perfect Money"] == "/capi/uploads/pay-perfectmoney.svg"
+    assert len(set(logos.values())) == len(logos) == 10, "one logo per method"
+    for name, url in logos.items():
+        answer = player.get(url)
+        assert answer.status_code == 200, name
+        assert answer.headers["content-type"].startswith("image/svg+xml")
+        assert ET.fromstring(answer.content).findtext("{http://www.w3.org/2000/svg}title"), name
+
+
+def test_a_refusal_fault_answers_the_platforms_failure_with_the_chosen_code_and_description(
+    player: PlatformClient,
+) -> None:
+    """The sandbox's way to show the deposit and player-level failures of section 8."""
+    player.client.put("/_sandbox/faults/buy", json={"errorRate": 1, "errorStatus": 200, "code": None,
+                                                    "description": "Provider busy", "count": 1})  # fmt: skip
+    refusal = call(player, "buy", METHOD_300)
+    assert (refusal["success"], refusal["code"], refusal["description"]) == (False, None, "Provider busy")
+    assert call(player, "buy", METHOD_300)["success"] is True, "a counted fault stops after its count"
+    player.client.put("/_sandbox/faults/playerLevels", json={"errorRate": 1, "errorStatus": 200, "code": "LEVELS_DOWN"})
+    levels = player.post("/api/cp/playerLevels").json()
+    assert (levels["success"], levels["code"]) == (False, "LEVELS_DOWN")
 
 
 def test_a_balance_read_credits_an_approved_deposit_without_polling(player: PlatformClient) -> None:

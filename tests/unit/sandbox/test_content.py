@@ -210,6 +210,18 @@ def test_images_are_drawn_from_their_names(platform: PlatformClient) -> None:
     assert "AURORA CASINO" in banner.text
 
 
+@pytest.mark.parametrize(
+    ("file", "title"),
+    [("live-evolution.svg", "Evolution"), ("live-ezugi.svg", "Ezugi"), ("pay-phonepe.svg", "PhonePe"),
+     ("pay-scan.svg", "Scan and pay")],
+)  # fmt: skip
+def test_live_casino_tiles_and_payment_logos_are_uploads_too(platform: PlatformClient, file: str, title: str) -> None:
+    answer = platform.get(f"/capi/uploads/{file}")
+
+    assert answer.status_code == 200
+    assert title_of(answer.content) == title
+
+
 def title_of(svg: bytes) -> str | None:
     return ET.fromstring(svg).findtext("{http://www.w3.org/2000/svg}title")
 
@@ -222,6 +234,8 @@ def title_of(svg: bytes) -> str | None:
         "hero-aurora-es-99.svg",
         "hero-nosite-es-1.svg",
         "icon-nothing.svg",
+        "pay-nothing.svg",
+        "live-nothing.svg",
     ],
 )
 def test_an_unknown_media_file_is_not_found(platform: PlatformClient, file: str) -> None:

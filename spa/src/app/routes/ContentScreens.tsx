@@ -1,9 +1,11 @@
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate } from "react-router";
+import { Navigate, useLocation } from "react-router";
 
 import type { ShellKey } from "../../components/menu";
-import { useGetReelDealsQuery } from "../../features/content/contentApi";
+import { useGetConfigQuery } from "../../features/config/configApi";
+import { useGetEventBannersQuery, useGetReelDealsQuery } from "../../features/content/contentApi";
+import { eventAt, rememberEvent, storedEvent } from "../../features/content/storedEvent";
 import { CategoryGames } from "../../features/games/CategoryGames";
 import { GameGrid } from "../../features/games/GameGrid";
 import { useGetLeaderboardsQuery, useGetParticipantsQuery } from "../../features/games/leaderboardApi";
@@ -14,17 +16,21 @@ import type { ProviderFlags } from "../../features/providers/flags";
 import { useShellFlags } from "../../features/providers/useShellFlags";
 import { useSession } from "../../features/session/useSession";
 import { useLocale } from "../../i18n/useLocale";
+import { formatCount, formatMoney } from "../../utils/money";
 import "../../styles/home.css";
 
 /** Section 9: event pages check the session flags 1 s after opening, Lucky streak after 1.3 s. */
 export const EVENT_CHECK_MS = 1000;
 export const LUCKY_STREAK_CHECK_MS = 1300;
 
-function Screen({ title, children }: { title: ShellKey; children: ReactNode }) {
+/** A content screen: its title is a shell text, or a name from the CMS (`heading`) once known. */
+function Screen({ title, heading, children }: { title: ShellKey; heading?: string | null; children: ReactNode }) {
   const { t } = useTranslation("shell");
   return (
     <section className="screen">
-      <h1 className="screen__title">{t(title)}</h1>
+      <h1 className="screen__title" data-testid="screen-title">
+        {heading || t(title)}
+      </h1>
       {children}
     </section>
   );
@@ -48,12 +54,27 @@ export function DropWinScreen() {
   );
 }
 
-/** The blackjack holiday tournament: a logged-in player without the Events flag goes home after 1 s. */
+/**
+ * The blackjack holiday tournament: a logged-in player without the Events flag goes home after 1 s.
+ * Its title is the stored event's name (storage key `event`): the CMS event this screen shows is
+ * stored when it arrives, so the name is there at once on the next visit.
+ */
 export function EventsScreen() {
   const { loggedIn } = useSession();
+  const locale = useLocale();
+  const { pathname } = useLocation();
   useTimedRedirect(EVENT_CHECK_MS, () => !sessionFlag("Events"), loggedIn);
+  const event = eventAt(useGetEventBannersQuery(locale).data, pathname);
+  const [stored, setStored] = useState(storedEvent);
+  useEffect(() => {
+    if (!event) return;
+    const current = { eventName: event.eventName, routerLink: event.routerLink, locale };
+    rememberEvent(current);
+    setStored(current);
+  }, [event, locale]);
+  const name = stored && stored.locale === locale && stored.routerLink.toLowerCase() === pathname.toLowerCase() ? stored.eventName : null;
   return (
-    <Screen title="screens.events">
+    <Screen title="screens.events" heading={name}>
       <EventBanner />
       <CategoryGames category="Events" />
     </Screen>
@@ -133,6 +154,7 @@ export function BlackjackLeagueScreen() {
   const [chosen, setChosen] = useState<string | null>(null);
   const board = boards.find((b) => b.id === chosen) ?? boards[0];
   const participants = useGetParticipantsQuery(board?.id ?? "", { skip: !board });
+  const symbol = useGetConfigQuery().data?.skin.currencySymbol ?? "";
   const date = (iso: string) => new Date(iso).toLocaleDateString(i18n.language, { day: "numeric", month: "short", year: "numeric" });
   return (
     <Gate on={(flags) => flags.blackjackLeague}>
@@ -165,8 +187,8 @@ export function BlackjackLeagueScreen() {
                   <tr key={`${p.rank}-${p.nickname}`}>
                     <td>{p.rank}</td>
                     <td>{p.nickname}</td>
-                    <td>{p.points.toLocaleString(i18n.language)}</td>
-                    <td>{p.prize ?? "—"}</td>
+                    <td className="num">{formatCount(p.points)}</td>
+                    <td className="num">{prizeText(p.prize, symbol)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -176,4 +198,11 @@ export function BlackjackLeagueScreen() {
       </Screen>
     </Gate>
   );
+}
+
+/** A prize as the platform words it; an amount ("Bs. 25,000", the platform's money text) in the site's money style. */
+function prizeText(prize: string | null | undefined, symbol: string): string {
+  if (!prize) return "—";
+  const amount = /^\D*([\d,]+(?:\.\d+)?)$/.exec(prize.trim())?.[1];
+  return amount ? formatMoney(Number(amount.replace(/,/g, "")), symbol) : prize;
 }

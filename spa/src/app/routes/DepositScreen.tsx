@@ -15,14 +15,16 @@ import {
 import {
   depositBody,
   depositInitial,
+  depositPresets,
+  depositRefusal,
   depositRules,
   PAY_METHODS,
-  presetsWithin,
   SCAN_AND_PAY,
   VENEZUELA_BANKS,
   type DepositFormId,
   type PayMethod,
 } from "../../features/cashier/depositForms";
+import { PayChoice } from "../../features/cashier/PayChoice";
 import { useDepositStatus } from "../../features/cashier/useDepositStatus";
 import { useExclusiveCall } from "../../features/cashier/useExclusiveCall";
 import { useGetConfigQuery } from "../../features/config/configApi";
@@ -32,7 +34,7 @@ import { FormError } from "../../forms/FormError";
 import { FormFields, type FieldSpec } from "../../forms/FormFields";
 import { digitsOnly } from "../../forms/keys";
 import { useForm, useFormMessage } from "../../forms/useForm";
-import { formatMoney } from "../../utils/money";
+import { formatMoney, moneyInText } from "../../utils/money";
 import { SESSION_EXPIRED } from "../errors";
 import { useAppDispatch } from "../hooks";
 import { showNotice } from "../uiSlice";
@@ -42,8 +44,6 @@ import "../../styles/cashier.css";
 /** Section 9: "Deposit Successfull" shows for 2 s. */
 export const SUCCESS_POPUP_MS = 2000;
 const METHOD_ORDER: DepositFormId[] = ["328", "326", "329", "332", "300"];
-/** The pay methods shown as images (section 2): scan-and-pay, UPI, phone_pe, paytm. */
-const PAY_METHOD_ART: Record<PayMethod, string> = { ScanNPay: "▣", upi_s: "UPI", upi_l: "UPI ID", phone_pe: "Pe", paytm: "Paytm" };
 
 type Step = { kind: "form" } | { kind: "qr"; sequeNo: string; link: string } | { kind: "following"; sequeNo: string };
 
@@ -62,11 +62,20 @@ export function DepositScreen() {
   return (
     <section className="screen">
       <h1 className="screen__title">{t("deposit.title")}</h1>
-      <div className="tabs" role="tablist" aria-label={t("deposit.methods")}>
+      <h2 className="cashier-step" id="deposit-methods">
+        {t("deposit.methods")}
+      </h2>
+      <div className="pay-methods" role="tablist" aria-labelledby="deposit-methods">
         {methods.map((m) => (
-          <button key={m} type="button" role="tab" className="provider-chip" aria-selected={m === chosen} onClick={() => setMethod(m)} data-testid={`deposit-method-${m}`}>
-            {t(`deposit.method.m${m}`)}
-          </button>
+          <PayChoice
+            key={m}
+            role="tab"
+            chosen={m === chosen}
+            logo={systems.data?.paymentSystems?.find((s) => String(s.id) === m)?.image}
+            name={t(`deposit.method.m${m}`)}
+            testId={`deposit-method-${m}`}
+            onChoose={() => setMethod(m)}
+          />
         ))}
       </div>
       {chosen === "328" && <PayMethods value={payMethod} onChange={setPayMethod} />}
@@ -80,18 +89,26 @@ export function DepositScreen() {
 function PayMethods({ value, onChange }: { value: PayMethod; onChange: (m: PayMethod) => void }) {
   const { t } = useTranslation("cashier");
   const { data } = useGetPaymentMethodsQuery();
-  const listed = (data?.paymentMethods ?? []).map((m) => m.payMethod as PayMethod).filter((m) => PAY_METHODS.includes(m));
+  const listed = (data?.paymentMethods ?? []).filter((m) => PAY_METHODS.includes(m.payMethod as PayMethod));
   return (
-    <div className="pay-methods" role="radiogroup" aria-label={t("deposit.payMethods")}>
-      {listed.map((m) => (
-        <button key={m} type="button" role="radio" aria-checked={m === value} className="pay-method" onClick={() => onChange(m)} data-testid={`pay-method-${m}`}>
-          <span className="pay-method__art" aria-hidden="true">
-            {PAY_METHOD_ART[m]}
-          </span>
-          <span>{t(`deposit.payMethod.${m}`)}</span>
-        </button>
-      ))}
-    </div>
+    <>
+      <h2 className="cashier-step" id="deposit-pay-methods">
+        {t("deposit.payMethods")}
+      </h2>
+      <div className="pay-methods" role="radiogroup" aria-labelledby="deposit-pay-methods">
+        {listed.map(({ payMethod, image }) => (
+          <PayChoice
+            key={payMethod}
+            role="radio"
+            chosen={payMethod === value}
+            logo={image}
+            name={t(`deposit.payMethod.${payMethod as PayMethod}`)}
+            testId={`pay-method-${payMethod}`}
+            onChoose={() => onChange(payMethod as PayMethod)}
+          />
+        ))}
+      </div>
+    </>
   );
 }
 
@@ -180,7 +197,7 @@ function DepositForm({ method, payMethod, currency, limits, onStarted }: { metho
   const call = useExclusiveCall(deposit);
   const [failure, setFailure] = useState<string | null>(null);
   const amountRule = rules.amount;
-  const presets = presetsWithin(amountRule?.minimum ?? limits.minAmount ?? undefined, amountRule?.maximum ?? limits.maxAmount ?? undefined);
+  const presets = depositPresets(amountRule?.minimum ?? limits.minAmount ?? undefined, amountRule?.maximum ?? limits.maxAmount ?? undefined);
 
   const label = (name: string) => t(`deposit.fields.${name as "amount"}`);
   const fields: FieldSpec<string>[] = Object.keys(depositInitial(method))
@@ -213,7 +230,7 @@ function DepositForm({ method, payMethod, currency, limits, onStarted }: { metho
     if (!outcome.ok) {
       payWindow?.close();
       if (outcome.code === SESSION_EXPIRED) return;
-      const text = outcome.retryable ? t("deposit.timeout") : formMessage(outcome.message);
+      const text = outcome.retryable ? t("deposit.timeout") : formMessage(depositRefusal(method, outcome.message));
       setFailure(text);
       dispatch(showNotice({ kind: "message", title: t("deposit.failedTitle"), text, variant: "error" }));
       return;
@@ -229,7 +246,7 @@ function DepositForm({ method, payMethod, currency, limits, onStarted }: { metho
   return (
     <form className="panel cashier-form" noValidate onSubmit={(event) => void submit(event)} aria-busy={call.busy} data-testid={`deposit-form-${method}`}>
       {limits.minAmount != null && (
-        <p className="cashier-form__cash">{t("deposit.limits", { min: formatMoney(amountRule?.minimum ?? limits.minAmount, symbol), max: formatMoney(amountRule?.maximum ?? limits.maxAmount, symbol) })}</p>
+        <p className="cashier-form__cash">{t("deposit.limits", { min: moneyInText(amountRule?.minimum ?? limits.minAmount, symbol), max: moneyInText(amountRule?.maximum ?? limits.maxAmount, symbol) })}</p>
       )}
       {method === "326" && (
         <label className="checkbox">
@@ -258,12 +275,17 @@ function DepositForm({ method, payMethod, currency, limits, onStarted }: { metho
         </div>
       )}
       {presets.length > 0 && (
-        <div className="tabs" role="group" aria-label={t("deposit.presets")}>
-          {presets.map((n) => (
-            <button key={n} type="button" className="provider-chip" aria-pressed={String(form.values.amount) === String(n)} onClick={() => form.set("amount", String(n))}>
-              {formatMoney(n, symbol)}
-            </button>
-          ))}
+        <div className="deposit-presets" role="group" aria-labelledby={`${id}-presets`} data-testid="deposit-presets">
+          <span className="field__label" id={`${id}-presets`}>
+            {t("deposit.presets")}
+          </span>
+          <div className="tabs">
+            {presets.map((n) => (
+              <button key={n} type="button" className="provider-chip" aria-pressed={String(form.values.amount) === String(n)} onClick={() => form.set("amount", String(n))}>
+                {formatMoney(n, symbol)}
+              </button>
+            ))}
+          </div>
         </div>
       )}
       <FormFields form={form} fields={fields} onFocus={() => setFailure(null)} />

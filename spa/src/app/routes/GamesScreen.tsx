@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
-import { useParams } from "react-router";
+import { Link, useParams } from "react-router";
 
 import type { ShellKey } from "../../components/menu";
 import { useGetConfigQuery } from "../../features/config/configApi";
@@ -18,6 +18,7 @@ import { useLocale } from "../../i18n/useLocale";
 import { useAppDispatch } from "../hooks";
 import { showNotice } from "../uiSlice";
 import "../../styles/home.css";
+import "../../styles/live.css";
 
 const TITLES: Record<string, ShellKey> = {
   slots: "menu.slots",
@@ -30,8 +31,19 @@ const TITLES: Record<string, ShellKey> = {
 
 /** /games/:category: slots, live dealer, sports, horse racing, Blackjack Heat, crash games. */
 export function GamesScreen() {
-  const { t } = useTranslation("shell");
   const { category = "slots" } = useParams();
+  return <CategoryScreen category={category} />;
+}
+
+/** The screen of one category at a path of its own (/slots, /livedealer...). */
+export function categoryScreen(category: string): ComponentType {
+  return function FixedCategoryScreen() {
+    return <CategoryScreen category={category} />;
+  };
+}
+
+function CategoryScreen({ category }: { category: string }) {
+  const { t } = useTranslation("shell");
   const flags = useShellFlags();
   return (
     <section className="screen">
@@ -125,7 +137,32 @@ function Tile({ title, text, testId, onPlay }: TileProps) {
   );
 }
 
-/** Evolution and Ezugi tiles, and the vivo tables when the live casino is on. */
+/** The two live-casino providers' image tiles (site shell, section 2), CMS uploads like every image. */
+const LIVE_TILE_IMAGES = { evolution: "/capi/uploads/live-evolution.svg", ezugi: "/capi/uploads/live-ezugi.svg" } as const;
+
+function ImageTile({ provider, name, text, onPlay }: { provider: keyof typeof LIVE_TILE_IMAGES; name: string; text: string; onPlay: () => void }) {
+  return (
+    <li>
+      <button type="button" className="live-tile" onClick={onPlay} data-testid={`tile-${provider}`}>
+        <img src={LIVE_TILE_IMAGES[provider]} alt={name} width={480} height={300} />
+        <span className="live-tile__text">{text}</span>
+      </button>
+    </li>
+  );
+}
+
+/** Section 4: pragmaticplaylivecasino shows (or hides) the Blackjack League and its road to the cup. */
+function RoadToTheCup() {
+  const { t } = useTranslation("games");
+  return (
+    <Link to="/blackjackleague" className="road-to-cup" data-testid="road-to-the-cup">
+      <span className="road-to-cup__title">{t("roadToCup.title")}</span>
+      <span>{t("roadToCup.text")}</span>
+    </Link>
+  );
+}
+
+/** Evolution and Ezugi image tiles, the vivo tables when the live casino is on, the road to the cup. */
 function LiveDealer({ flags }: { flags: ProviderFlags }) {
   const { t } = useTranslation("games");
   const dispatch = useAppDispatch();
@@ -143,16 +180,19 @@ function LiveDealer({ flags }: { flags: ProviderFlags }) {
   }
 
   return (
-    <ul className="tiles">
-      {providerOn(flags, "evolution") && <Tile title="Evolution" text={t("tiles.evolution")} testId="tile-evolution" onPlay={evolution} />}
-      {providerOn(flags, "ezugi") && <Tile title="Ezugi" text={t("tiles.ezugi")} testId="tile-ezugi" onPlay={play({ kind: "ezugi" }, "Ezugi")} />}
+    <>
+      <ul className="live-tiles">
+        {providerOn(flags, "evolution") && <ImageTile provider="evolution" name="Evolution" text={t("tiles.evolution")} onPlay={evolution} />}
+        {providerOn(flags, "ezugi") && <ImageTile provider="ezugi" name="Ezugi" text={t("tiles.ezugi")} onPlay={play({ kind: "ezugi" }, "Ezugi")} />}
+      </ul>
       {flags.liveCasino && (
-        <>
+        <ul className="tiles">
           <Tile title={t("tiles.blackjack")} text={t("tiles.table", { table: LIVE_TABLES.blackjack })} testId="tile-blackjack" onPlay={play({ kind: "liveTable", table: LIVE_TABLES.blackjack }, t("tiles.blackjack"))} />
           <Tile title={t("tiles.roulette")} text={t("tiles.table", { table: LIVE_TABLES.roulette })} testId="tile-roulette" onPlay={play({ kind: "liveTable", table: LIVE_TABLES.roulette }, t("tiles.roulette"))} />
-        </>
+        </ul>
       )}
-    </ul>
+      {flags.blackjackLeague && <RoadToTheCup />}
+    </>
   );
 }
 

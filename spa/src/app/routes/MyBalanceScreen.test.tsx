@@ -25,12 +25,12 @@ const levels = {
   monthlyCounter: { compPoints: 1200, endDate: "2026-11-30T23:59:59+05:30" },
 };
 
-function render() {
+function render(playerLevels: unknown = levels) {
   const fetchMock = stubBff({
     "/bff/config": skinConfig,
     "/bff/session": { loggedIn: true, login: "demo1" },
     "/api/cashier/balance": balance,
-    "/api/cp/playerLevels": levels,
+    "/api/cp/playerLevels": playerLevels,
     "/api/cp/exchangeRates": { success: true, rates: [{ currency: "ARS", compPoints: 100, rate: 1, minimumPoints: 1000 }] },
     "/api/cp/exchange": { success: true, cashCredited: 11, compPointsLeft: 100 },
   });
@@ -49,10 +49,10 @@ describe("MyBalanceScreen", () => {
 
   it("shows the cash before the exchange is confirmed, and sends it once with an Idempotency-Key", async () => {
     const fetchMock = render();
-    await screen.findByText(/mínimo 1000/);
+    await screen.findByText(/mínimo 1\.000/);
     const input = screen.getByTestId("vip-exchange-points");
     fireEvent.change(input, { target: { value: "500" } });
-    expect(screen.getByText(i18n.t("account:vip.minimum", { points: 1000 }))).toBeInTheDocument();
+    expect(screen.getByText(i18n.t("account:vip.minimum", { points: "1.000" }))).toBeInTheDocument();
     fireEvent.change(input, { target: { value: "1100" } });
     fireEvent.click(screen.getByTestId("vip-exchange"));
     expect(await screen.findByRole("status")).toHaveTextContent("$ 11,00");
@@ -62,5 +62,26 @@ describe("MyBalanceScreen", () => {
       expect(calls).toHaveLength(1);
       expect((calls[0]![0] as Request).headers.get("Idempotency-Key")).toMatch(/.{16,}/);
     });
+  });
+
+  it("groups every count of points the same way, four digits or five", async () => {
+    const yearly = { ...levels, playerLevelResponses: [...levels.playerLevelResponses, { name: "Platinum", period: "Year", compPoints: 25000 }], yearkyCounter: { compPoints: 1200, endDate: "2026-12-31T23:59:59+05:30" } };
+    render(yearly);
+    const targets = await screen.findByTestId("vip-targets");
+    expect(targets).toHaveTextContent("Gold: faltan 3.800 puntos");
+    expect(targets).toHaveTextContent("Platinum: faltan 23.800 puntos");
+    expect(screen.getByTestId("vip-points")).toHaveTextContent("Tienes 1.200 puntos VIP.");
+    expect(await screen.findByText(/100 puntos = \$ 1,00 · mínimo 1\.000 puntos/)).toBeInTheDocument();
+  });
+
+  it("shows the player-level failure's code, or 'Unknown error' when it has none", async () => {
+    render({ success: false, code: "LEVELS_DOWN" });
+    expect(await screen.findByTestId("vip-level-error")).toHaveTextContent("No pudimos leer tu nivel VIP: LEVELS_DOWN");
+    expect(screen.getByTestId("vip-level")).toHaveTextContent("—");
+  });
+
+  it("says 'Unknown error' for a refusal without a code", async () => {
+    render({ success: false, description: "no levels" });
+    expect(await screen.findByTestId("vip-level-error")).toHaveTextContent("No pudimos leer tu nivel VIP: Error desconocido");
   });
 });

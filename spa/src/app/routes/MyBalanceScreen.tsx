@@ -1,19 +1,19 @@
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 
-import { replyFailure, toAppError } from "../../app/errors";
+import { replyFailure, SESSION_EXPIRED, toAppError } from "../../app/errors";
 import { useAppDispatch } from "../hooks";
 import { useIdempotentAction } from "../idempotency";
 import { showNotice } from "../uiSlice";
 import { useGetBalanceQuery } from "../../features/account/accountApi";
-import { currentLevel, exchangeValue, istDate, levelProgress, nextTargets } from "../../features/account/vip";
+import { currentLevel, exchangeValue, istDate, levelFailure, levelProgress, nextTargets, UNKNOWN_LEVEL_ERROR } from "../../features/account/vip";
 import { useExchangePointsMutation, useGetExchangeRatesQuery, useGetPlayerLevelsQuery } from "../../features/account/vipApi";
 import { COMPPOINTS, realMoneyWallet } from "../../features/account/wallets";
 import { useGetConfigQuery } from "../../features/config/configApi";
 import { useSession } from "../../features/session/useSession";
 import { digitsOnly } from "../../forms/keys";
 import { useLocale } from "../../i18n/useLocale";
-import { formatMoney } from "../../utils/money";
+import { formatCount, formatMoney } from "../../utils/money";
 import "../../styles/history.css";
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
@@ -29,6 +29,8 @@ export function MyBalanceScreen() {
   const wallet = realMoneyWallet(balance.data, skin?.currency ?? "");
   const points = balance.data?.values?.find((w) => w.wallet.name === COMPPOINTS)?.cash.value ?? 0;
   const money = (value: number | undefined) => formatMoney(value === undefined ? undefined : round2(value), skin?.currencySymbol ?? wallet?.symbol ?? "");
+  const levelsError = levels.isError ? toAppError(levels.error) : null;
+  const levelsFailed = levelsError?.code === SESSION_EXPIRED ? null : levelFailure(levels.data, levelsError);
   const progress = levelProgress(levels.data);
   const level = currentLevel(progress);
   const cash = wallet?.cash.value ?? 0;
@@ -73,6 +75,11 @@ export function MyBalanceScreen() {
           </tbody>
         </table>
       </div>
+      {levelsFailed && (
+        <p className="history__error" role="alert" data-testid="vip-level-error">
+          {t("balance.levelFailed", { reason: levelsFailed === UNKNOWN_LEVEL_ERROR ? t("balance.unknownError") : levelsFailed })}
+        </p>
+      )}
 
       {nextTargets(progress).length > 0 && (
         <section aria-label={t("balance.nextTargets")}>
@@ -82,7 +89,7 @@ export function MyBalanceScreen() {
               <li key={target.name}>
                 {t("balance.target", {
                   level: target.name,
-                  points: Math.max(0, target.compPoints - (counter?.compPoints ?? 0)).toLocaleString(locale),
+                  points: formatCount(Math.max(0, target.compPoints - (counter?.compPoints ?? 0))),
                   date: istDate(counter?.endDate, locale),
                 })}
               </li>
@@ -109,7 +116,7 @@ function PointsExchange({ points, money }: { points: number; money: (value: numb
   const action = useIdempotentAction();
   const value = Number(wanted);
   const minimum = rate?.minimumPoints ?? 0;
-  const problem = !wanted ? null : value < minimum ? t("vip.minimum", { points: minimum }) : value > points ? t("vip.tooMany") : null;
+  const problem = !wanted ? null : value < minimum ? t("vip.minimum", { points: formatCount(minimum) }) : value > points ? t("vip.tooMany") : null;
   const cash = rate ? exchangeValue(value, rate.compPoints, rate.rate) : 0;
 
   async function confirm(event: FormEvent) {
@@ -140,8 +147,8 @@ function PointsExchange({ points, money }: { points: number; money: (value: numb
   return (
     <section className="history-form panel" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t("vip.title")}</h2>
-      <p data-testid="vip-points">{t("vip.points", { points: points.toLocaleString() })}</p>
-      {rate && <p className="screen__soon">{t("vip.rate", { points: rate.compPoints, cash: money(rate.rate), minimum: rate.minimumPoints })}</p>}
+      <p data-testid="vip-points">{t("vip.points", { points: formatCount(points) })}</p>
+      {rate && <p className="screen__soon">{t("vip.rate", { points: formatCount(rate.compPoints), cash: money(rate.rate), minimum: formatCount(rate.minimumPoints) })}</p>}
       <form className="history-form__dates" onSubmit={confirm} noValidate>
         <label htmlFor={`${id}-points`}>{t("vip.amount")}</label>
         <input
@@ -167,7 +174,7 @@ function PointsExchange({ points, money }: { points: number; money: (value: numb
           {problem}
         </p>
       )}
-      {confirming && !problem && <p role="status">{t("vip.preview", { points: value.toLocaleString(), cash: money(cash) })}</p>}
+      {confirming && !problem && <p role="status">{t("vip.preview", { points: formatCount(value), cash: money(cash) })}</p>}
     </section>
   );
 }

@@ -6,12 +6,13 @@ import { Icon } from "../../components/icons/Icon";
 import { PageLoader } from "../../components/PageLoader";
 import { useHeaderBalance, useProfileFlags } from "../../features/account/hooks";
 import { useGetConfigQuery } from "../../features/config/configApi";
-import { fullPageGame } from "../../features/games/fullPage";
+import { fullPageGame, fullPageMode, LOTTERY_TARGET } from "../../features/games/fullPage";
 import { useLaunchUrl } from "../../features/games/useLaunchGame";
 import { formatMoney } from "../../utils/money";
 import "../../styles/cashier.css";
 
-/** /opentab (outside the layout): the game chosen for a full page, launched afresh in this tab. */
+/** /opentab (outside the layout): the game chosen for a full page, launched afresh in this tab; with
+ * the lottery flag stored, the lottery frame instead (a pulsing logo until the game answers). */
 export function OpenTabScreen() {
   return (
     <Suspense fallback={<PageLoader />}>
@@ -27,7 +28,8 @@ function OpenTab() {
   const balance = useHeaderBalance();
   const { name } = useProfileFlags();
   const resolve = useLaunchUrl();
-  const [game] = useState(fullPageGame);
+  const [mode] = useState(fullPageMode);
+  const [game] = useState(() => (mode === "lottery" ? { target: LOTTERY_TARGET, title: t("fullPage.lottery") } : fullPageGame()));
   const [url, setUrl] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(game ? null : t("fullPage.none"));
 
@@ -66,13 +68,17 @@ function OpenTab() {
           <Icon name="close" />
         </button>
       </header>
-      <main className="open-tab__stage">
+      <main className={`open-tab__stage open-tab__stage--${mode}`} data-testid={`opentab-${mode}`}>
         {url ? (
           <iframe src={url} title={game?.title ?? ""} allow="autoplay; fullscreen" allowFullScreen data-testid="opentab-frame" />
         ) : failure ? (
           <p role="alert" className="page__notice">
             {failure}
           </p>
+        ) : mode === "lottery" ? (
+          <div className="open-tab__logo" role="status" aria-label={t("grid.loading")}>
+            {skin && <img src={skin.branding.logo} alt="" width={165} height={36} />}
+          </div>
         ) : (
           <PageLoader />
         )}

@@ -12,6 +12,8 @@ type LegalPage = "privacy" | "terms" | "cashout" | "responsible";
 interface Section {
   title: string;
   body: string;
+  /** A list that follows the body (the reasons an account may be closed...). */
+  items?: string[];
 }
 
 /** A legal page: back arrow to /home, heading, sections; it opens scrolled to the top. */
@@ -31,6 +33,13 @@ function Legal({ page }: { page: LegalPage }) {
         <section key={section.title}>
           <h2>{section.title}</h2>
           <p>{section.body}</p>
+          {section.items && (
+            <ul>
+              {section.items.map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </ul>
+          )}
         </section>
       ))}
       {page === "terms" && (

@@ -9,6 +9,7 @@ import { openAuth, showNotice } from "../../app/uiSlice";
 import { useGetConfigQuery } from "../../features/config/configApi";
 import type { PokerSystem } from "../../features/config/types";
 import { useGetPokerBannersQuery } from "../../features/content/contentApi";
+import { rememberLottery } from "../../features/games/fullPage";
 import { useLaunchUrl } from "../../features/games/useLaunchGame";
 import { sessionFlag } from "../../features/games/useTimedRedirect";
 import { BannerCarousel } from "../../features/lobby/BannerCarousel";
@@ -115,6 +116,23 @@ export function EvenbetPokerScreen() {
 
   return (
     <section className="full-game" aria-label={t("poker.html5")}>
+      {url && (
+        <div className="game-frame__bar">
+          <span className="game-frame__title">{t("poker.html5")}</span>
+          <button
+            type="button"
+            className="icon-button"
+            onClick={() => {
+              rememberLottery();
+              window.open("/opentab", "_blank");
+            }}
+            aria-label={t("fullPage.openLottery")}
+            data-testid="lottery-fullpage"
+          >
+            <Icon name="grid" />
+          </button>
+        </div>
+      )}
       {url ? (
         <iframe src={url} title={t("poker.html5")} allow="autoplay; fullscreen" allowFullScreen data-testid="sports-game-frame" />
       ) : (

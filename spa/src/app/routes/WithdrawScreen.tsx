@@ -11,7 +11,7 @@ import {
   useWithdrawMutation,
 } from "../../features/cashier/cashierApi";
 import { useExclusiveCall } from "../../features/cashier/useExclusiveCall";
-import { exceedsCash, formFor, INSUFFICIENT_BALANCE, type WithdrawForm } from "../../features/cashier/withdrawForms";
+import { CUIT_PREFIXES, exceedsCash, formFor, INSUFFICIENT_BALANCE, type WithdrawForm } from "../../features/cashier/withdrawForms";
 import { useGetConfigQuery } from "../../features/config/configApi";
 import { useTimedRedirect } from "../../features/games/useTimedRedirect";
 import { FormError } from "../../forms/FormError";
@@ -20,7 +20,7 @@ import { digitsOnly } from "../../forms/keys";
 import { useForm, useFormMessage } from "../../forms/useForm";
 import { useLocale } from "../../i18n/useLocale";
 import { localDateTime } from "../../utils/dates";
-import { formatMoney } from "../../utils/money";
+import { formatMoney, moneyInText } from "../../utils/money";
 import { SESSION_EXPIRED } from "../errors";
 import { useAppDispatch } from "../hooks";
 import { showNotice } from "../uiSlice";
@@ -32,7 +32,6 @@ export const CASHIER_CHECK_MS = 1000;
 /** Form B's success popup hides after 5 s, its error after 6 s. */
 export const FORM_B_SUCCESS_MS = 5000;
 export const FORM_B_ERROR_MS = 6000;
-const CUIT_PREFIXES = ["20", "23", "24", "27", "30", "33", "34"];
 
 /** Withdraw: the player's method, its form and limits, the wagering still locked, open requests. */
 export function WithdrawScreen() {
@@ -89,6 +88,16 @@ function WithdrawFormView({ form: spec, methodName, cash, limits }: { form: With
     return () => clearTimeout(timer);
   }, [spec.id, failure, success]);
 
+  // Form B's CUIT is one value: the prefix chosen beside the 9 digits typed.
+  const cuitPrefix = (
+    <select className="input" aria-label={t("withdraw.fields.cuitPrefix")} value={String(form.values.cuitPrefix)} onChange={(e) => form.set("cuitPrefix", e.target.value)} data-testid="withdraw-cuit-prefix">
+      {CUIT_PREFIXES.map((prefix) => (
+        <option key={prefix} value={prefix}>
+          {prefix}
+        </option>
+      ))}
+    </select>
+  );
   const field = (name: string): FieldSpec<string> => {
     const numeric = ["amount", "phone", "personalNumber", "zip", "cuit"].includes(name) && !(spec.id === "formA" && name === "personalNumber");
     return {
@@ -98,6 +107,8 @@ function WithdrawFormView({ form: spec, methodName, cash, limits }: { form: With
       keys: name === "amount" || name === "phone" || name === "cuit" ? digitsOnly : undefined,
       maxLength: name === "cbu" ? 22 : name === "phone" ? 12 : name === "cuit" ? 9 : undefined,
       upper: name === "ifsc" || (spec.id === "formA" && name === "personalNumber"),
+      leading: name === "cuit" ? cuitPrefix : undefined,
+      hint: name === "cuit" ? t("withdraw.cuitHint") : undefined,
     };
   };
   const textFields = Object.keys(spec.initial).filter((name) => !["accountType", "cuitPrefix"].includes(name)).map(field);
@@ -132,8 +143,8 @@ function WithdrawFormView({ form: spec, methodName, cash, limits }: { form: With
   return (
     <form className="panel cashier-form" noValidate onSubmit={(event) => void submit(event)} aria-busy={call.busy} data-testid={`withdraw-form-${spec.id}`}>
       <p className="cashier-form__cash" data-testid="withdraw-cash">
-        {t("withdraw.cash", { cash: formatMoney(cash, symbol) })}
-        {limits?.minAmount != null && <> · {t("withdraw.limits", { min: formatMoney(limits.minAmount, symbol), max: limits.maxAmount != null ? formatMoney(limits.maxAmount, symbol) : "—" })}</>}
+        {t("withdraw.cash", { cash: moneyInText(cash, symbol) })}
+        {limits?.minAmount != null && <> · {t("withdraw.limits", { min: moneyInText(limits.minAmount, symbol), max: limits.maxAmount != null ? moneyInText(limits.maxAmount, symbol) : "—" })}</>}
       </p>
       {spec.id === "formA" && (
         <div className="field">
@@ -159,20 +170,6 @@ function WithdrawFormView({ form: spec, methodName, cash, limits }: { form: With
           <select id={`${id}-acct`} className="input" value={String(form.values.accountType)} onChange={(e) => form.set("accountType", e.target.value)}>
             <option value="Savings">{t("withdraw.savings")}</option>
             <option value="Current">{t("withdraw.current")}</option>
-          </select>
-        </div>
-      )}
-      {spec.id === "formB" && (
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-cuit`}>
-            {t("withdraw.fields.cuitPrefix")}
-          </label>
-          <select id={`${id}-cuit`} className="input" value={String(form.values.cuitPrefix)} onChange={(e) => form.set("cuitPrefix", e.target.value)}>
-            {CUIT_PREFIXES.map((prefix) => (
-              <option key={prefix} value={prefix}>
-                {prefix}
-              </option>
-            ))}
           </select>
         </div>
       )}
@@ -218,7 +215,7 @@ function WageringInfo() {
         <dt>{t("wagering.remainingBet")}</dt>
         <dd>{money(data.remainingBet)}</dd>
       </dl>
-      <p className="screen__soon">{locked ? t("wagering.locked", { remaining: money(data.remainingBet) }) : t("wagering.free")}</p>
+      <p className="screen__soon">{locked ? t("wagering.locked", { remaining: moneyInText(data.remainingBet?.value, symbol) }) : t("wagering.free")}</p>
     </aside>
   );
 }
@@ -246,7 +243,7 @@ function OpenWithdrawals() {
   }
 
   return (
-    <section className="history__table" aria-labelledby="open-title">
+    <section className="history__table open-withdrawals" aria-labelledby="open-title">
       <h2 id="open-title">{t("open.title")}</h2>
       {open.length === 0 ? (
         <p className="screen__soon">{t("open.none")}</p>

@@ -51,3 +51,13 @@ export function exchangeValue(points: number, perPoints: number, rate: number): 
   if (!Number.isFinite(points) || points <= 0 || perPoints <= 0) return 0;
   return Math.floor(((points / perPoints) * rate) * 100) / 100;
 }
+
+/** Section 8 "Player level failure": what the player is told is the platform's code, or this. */
+export const UNKNOWN_LEVEL_ERROR = "Unknown error";
+
+/** Why the levels could not be read (a refused reply, or a failed call's code), or null when they were. */
+export function levelFailure(reply: PlayerLevelsResponse | undefined, failed: { code: string | null } | null): string | null {
+  if (failed) return failed.code ?? UNKNOWN_LEVEL_ERROR;
+  if (reply?.success === false) return reply.code || UNKNOWN_LEVEL_ERROR;
+  return null;
+}

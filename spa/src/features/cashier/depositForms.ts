@@ -83,6 +83,49 @@ export function presetsWithin(minimum: number | undefined, maximum: number | und
   return DEPOSIT_PRESETS.filter((n) => (minimum === undefined || n >= minimum) && (maximum === undefined || n <= maximum));
 }
 
+/** Fewer of the spec's presets than this within a method's limits, and a ladder is offered instead. */
+export const MIN_SPEC_PRESETS = 3;
+/** How many amounts a ladder offers; a method without a maximum climbs to 100 times its minimum. */
+export const LADDER_STEPS = 6;
+const OPEN_TOP = 100;
+
+/**
+ * The amounts offered as one-tap choices: the spec's presets (section 9) where at least three fit
+ * the method's limits, otherwise a ladder within them: the minimum, then round 1-2-5 amounts up to
+ * the maximum, six at most, spread evenly from the smallest to the largest.
+ */
+export function depositPresets(minimum: number | undefined, maximum: number | undefined): number[] {
+  const low = Math.max(1, Math.ceil(minimum ?? 1));
+  const high = maximum ?? low * OPEN_TOP;
+  if (high < low) return [];
+  const fitting = presetsWithin(low, high);
+  if (fitting.length >= MIN_SPEC_PRESETS) return fitting;
+  const rungs = [low, ...roundAmounts(low, high)];
+  if (rungs.length <= LADDER_STEPS) return rungs;
+  const picked = Array.from({ length: LADDER_STEPS }, (_, i) => rungs[Math.round((i * (rungs.length - 1)) / (LADDER_STEPS - 1))]!);
+  return [...new Set(picked)];
+}
+
+/** 1, 2, 5, 10, 20, 50... strictly above `low`, up to `high`. */
+function roundAmounts(low: number, high: number): number[] {
+  const found: number[] = [];
+  for (let scale = 1; scale <= high; scale *= 10) {
+    for (const step of [1, 2, 5]) {
+      const amount = step * scale;
+      if (amount > low && amount <= high) found.push(amount);
+    }
+  }
+  return found;
+}
+
+const PERFECT_MONEY = contractRules.perfectMoneyFailure;
+
+/** The message a refused deposit shows (section 8): the perfect-money-style gateway (300) asks the
+ * player to try again later; any other method shows the platform's own words. */
+export function depositRefusal(method: DepositFormId, platformMessage: string): string {
+  return Number(method) === PERFECT_MONEY.method ? PERFECT_MONEY.message : platformMessage;
+}
+
 /** What a status check means (section 4 "Deposit polling"). */
 export function depositState(status: string | null | undefined): "pending" | "approved" | "other" {
   if (status === STATUS.approved) return "approved";

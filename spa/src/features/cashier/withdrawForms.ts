@@ -14,6 +14,8 @@ export interface WithdrawForm {
 }
 
 const forms = contractRules.forms;
+/** The CUIT's first two digits a player chooses from (contracts/rules.py). */
+export const CUIT_PREFIXES: readonly string[] = forms.withdrawFormB.cuitPrefix.one_of;
 const text = (values: Record<string, string>, name: string) => (values[name] ?? "").trim();
 
 export const WITHDRAW_FORMS: Record<WithdrawFormId, WithdrawForm> = {
@@ -28,14 +30,16 @@ export const WITHDRAW_FORMS: Record<WithdrawFormId, WithdrawForm> = {
     id: "formB",
     path: "/api/cashier/mercadoCashout",
     rules: forms.withdrawFormB,
-    initial: { name: "", cbu: "", alias: "", phone: "", amount: "", cuitPrefix: "20", cuit: "" },
+    // The amount comes last, so that the balance note shown below it sits under it.
+    initial: { name: "", cbu: "", alias: "", phone: "", cuitPrefix: CUIT_PREFIXES[0]!, cuit: "", amount: "" },
     body: (v) => ({
       firstName: text(v, "name"),
       alias: text(v, "alias"),
       cbu: text(v, "cbu"),
       mobileNumber: text(v, "phone"),
       amount: Number(v.amount),
-      cuitPrefix: v.cuitPrefix || null,
+      // The prefix only means something with the number it starts.
+      cuitPrefix: text(v, "cuit") ? v.cuitPrefix : null,
       cuit: text(v, "cuit") || null,
     }),
   },

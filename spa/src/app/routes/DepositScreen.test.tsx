@@ -1,0 +1,92 @@
+import { fireEvent, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { skinConfig, stubBff } from "../../test/bff";
+import { renderWithProviders } from "../../test/render";
+import { DepositScreen } from "./DepositScreen";
+
+const logo = (name: string) => `/capi/uploads/pay-${name}.svg`;
+const system = (id: number, name: string, image: string | null, minAmount: number, maxAmount: number | null) => ({
+  id,
+  name,
+  type: "deposit",
+  minAmount,
+  maxAmount,
+  currency: "ARS",
+  image,
+});
+const platform = {
+  "/bff/config": skinConfig,
+  "/bff/session": { loggedIn: true, login: "demo1" },
+  "/api/player/getProfile": { success: true, login: "demo1", email: "demo1@example.com" },
+  "/api/cashier/depositSystems": {
+    success: true,
+    paymentSystems: [
+      system(326, "India gateway", logo("card"), 100, null),
+      system(328, "Paykassma", logo("wallets"), 100, 70000),
+      system(300, "Perfect Money", logo("perfectmoney"), 100, 100000),
+      system(329, "Transact", null, 1500, null),
+    ],
+  },
+  "/api/cashier/getPaymentMethods": {
+    success: true,
+    paymentMethods: [
+      { payMethod: "phone_pe", name: "PhonePe", minAmount: 300, maxAmount: 50000, image: logo("phonepe") },
+      { payMethod: "ScanNPay", name: "Scan and Pay", minAmount: 300, maxAmount: 50000, image: logo("scan") },
+    ],
+  },
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("DepositScreen", () => {
+  it("shows every method with its logo and a name a player understands, never an internal id", async () => {
+    stubBff(platform);
+    renderWithProviders(<DepositScreen />);
+    const methods = await screen.findByRole("tablist", { name: "Métodos de depósito" });
+    const tabs = within(methods).getAllByRole("tab");
+    expect(tabs.map((tab) => tab.querySelector(".pay-method__name")?.textContent)).toEqual(["UPI y billeteras", "Tarjeta o UPI", "Transact", "Perfect Money"]);
+    expect(tabs[3]!.querySelector("img")).toHaveAttribute("src", logo("perfectmoney"));
+    expect(tabs[2]!.querySelector("img")).toBeNull();
+    expect(tabs[2]).toHaveTextContent("Transact");
+    expect(tabs[2]!.querySelector(".pay-logo--initials")).toHaveTextContent("TR");
+    expect(methods).not.toHaveTextContent(/Pasarela|Gateway|300/);
+    const ways = await screen.findByRole("radiogroup", { name: "Cómo pagar" });
+    const phonePe = within(ways).getByRole("radio", { name: "PhonePe" });
+    expect(phonePe.querySelector("img")).toHaveAttribute("src", logo("phonepe"));
+    expect(ways).not.toHaveTextContent("Pe▣");
+  });
+
+  it("offers a ladder of amounts within the pay method's limits, and a tap fills the amount", async () => {
+    stubBff(platform);
+    renderWithProviders(<DepositScreen />);
+    const presets = await screen.findByRole("group", { name: "Montos sugeridos" });
+    const amounts = within(presets).getAllByRole("button").map((b) => b.textContent);
+    expect(amounts).toEqual(["$ 300,00", "$ 500,00", "$ 2.000,00", "$ 5.000,00", "$ 20.000,00", "$ 50.000,00"]);
+    fireEvent.click(within(presets).getByRole("button", { name: "$ 2.000,00" }));
+    expect(screen.getByRole("textbox", { name: "Monto" })).toHaveValue("2000");
+    expect(within(presets).getByRole("button", { name: "$ 2.000,00" })).toHaveAttribute("aria-pressed", "true");
+  });
+
+  it("tells the player to try again in 15 minutes when the perfect-money-style gateway refuses", async () => {
+    stubBff({ ...platform, "/api/cashier/buy": { success: false, description: "Provider busy" } });
+    vi.stubGlobal("open", vi.fn(() => null));
+    renderWithProviders(<DepositScreen />);
+    fireEvent.click(await screen.findByRole("tab", { name: "Perfect Money" }));
+    const form = await screen.findByTestId("deposit-form-300");
+    fireEvent.change(within(form).getByRole("textbox", { name: "Monto" }), { target: { value: "500" } });
+    fireEvent.click(within(form).getByTestId("deposit-submit"));
+    expect(await within(form).findByRole("alert")).toHaveTextContent("Por favor, inténtalo de nuevo en 15 minutos");
+    expect(form).not.toHaveTextContent("Provider busy");
+  });
+
+  it("shows any other method's refusal in the platform's words", async () => {
+    stubBff({ ...platform, "/api/cashier/buy": { success: false, description: "Provider busy" } });
+    vi.stubGlobal("open", vi.fn(() => null));
+    renderWithProviders(<DepositScreen />);
+    const form = await screen.findByTestId("deposit-form-328");
+    fireEvent.change(within(form).getByRole("textbox", { name: "Monto" }), { target: { value: "500" } });
+    fireEvent.click(within(form).getByTestId("deposit-submit"));
+    expect(await within(form).findByRole("alert")).toHaveTextContent("Provider busy");
+  });
+});
