@@ -1,21 +1,29 @@
-"""One proxied exchange at the ASGI level: the player's request as the proxy reads it
-(`Incoming`) and the answer it sends back (`Outgoing`).
+"""The player's side of the wire, at the ASGI level: the request as the gateway reads it
+(`Incoming`), the answer it sends back (`Outgoing`), and what the access line says of the two
+(`RequestContext`). One of each per request, made once at the front door (`gateway.entry`).
 
-Every player request and balance poll is proxied, so this path skips Litestar's `Request` and
-`Response`: they build URL objects, header multidicts and cookie maps, and render through a
-generic response pipeline, for a call that reads six headers and forwards bytes
-(bench/throughput.py measures the difference). Everything else the gateway serves (`/bff/*`,
-the SPA) stays on Litestar.
+The proxied path reads `Incoming` instead of Litestar's `Request`, whose URL objects, header
+multidicts and cookie maps cost more than the proxy's own work (bench/throughput.py). Every
+answer the gateway gives is an `Outgoing`: the proxied path sends it, and the `/bff/*` and SPA
+handlers return it to Litestar, which sends it as the ASGI app it is.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
+
+from gateway.security import request_id
 
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+CONTEXT_KEY = "bff"
+INCOMING_KEY = "bff.incoming"
 
 
 class ClientGone(Exception):
@@ -24,6 +32,28 @@ class ClientGone(Exception):
 
 class BodyTooLarge(Exception):
     """The request body is over the limit for its route."""
+
+
+@dataclass
+class RequestContext:
+    """What the access line and the metrics say about one request."""
+
+    request_id: str
+    started: float = field(default_factory=time.perf_counter)
+    skin: str | None = None
+    route: str | None = None
+    route_class: str = "other"
+    """`content`, `read`, `exclusive` (proxied), `bff`, `spa` or `other`."""
+    cache: str | None = None
+    dedup: str | None = None
+    upstream_ms: float = 0.0
+    upstream_status: int | None = None
+
+    @staticmethod
+    def of(scope: Any) -> RequestContext:
+        """The request's context, made at the front door."""
+        ctx: RequestContext = scope["state"][CONTEXT_KEY]
+        return ctx
 
 
 class Incoming:
@@ -44,6 +74,21 @@ class Incoming:
         self.peer: str = client[0] if client else ""
         self._cookies: dict[str, str] | None = None
 
+    @staticmethod
+    def of(scope: Any) -> Incoming:
+        """The request as the front door read it (Litestar's handlers take it from the scope)."""
+        incoming: Incoming = scope["state"][INCOMING_KEY]
+        return incoming
+
+    @classmethod
+    def enter(cls, scope: Any, receive: Any) -> tuple[Incoming, RequestContext]:
+        """A request coming in: read once, its context made once, both kept in its scope."""
+        incoming = cls(scope, receive)
+        ctx = RequestContext(request_id(incoming.headers.get("x-request-id")))
+        state = scope.setdefault("state", {})
+        state[CONTEXT_KEY], state[INCOMING_KEY] = ctx, incoming
+        return incoming, ctx
+
     @property
     def raw_path(self) -> str:
         raw: bytes | None = self.scope.get("raw_path")
@@ -60,46 +105,31 @@ class Incoming:
 
     async def body(self, limit: int) -> bytes:
         """The whole body; `BodyTooLarge` past `limit` bytes, `ClientGone` if the player left."""
-        message = await self.receive()
-        if message["type"] == "http.disconnect":
-            raise ClientGone
-        first: bytes = message.get("body", b"")
-        if len(first) > limit:
-            raise BodyTooLarge
-        if not message.get("more_body", False):
-            return first
-        parts, size = [first], len(first)
-        async for chunk in self._rest():
+        parts: list[bytes] = []
+        size, more = 0, True
+        while more:
+            chunk, more = await self._next(size, limit)
             size += len(chunk)
-            if size > limit:
-                raise BodyTooLarge
             parts.append(chunk)
-        return b"".join(parts)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
 
     async def chunks(self, limit: int) -> AsyncIterator[bytes]:
         """The body as it arrives (uploads), never more than `limit` bytes."""
-        size = 0
-        more = True
+        size, more = 0, True
         while more:
-            message = await self.receive()
-            if message["type"] == "http.disconnect":
-                raise ClientGone
-            chunk: bytes = message.get("body", b"")
-            more = message.get("more_body", False)
+            chunk, more = await self._next(size, limit)
             size += len(chunk)
-            if size > limit:
-                raise BodyTooLarge
             if chunk:
                 yield chunk
 
-    async def _rest(self) -> AsyncIterator[bytes]:
-        while True:
-            message = await self.receive()
-            if message["type"] == "http.disconnect":
-                raise ClientGone
-            yield message.get("body", b"")
-            if not message.get("more_body", False):
-                return
+    async def _next(self, size: int, limit: int) -> tuple[bytes, bool]:
+        message = await self.receive()
+        if message["type"] == "http.disconnect":
+            raise ClientGone
+        chunk: bytes = message.get("body", b"")
+        if size + len(chunk) > limit:
+            raise BodyTooLarge
+        return chunk, message.get("more_body", False)
 
 
 def header_map(raw: Iterable[tuple[bytes, bytes]]) -> dict[str, str]:
@@ -123,6 +153,9 @@ def parse_cookies(header: str) -> dict[str, str]:
     return cookies
 
 
+_json = msgspec.json.Encoder()
+
+
 class Outgoing:
     """What goes back to the player: a whole body, or chunks streamed from the platform."""
 
@@ -141,6 +174,21 @@ class Outgoing:
         self.body = body
         self.chunks = chunks
         self.close = close
+
+    @classmethod
+    def json(cls, status: int, data: Any, ctx: RequestContext, *extra: tuple[bytes, bytes]) -> Outgoing:
+        """`data` as JSON, with the request id."""
+        headers = [(b"content-type", b"application/json"), (b"x-request-id", ctx.request_id.encode("latin-1")), *extra]
+        return cls(status, headers, data if isinstance(data, bytes) else _json.encode(data))
+
+    @classmethod
+    def page(
+        cls, status: int, body: bytes | str, media_type: str, ctx: RequestContext, headers: dict[str, str] | None = None
+    ) -> Outgoing:
+        """A body of its own media type (a page, a file, an image), with the request id."""
+        listed = [(b"content-type", media_type.encode()), (b"x-request-id", ctx.request_id.encode("latin-1"))]
+        listed += [(name.encode(), value.encode("latin-1")) for name, value in (headers or {}).items()]
+        return cls(status, listed, body.encode() if isinstance(body, str) else body)
 
     def set_header(self, name: str, value: str) -> None:
         key = name.encode("latin-1")
@@ -170,6 +218,9 @@ class Outgoing:
             if self.close is not None:
                 await self.close()
 
+    # Litestar sends what a handler returns, or an exception handler gives, as an ASGI app.
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self.send(send)
 
-def json_headers(request_id: str, *extra: tuple[bytes, bytes]) -> list[tuple[bytes, bytes]]:
-    return [(b"content-type", b"application/json"), (b"x-request-id", request_id.encode("latin-1")), *extra]
+    def to_asgi_response(self, *args: Any, **kwargs: Any) -> Outgoing:
+        return self

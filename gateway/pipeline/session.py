@@ -1,0 +1,26 @@
+"""3. session: the browser's opaque cookie -> the player's server-side session. Content is
+anonymous and reads none."""
+
+from __future__ import annotations
+
+from gateway.asgi import Outgoing
+from gateway.errors import store_unavailable
+from gateway.pipeline.exchange import Exchange
+from gateway.session import Sessions
+from gateway.store import StoreUnavailable
+
+
+class SessionStage:
+    def __init__(self, sessions: Sessions, cookie: str) -> None:
+        self.sessions = sessions
+        self.cookie = cookie
+
+    async def run(self, x: Exchange) -> Outgoing | None:
+        skin, route = x.site()
+        if route.policy == "content":
+            return None
+        try:
+            x.session = await self.sessions.load(skin.id, x.incoming.cookie(self.cookie))
+        except StoreUnavailable:
+            return store_unavailable(x.ctx)
+        return None
