@@ -165,6 +165,7 @@ def test_two_skins_from_one_build_look_different(site: Site) -> None:
 
     aurora = site.open("/home")
     expect(aurora.locator(".site-footer__operator")).to_contain_text("Aurora")
+    expect(aurora.locator(".site-footer__operator")).to_contain_text("Juega con responsabilidad")  # in Spanish
     aurora_brand = brand(aurora)
 
     pampa = site.page

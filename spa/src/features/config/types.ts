@@ -8,7 +8,8 @@ export interface Branding {
   background: string;
   surface: string;
   text: string;
-  operatorLine: string;
+  /** The footer's operator line: one text for every language, or one per language. */
+  operatorLine: string | Partial<Record<Locale, string>>;
 }
 
 export interface Skin {
