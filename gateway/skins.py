@@ -49,7 +49,16 @@ class Branding(msgspec.Struct, forbid_unknown_fields=True, frozen=True, rename="
     text: Colour = "#f3f4f8"
     operator_line: str | dict[Locale, str] = ""
     """The footer's operator line: one text for every language, or one per language
-    (`{es = "...", pt = "...", en = "..."}`; the SPA falls back to the skin's default)."""
+    (`{es = "...", pt = "...", en = "..."}`, the skin's default language required)."""
+
+    def public(self, default_locale: Locale) -> dict[str, object]:
+        """What the SPA reads: `operatorLine` is one text (the default language's, all that SPAs
+        before per-language lines know), `operatorLines` the text per language, when given."""
+        public: dict[str, object] = msgspec.to_builtins(self)
+        line = self.operator_line
+        public["operatorLine"] = line if isinstance(line, str) else line[default_locale]
+        public["operatorLines"] = {} if isinstance(line, str) else dict(line)
+        return public
 
 
 class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -92,7 +101,7 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
             "currencySymbol": self.currency_symbol or self.currency,
             "defaultLocale": self.default_locale,
             "locales": list(self.locales),
-            "branding": msgspec.to_builtins(self.branding),
+            "branding": self.branding.public(self.default_locale),
             "features": dict(self.features),
             "sportsbookUrl": self.sportsbook_url,
             "pokerDownloads": dict(self.poker_downloads),

@@ -24,7 +24,7 @@ export const Footer = memo(function Footer() {
   const { data } = useGetConfigQuery();
   const skin = data?.skin;
   const locale = useLocale();
-  const operator = skin && operatorLine(skin, locale);
+  const operator = skin && operatorLine(skin.branding, locale);
 
   return (
     <footer className="site-footer" data-testid="site-footer">

@@ -29,8 +29,11 @@ def test_the_public_part_never_shows_upstreams() -> None:
 
 def test_the_operator_line_comes_per_language() -> None:
     aurora, pampa = skins.load(EXAMPLE).all
-    line = aurora.public()["branding"]["operatorLine"]  # type: ignore[index]
-    assert set(line) == {"es", "pt", "en"} and "Juega con responsabilidad" in line["es"]
+    branding = aurora.public()["branding"]
+    lines = branding["operatorLines"]  # type: ignore[index]
+    assert set(lines) == {"es", "pt", "en"} and "Juega con responsabilidad" in lines["es"]
+    # One text still, for SPAs that know no other: the default language's.
+    assert branding["operatorLine"] == lines["es"]  # type: ignore[index]
     assert set(pampa.branding.operator_line) == {"es", "en"}
     builtin = skins.builtin("http://127.0.0.1:8001").all[0].branding.operator_line
     assert isinstance(builtin, dict) and builtin["pt"].startswith("Aurora Casino é")
@@ -39,7 +42,8 @@ def test_the_operator_line_comes_per_language() -> None:
 def test_an_operator_line_of_one_text_still_serves_every_language() -> None:
     data = tomllib.loads(EXAMPLE.read_text())
     data["skins"][0]["branding"]["operatorLine"] = "Operated by X"
-    assert skins.parse(data).all[0].public()["branding"]["operatorLine"] == "Operated by X"  # type: ignore[index]
+    branding = skins.parse(data).all[0].public()["branding"]
+    assert branding["operatorLine"] == "Operated by X" and branding["operatorLines"] == {}  # type: ignore[index]
 
 
 def test_an_operator_line_without_the_default_language_is_refused() -> None:

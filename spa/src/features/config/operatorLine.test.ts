@@ -4,8 +4,9 @@ import { skinConfig } from "../../test/bff";
 import { operatorLine } from "./operatorLine";
 
 const perLanguage = {
-  ...skinConfig.skin,
-  branding: { ...skinConfig.skin.branding, operatorLine: { es: "Operado por Aurora", en: "Operated by Aurora" } },
+  ...skinConfig.skin.branding,
+  operatorLine: "Operado por Aurora",
+  operatorLines: { es: "Operado por Aurora", en: "Operated by Aurora" },
 };
 
 describe("operatorLine", () => {
@@ -14,11 +15,11 @@ describe("operatorLine", () => {
     expect(operatorLine(perLanguage, "en")).toBe("Operated by Aurora");
   });
 
-  it("falls back to the skin's default language", () => {
+  it("falls back to the skin's one line (its default language's)", () => {
     expect(operatorLine(perLanguage, "pt")).toBe("Operado por Aurora");
   });
 
   it("is the one text of a skin that has one for every language", () => {
-    expect(operatorLine(skinConfig.skin, "pt")).toBe("Operated by Sandbox Gaming Ltd.");
+    expect(operatorLine(skinConfig.skin.branding, "pt")).toBe("Operated by Sandbox Gaming Ltd.");
   });
 });

@@ -1,10 +1,8 @@
 import type { Locale } from "../../i18n/language";
-import type { Skin } from "./types";
+import type { Branding } from "./types";
 
-/** The footer's operator line in `locale`: the skin's one text, or its text in that language,
- * else in the skin's default language. */
-export function operatorLine(skin: Skin, locale: Locale): string {
-  const line = skin.branding.operatorLine;
-  if (typeof line === "string") return line;
-  return line[locale] ?? line[skin.defaultLocale] ?? "";
+/** The footer's operator line in `locale`: the skin's text in that language, else its one text
+ * (the default language's). */
+export function operatorLine(branding: Branding, locale: Locale): string {
+  return branding.operatorLines?.[locale] ?? branding.operatorLine;
 }
