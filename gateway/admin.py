@@ -17,7 +17,7 @@ import msgspec
 import structlog
 from litestar import Litestar, Request, delete, get, post, put
 from litestar.connection import ASGIConnection
-from litestar.di import Provide
+from litestar.di import NamedDependency, Provide
 from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
 from litestar.params import FromPath, JSONBody
@@ -70,17 +70,17 @@ def unknown_skin(gateway: Gateway, skin_id: str, ctx: RequestContext) -> Outgoin
 
 
 @get("/metrics", sync_to_thread=False)
-def metrics(request: Request[Any, Any, Any], gateway: Gateway) -> Outgoing:
+def metrics(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
     return Outgoing.page(200, gateway.metrics.render(), CONTENT_TYPE, RequestContext.of(request.scope))
 
 
 @get("/admin/status")
-async def status(request: Request[Any, Any, Any], gateway: Gateway) -> Outgoing:
+async def status(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
     return Outgoing.json(200, await _status(gateway), RequestContext.of(request.scope))
 
 
 @post("/admin/reload", status_code=200)
-async def reload(request: Request[Any, Any, Any], gateway: Gateway) -> Outgoing:
+async def reload(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
     result = await gateway.config.broadcast_reload()
     audit.info("admin.reload", who=who(request), outcome=result.outcome, version=result.version, error=result.error)
     ctx = RequestContext.of(request.scope)
@@ -90,7 +90,7 @@ async def reload(request: Request[Any, Any, Any], gateway: Gateway) -> Outgoing:
 @put("/admin/skins/{skin_id:str}/upstreams/{name:str}")
 async def set_upstream(
     request: Request[Any, Any, Any],
-    gateway: Gateway,
+    gateway: NamedDependency[Gateway],
     skin_id: FromPath[str],
     name: FromPath[str],
     data: JSONBody[UpstreamChange],
@@ -100,13 +100,18 @@ async def set_upstream(
 
 @delete("/admin/skins/{skin_id:str}/upstreams/{name:str}", status_code=200)
 async def clear_upstream(
-    request: Request[Any, Any, Any], gateway: Gateway, skin_id: FromPath[str], name: FromPath[str]
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], skin_id: FromPath[str], name: FromPath[str]
 ) -> Outgoing:
     return await _change_upstream(request, gateway, skin_id, name, None, True)
 
 
 async def _change_upstream(
-    request: Request[Any, Any, Any], gateway: Gateway, skin_id: str, name: str, url: str | None, probe: bool
+    request: Request[Any, Any, Any],
+    gateway: NamedDependency[Gateway],
+    skin_id: str,
+    name: str,
+    url: str | None,
+    probe: bool,
 ) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
@@ -125,7 +130,7 @@ async def _change_upstream(
 
 
 @post("/admin/skins/{skin_id:str}/cache/purge", status_code=200)
-async def purge(request: Request[Any, Any, Any], gateway: Gateway, skin_id: FromPath[str]) -> Outgoing:
+async def purge(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], skin_id: FromPath[str]) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
         return missing
@@ -142,7 +147,7 @@ async def purge(request: Request[Any, Any, Any], gateway: Gateway, skin_id: From
 
 @post("/admin/skins/{skin_id:str}/players/{login:str}/revoke", status_code=200)
 async def revoke(
-    request: Request[Any, Any, Any], gateway: Gateway, skin_id: FromPath[str], login: FromPath[str]
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], skin_id: FromPath[str], login: FromPath[str]
 ) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
@@ -161,7 +166,7 @@ def page(request: Request[Any, Any, Any]) -> Outgoing:
     return Outgoing.page(200, _PAGE, "text/html", ctx, {"content-security-policy": _PAGE_CSP})
 
 
-def create_admin_app(gateway: Gateway) -> Litestar:
+def create_admin_app(gateway: NamedDependency[Gateway]) -> Litestar:
     if not gateway.settings.admin_token:
         raise ValueError("the admin listener needs ADMIN_TOKEN")
     return Litestar(
@@ -186,7 +191,7 @@ def _entered(app: ASGIApp) -> ASGIApp:
     return entered
 
 
-async def _status(gateway: Gateway) -> dict[str, Any]:
+async def _status(gateway: NamedDependency[Gateway]) -> dict[str, Any]:
     store = await gateway.health.store()
     return {
         "config": gateway.config.describe(),

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import msgspec
 import structlog
 from litestar import Request, get, post
+from litestar.di import NamedDependency
 from litestar.params import JSONBody, PathParameter, QueryParameter
 
 from contracts.openapi import catalogue_openapi
@@ -25,7 +26,7 @@ from gateway.health import Health
 from gateway.platform import Platform
 from gateway.ratelimit import RateLimiter
 from gateway.security import cross_site, forgery
-from gateway.session import Session, SessionData, Sessions, browser_session_id
+from gateway.session import Session, SessionData, Sessions
 from gateway.skins import Skin
 from gateway.store import StoreUnavailable
 
@@ -52,7 +53,7 @@ def unknown_site(ctx: RequestContext) -> Outgoing:
 
 
 @get("/bff/config", sync_to_thread=False)
-def config(request: Request[Any, Any, Any], skin: Skin | None) -> Outgoing:
+def config(request: Request[Any, Any, Any], skin: NamedDependency[Skin | None]) -> Outgoing:
     """The public part of the skin: one SPA build serves every skin."""
     ctx = RequestContext.of(request.scope)
     if skin is None:
@@ -62,7 +63,10 @@ def config(request: Request[Any, Any, Any], skin: Skin | None) -> Outgoing:
 
 @get("/bff/session")
 async def session_state(
-    request: Request[Any, Any, Any], skin: Skin | None, sessions: Sessions, browser_cookies: BrowserCookies
+    request: Request[Any, Any, Any],
+    skin: NamedDependency[Skin | None],
+    sessions: NamedDependency[Sessions],
+    browser_cookies: NamedDependency[BrowserCookies],
 ) -> Outgoing:
     """Whether the browser's session is logged in; also hands out the session and XSRF cookies."""
     ctx, incoming = RequestContext.of(request.scope), Incoming.of(request.scope)
@@ -79,12 +83,12 @@ async def session_state(
 async def adopt_session(
     request: Request[Any, Any, Any],
     data: JSONBody[AdoptRequest],
-    skin: Skin | None,
-    sessions: Sessions,
-    browser_cookies: BrowserCookies,
-    limiter: RateLimiter,
-    proxies: TrustedProxies,
-    platform: Platform,
+    skin: NamedDependency[Skin | None],
+    sessions: NamedDependency[Sessions],
+    browser_cookies: NamedDependency[BrowserCookies],
+    limiter: NamedDependency[RateLimiter],
+    proxies: NamedDependency[TrustedProxies],
+    platform: NamedDependency[Platform],
 ) -> Outgoing:
     """A session id that arrived in a URL (`sid` / `wsession`) is adopted once the upstream
     confirms it, and never again shows in the browser. Limited like login (attempts per address,
@@ -93,17 +97,12 @@ async def adopt_session(
     if skin is None:
         return unknown_site(ctx)
     ctx.skin, ctx.route = skin.id, "adoptSession"
-    refused = forgery(
-        browser_cookies.xsrf,
-        request.method,
-        incoming.headers,
-        browser_session_id(incoming.cookie(browser_cookies.session)),
-    )
+    session = await sessions.load(skin.id, incoming.cookie(browser_cookies.session))
+    refused = forgery(browser_cookies.xsrf, request.method, incoming.headers, None if session.is_new else session.id)
     if refused is not None:
         return error(403, *refused, ctx)
     if not SESSION_ID.match(data.sid):
         return error(400, "BAD_SESSION_ID", "Not a session id", ctx)
-    session = await sessions.load(skin.id, incoming.cookie(browser_cookies.session))
     address = address_key(proxies.client_ip(incoming))
     admission = await limiter.admit(skin.id, "adoptSession", {"ip": address, "session": session.id})
     if admission.wait is not None:
@@ -139,7 +138,7 @@ def health() -> dict[str, str]:
 
 
 @get("/bff/ready")
-async def ready(request: Request[Any, Any, Any], health: Health) -> Outgoing:
+async def ready(request: Request[Any, Any, Any], health: NamedDependency[Health]) -> Outgoing:
     """Ready when not draining, the store answers and every upstream origin speaks HTTP.
 
     Public (balancers call it on the skins' hosts): it never names the upstreams; the
@@ -157,7 +156,7 @@ async def ready(request: Request[Any, Any, Any], health: Health) -> Outgoing:
 
 
 @get("/bff/logo.svg", sync_to_thread=False)
-def logo(request: Request[Any, Any, Any], skin: Skin | None) -> Outgoing:
+def logo(request: Request[Any, Any, Any], skin: NamedDependency[Skin | None]) -> Outgoing:
     """The default logo: the skin's name in its colours."""
     name = html.escape(skin.name if skin else "Casino")
     primary = skin.branding.primary if skin else "#f5b301"
@@ -180,11 +179,11 @@ def logo(request: Request[Any, Any, Any], skin: Skin | None) -> Outgoing:
 async def payment_redirect(
     request: Request[Any, Any, Any],
     seque_no: Annotated[str, PathParameter(pattern=DEPOSIT_ID.pattern)],
-    skin: Skin | None,
-    sessions: Sessions,
-    browser_cookies: BrowserCookies,
-    proxies: TrustedProxies,
-    platform: Platform,
+    skin: NamedDependency[Skin | None],
+    sessions: NamedDependency[Sessions],
+    browser_cookies: NamedDependency[BrowserCookies],
+    proxies: NamedDependency[TrustedProxies],
+    platform: NamedDependency[Platform],
     payMethod: Annotated[str, QueryParameter(name="payMethod", pattern=PAY_METHOD.pattern)] = "",
 ) -> Outgoing:
     """A deposit's payment page, opened by the SPA in a new window: the gateway asks the

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from litestar import Request, Router, get
+from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from gateway.asgi import Outgoing, RequestContext
@@ -69,7 +70,7 @@ def spa_handlers(dist: Path, production: bool) -> list[Any]:
         return Outgoing.page(200, raw, _media_type(name), ctx, headers)
 
     @get(["/", "/{path:path}"], include_in_schema=False, sync_to_thread=False)
-    def document(request: Request[Any, Any, Any], skin: Skin | None) -> Outgoing:
+    def document(request: Request[Any, Any, Any], skin: NamedDependency[Skin | None]) -> Outgoing:
         ctx = RequestContext.of(request.scope)
         path = request.scope["path"]
         if path.startswith(API_PREFIXES):

@@ -208,9 +208,9 @@ async def test_a_gzip_bomb_is_refused_without_being_inflated_whole(monkeypatch: 
     memory (and then shared through Redis). Inflation stops at the read-whole cap instead."""
     import resource
 
-    import gateway.transport
+    import gateway.transport.answer
 
-    monkeypatch.setattr(gateway.transport, "MAX_BODY", 4 * 1024 * 1024)
+    monkeypatch.setattr(gateway.transport.answer, "MAX_BODY", 4 * 1024 * 1024)
     bomb = gzip.compress(b"0" * (64 * 1024 * 1024), compresslevel=9)  # 64 MB in ~64 kB
     truncated = gzip.compress(b'{"success":true}')[:-6]
 
@@ -302,7 +302,7 @@ async def test_big_answers_stream_with_backpressure_and_uploads_stream_out(serve
     try:
         answer = await pool.stream("GET", f"/media?big={size}", {}, None, QUICK)
         got = 0
-        async for chunk in answer.chunks():
+        async for chunk in answer.stream:
             got += len(chunk)
             await asyncio.sleep(0)  # a slow reader: the pool pauses reading instead of buffering it all
         await answer.aclose()
@@ -314,7 +314,7 @@ async def test_big_answers_stream_with_backpressure_and_uploads_stream_out(serve
 
         for length in (None, 100_014):  # chunked, then with a known length
             streamed = await pool.stream("POST", "/upload", {"content-type": "text/plain"}, upload(), QUICK, length)
-            body = b"".join([chunk async for chunk in streamed.chunks()])
+            body = b"".join([chunk async for chunk in streamed.stream])
             await streamed.aclose()
             assert len(str(_json(body)["body"])) == 100_014
         assert pool.stats()["open"] == 1, "finished streams give their connection back"
@@ -371,7 +371,7 @@ async def test_a_slow_player_upload_is_not_the_platforms_delay_but_a_platform_th
 
     try:
         answer = await pool.stream("POST", "/upload", {}, slow_player(), Timeouts(connect=1.0, read=0.1))
-        body = b"".join([chunk async for chunk in answer.chunks()])
+        body = b"".join([chunk async for chunk in answer.stream])
         await answer.aclose()
         assert _json(body)["body"] == "x" * 30
     finally:
