@@ -155,7 +155,7 @@ async def ready(request: Request[Any, Any, Any], health: NamedDependency[Health]
     return Outgoing.json(200 if healthy else 503, {"status": "ready" if healthy else "degraded", "checks": checks}, ctx)
 
 
-@get("/bff/logo.svg", sync_to_thread=False)
+@get("/bff/logo.svg", sync_to_thread=False, media_type="image/svg+xml")
 def logo(request: Request[Any, Any, Any], skin: NamedDependency[Skin | None]) -> Outgoing:
     """The default logo: the skin's name in its colours."""
     name = html.escape(skin.name if skin else "Casino")

@@ -23,7 +23,7 @@ def _documents(path: Path) -> list[dict[str, Any]]:
 
 def _gateway_routes() -> set[str]:
     app = create_app(Settings(production=False, secret_key="x"))
-    return {route.path for route in app.routes}
+    return {route.path for route in app.site.routes}
 
 
 def test_every_manifest_parses_with_a_kind() -> None:
