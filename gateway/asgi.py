@@ -156,24 +156,15 @@ def parse_cookies(header: str) -> dict[str, str]:
 _json = msgspec.json.Encoder()
 
 
+@dataclass(slots=True)
 class Outgoing:
     """What goes back to the player: a whole body, or chunks streamed from the platform."""
 
-    __slots__ = ("body", "chunks", "close", "headers", "status")
-
-    def __init__(
-        self,
-        status: int,
-        headers: list[tuple[bytes, bytes]],
-        body: bytes = b"",
-        chunks: AsyncIterator[bytes] | None = None,
-        close: Callable[[], Awaitable[None]] | None = None,
-    ) -> None:
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.chunks = chunks
-        self.close = close
+    status: int
+    headers: list[tuple[bytes, bytes]]
+    body: bytes = b""
+    chunks: AsyncIterator[bytes] | None = None
+    close: Callable[[], Awaitable[None]] | None = None
 
     @classmethod
     def json(cls, status: int, data: Any, ctx: RequestContext, *extra: tuple[bytes, bytes]) -> Outgoing:

@@ -185,7 +185,7 @@ class ContentCache:
     async def refresh_once(self, key: str, fetch: Callable[[], Awaitable[Entry | None]]) -> bool:
         """Starts the background refresh unless another request (or instance) already did."""
         try:
-            won = await self.shared.set_nx(keys.refreshing(key), b"1", 10_000)
+            won = await self.shared.set_nx(keys.beside(key, "refreshing"), b"1", 10_000)
         except StoreUnavailable:
             won = True  # alone without the shared store: this instance refreshes its own copy
         if not won:
@@ -194,7 +194,7 @@ class ContentCache:
         if entry is not None:
             await self.put(key, entry)
         with contextlib.suppress(StoreUnavailable):
-            await self.shared.delete(keys.refreshing(key))
+            await self.shared.delete(keys.beside(key, "refreshing"))
         return True
 
     def _remember(self, key: str, entry: Entry) -> None:

@@ -112,8 +112,8 @@ class SharedFlights(Generic[R]):
         self, key: str, call: Callable[[], Awaitable[R]], slot: str | None, takeover: bool, within_s: float
     ) -> tuple[R, Role]:
         """`within_s`: the route's deadline, which bounds both the leader's call and a follower's wait."""
-        lease = keys.flight_lease(key)
-        slot_key = keys.flight_slot(slot) if slot is not None else None
+        lease = keys.flight("lease", key)
+        slot_key = keys.flight("slot", slot) if slot is not None else None
         lease_ms = int(within_s * 1000) + LEASE_MARGIN_MS
         deadline = asyncio.get_running_loop().time() + within_s
         while True:
@@ -134,7 +134,7 @@ class SharedFlights(Generic[R]):
     async def _lead(
         self, key: str, lease: str, token: bytes, call: Callable[[], Awaitable[R]], slot_key: str | None
     ) -> R:
-        result_key = keys.flight_result(key, token.decode())
+        result_key = keys.flight("result", key, token.decode())
         try:
             result = await call()
         except BaseException:
@@ -151,7 +151,7 @@ class SharedFlights(Generic[R]):
 
     async def _follow(self, key: str, lease: str, holder: bytes, deadline: float) -> R | None:
         """The leader's result, or None when it went away without one."""
-        result_key = keys.flight_result(key, holder.decode())
+        result_key = keys.flight("result", key, holder.decode())
         loop = asyncio.get_running_loop()
         delay = self.poll_s
         while loop.time() < deadline:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any
 
 from gateway.lifecycle import Lifecycle
@@ -12,15 +13,13 @@ from gateway.store import Shared, StoreUnavailable
 from gateway.upstream import UpstreamClients
 
 
+@dataclass
 class Health:
-    def __init__(
-        self, lifecycle: Lifecycle, shared: Shared, sessions: Sessions, config: LiveConfig, clients: UpstreamClients
-    ) -> None:
-        self.lifecycle = lifecycle
-        self.shared = shared
-        self.sessions = sessions
-        self.config = config
-        self.clients = clients
+    lifecycle: Lifecycle
+    shared: Shared
+    sessions: Sessions
+    config: LiveConfig
+    clients: UpstreamClients
 
     async def store(self) -> str | None:
         """None when the store answers (reads and writes), else why not."""

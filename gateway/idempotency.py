@@ -68,7 +68,7 @@ class IdempotencyRecords:
 
     @staticmethod
     def name(skin: str, key: str) -> str:
-        return keys.idempotency(skin, key.strip(chr(34)))
+        return keys.of_skin(skin, keys.IDEMPOTENCY, key.strip(chr(34)))
 
     async def begin(self, name: str, session: str, fingerprint: str, within_s: float) -> Verdict:
         """Claims the key for a new call, or tells what became of the first call with it,
@@ -116,4 +116,4 @@ class IdempotencyRecords:
 
 
 def _lease(name: str) -> str:
-    return keys.idempotency_holder(name)
+    return keys.beside(name, "holder")

@@ -26,16 +26,13 @@ def stored_session(skin: str, session_id: str) -> str:
     return f"{SESSIONS}:{session(skin, session_id)}"
 
 
-def player_sessions(skin: str, login: str) -> str:
-    return f"bff:{skin}:player-sessions:{login.lower()}"
+PLAYER_SESSIONS, VISITORS, IDEMPOTENCY, RATE_LIMITS = "player-sessions", "visitors", "idem", "rl"
+"""Kinds of keys a skin owns, besides its content copies (`CACHE`)."""
 
 
-def visitors_counter(skin: str, address: str) -> str:
-    return f"bff:{skin}:visitors:{address}"
-
-
-def visitors_index(skin: str) -> str:
-    return f"bff:{skin}:visitors:~index"
+def of_skin(skin: str, kind: str, *parts: str) -> str:
+    """`bff:<skin>:<kind>:<part>...`: what belongs to one skin (a purge or an audit is a prefix)."""
+    return ":".join(("bff", skin, kind, *parts))
 
 
 def content_prefix(skin: str) -> str:
@@ -51,29 +48,11 @@ def content_index(content_key: str) -> str:
     return content_key.split(CACHE, 1)[0] + CACHE + "~index"
 
 
-def refreshing(content_key: str) -> str:
-    return f"{content_key}:refreshing"
+def beside(key: str, what: str) -> str:
+    """A key that goes with another: a copy's refresh lock, an idempotency record's holder."""
+    return f"{key}:{what}"
 
 
-def idempotency(skin: str, key: str) -> str:
-    return f"bff:{skin}:idem:{key}"
-
-
-def idempotency_holder(record: str) -> str:
-    return f"{record}:holder"
-
-
-def flight_lease(flight: str) -> str:
-    return f"bff:flight:lease:{flight}"
-
-
-def flight_result(flight: str, holder: str) -> str:
-    return f"bff:flight:result:{flight}:{holder}"
-
-
-def flight_slot(slot: str) -> str:
-    return f"bff:flight:slot:{slot}"
-
-
-def rate_limit(skin: str, route: str, subject_kind: str, subject: str) -> str:
-    return f"bff:{skin}:rl:{route}:{subject_kind}:{subject.lower()}"
+def flight(kind: str, *parts: str) -> str:
+    """`bff:flight:<lease|result|slot>:...`: a flight joined across instances (not a skin's)."""
+    return ":".join(("bff:flight", kind, *parts))

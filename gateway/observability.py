@@ -96,7 +96,9 @@ def configure_logging(settings: Settings) -> None:
                     structlog.dev.ConsoleRenderer() if console else _render_json],
         wrapper_class=structlog.make_filtering_bound_logger(level),
         logger_factory=_factory(settings),
-        cache_logger_on_first_use=True,
+        # Not cached: these lines are rare (the access line has its own chain), and a cached
+        # logger would keep writing where the logging was first configured.
+        cache_logger_on_first_use=False,
     )  # fmt: skip
     formatter = structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=[*shared, structlog.stdlib.add_logger_name, structlog.stdlib.ExtraAdder()],
@@ -108,6 +110,12 @@ def configure_logging(settings: Settings) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    # Servers and frameworks that set up their own handlers (uvicorn's default config, Litestar's
+    # queue) would write their own format: their lines go to the root's instead.
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "litestar", "asyncio"):
+        framework = logging.getLogger(name)
+        framework.handlers.clear()
+        framework.propagate = True
     # httpx logs every URL at INFO, and launch paths carry the platform's session id.
     for noisy in ("httpx", "httpcore"):
         logging.getLogger(noisy).setLevel(logging.WARNING)

@@ -4,6 +4,8 @@ another and without touching the session beyond the platform's cookies for it.""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from contracts.catalogue import ROUTES_BY_NAME
 from gateway.asgi import Incoming, RequestContext
 from gateway.outcome import Outcome
@@ -14,10 +16,10 @@ from gateway.session import Session
 from gateway.skins import Skin
 
 
+@dataclass
 class Platform:
-    def __init__(self, forward: Forward, attempts: Attempts) -> None:
-        self.forward = forward
-        self.attempts = attempts
+    forward: Forward
+    attempts: Attempts
 
     async def ask(
         self, incoming: Incoming, ctx: RequestContext, skin: Skin, route: str, session: Session, body: bytes

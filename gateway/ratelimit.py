@@ -101,7 +101,9 @@ class RateLimiter:
             subject = who.get(limit.by)
             if not subject:
                 continue
-            key = keys.rate_limit(skin, route, limit.by + (":f" if limit.failures_only else ""), subject)
+            key = keys.of_skin(
+                skin, keys.RATE_LIMITS, route, limit.by + (":f" if limit.failures_only else ""), subject.lower()
+            )
             window_ms = limit.window_s * 1000
             if limit.failures_only:
                 taken, left_ms = await self._reserve(key, limit.count, window_ms)

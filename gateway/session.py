@@ -174,12 +174,12 @@ class Sessions:
         its address's allowance, in the skin's capped index of visitors."""
         if not session.data.jars or session.is_new or not address:
             return
-        count, _ = await self.shared.hit(keys.visitors_counter(skin_id, address), ANONYMOUS_WINDOW_S * 1000)
+        count, _ = await self.shared.hit(keys.of_skin(skin_id, keys.VISITORS, address), ANONYMOUS_WINDOW_S * 1000)
         if count > ANONYMOUS_PER_ADDRESS:
             return
         encoded = session.encoded()
         await self.shared.set_capped(keys.stored_session(skin_id, session.id), encoded, ANONYMOUS_SECONDS * 1000,
-                                     keys.visitors_index(skin_id), MAX_VISITORS)  # fmt: skip
+                                     keys.of_skin(skin_id, keys.VISITORS, "~index"), MAX_VISITORS)  # fmt: skip
         session.stored = encoded
 
     async def revoke(self, skin_id: str, session_id: str) -> None:
@@ -187,7 +187,7 @@ class Sessions:
 
     async def revoke_player(self, skin_id: str, login: str) -> int:
         """Ends every session the player logged in with on this skin; returns how many were live."""
-        key = keys.player_sessions(skin_id, login)
+        key = keys.of_skin(skin_id, keys.PLAYER_SESSIONS, login.lower())
         raw = await self.shared.get(key)
         ended = 0
         for session_id in _ids.decode(raw) if raw else []:
@@ -200,7 +200,7 @@ class Sessions:
     async def _remember(self, skin_id: str, login: str, session_id: str) -> None:
         """The player's recent session ids (read-modify-write: a rare race between two logins
         of one player at the same instant can drop one id from the list)."""
-        key = keys.player_sessions(skin_id, login)
+        key = keys.of_skin(skin_id, keys.PLAYER_SESSIONS, login.lower())
         raw = await self.shared.get(key)
         ids = [i for i in (_ids.decode(raw) if raw else []) if i != session_id][-(MAX_TRACKED - 1) :]
         await self.shared.set(key, _ids_encoder.encode([*ids, session_id]), REMEMBER_SECONDS * 1000)

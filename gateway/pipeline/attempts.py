@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import dataclass
 
 import httpx
 import structlog
@@ -24,14 +25,12 @@ from gateway.transport import Answer
 log = structlog.get_logger("gateway.upstream")
 
 
+@dataclass
 class Attempts:
-    def __init__(
-        self, forward: Forward, breakers: Breakers, policies: dict[RouteClass, CallPolicy], metrics: Metrics
-    ) -> None:
-        self.forward = forward
-        self.breakers = breakers
-        self.policies = policies
-        self.metrics = metrics
+    forward: Forward
+    breakers: Breakers
+    policies: dict[RouteClass, CallPolicy]
+    metrics: Metrics
 
     async def call(self, x: Exchange, target: Target) -> Outcome:
         """The platform's answer (headers a browser may see), or why there was none."""

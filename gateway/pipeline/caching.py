@@ -8,6 +8,7 @@ The browser's own conditionals are answered from the copy served (304)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from gateway import keys
 from gateway.asgi import Outgoing
@@ -21,11 +22,11 @@ from gateway.pipeline.observe import answer
 Call = Callable[[], Awaitable[Outcome]]
 
 
+@dataclass
 class ContentPlan:
-    def __init__(self, cache: ContentCache, flights: Flights, lifecycle: Lifecycle) -> None:
-        self.cache = cache
-        self.flights = flights
-        self.lifecycle = lifecycle
+    cache: ContentCache
+    flights: Flights
+    lifecycle: Lifecycle
 
     async def serve(self, x: Exchange, call: Call) -> Outgoing:
         skin, route = x.site()

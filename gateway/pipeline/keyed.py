@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from contracts.catalogue import Policy as RouteClass
 from gateway.asgi import Outgoing
@@ -23,11 +24,11 @@ from gateway.store import StoreUnavailable
 Call = Callable[[], Awaitable[Outcome]]
 
 
+@dataclass
 class KeyedCalls:
-    def __init__(self, records: IdempotencyRecords, flights: Flights, policies: dict[RouteClass, CallPolicy]) -> None:
-        self.records = records
-        self.flights = flights
-        self.policies = policies
+    records: IdempotencyRecords
+    flights: Flights
+    policies: dict[RouteClass, CallPolicy]
 
     async def run(self, x: Exchange, key: str, call: Call) -> Outgoing | Outcome:
         skin, route = x.site()

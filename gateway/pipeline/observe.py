@@ -11,6 +11,7 @@ the front door's (`gateway.entry`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from typing import Any
 
@@ -38,12 +39,12 @@ MAX_COOKIES, MAX_COOKIE_BYTES = 32, 4096
 _EXPIRED = SESSION_EXPIRED.encode()
 
 
+@dataclass
 class Observe:
-    def __init__(self, sessions: Sessions, cookies: BrowserCookies, limiter: RateLimiter, tracing: Tracing) -> None:
-        self.sessions = sessions
-        self.cookies = cookies
-        self.limiter = limiter
-        self.tracing = tracing
+    sessions: Sessions
+    cookies: BrowserCookies
+    limiter: RateLimiter
+    tracing: Tracing
 
     async def call(self, x: Exchange, outcome: Outcome) -> Outcome:
         """What the platform's answer does to the session (the flight's leader does this once)."""

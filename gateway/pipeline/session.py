@@ -3,6 +3,8 @@ anonymous and reads none."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gateway.asgi import Outgoing
 from gateway.errors import store_unavailable
 from gateway.pipeline.exchange import Exchange
@@ -10,10 +12,10 @@ from gateway.session import Sessions
 from gateway.store import StoreUnavailable
 
 
+@dataclass
 class SessionStage:
-    def __init__(self, sessions: Sessions, cookie: str) -> None:
-        self.sessions = sessions
-        self.cookie = cookie
+    sessions: Sessions
+    cookie: str
 
     async def run(self, x: Exchange) -> Outgoing | None:
         skin, route = x.site()

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gateway.asgi import Outgoing
 from gateway.errors import error
 from gateway.live import LiveConfig
 from gateway.pipeline.exchange import Exchange
 
 
+@dataclass
 class SkinStage:
-    def __init__(self, config: LiveConfig) -> None:
-        self.config = config
+    config: LiveConfig
 
     async def run(self, x: Exchange) -> Outgoing | None:
         # Taken once per request: a call in flight keeps its upstream through a live swap.

@@ -30,25 +30,16 @@ class StaleConnection(httpx.ReadError):
     platform almost surely dropped it idle as the call went out, and never read the call."""
 
 
+@dataclass(slots=True)
 class Answer:
     """An upstream answer: its body read whole, or streamed (`stream`, then `aclose()`).
     Header names are lower case, values as sent."""
 
-    __slots__ = ("_close", "body", "headers", "status", "stream")
-
-    def __init__(
-        self,
-        status: int,
-        headers: list[tuple[str, str]],
-        body: bytes = b"",
-        stream: AsyncIterator[bytes] | None = None,
-        close: Callable[[], Awaitable[None]] | None = None,
-    ) -> None:
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.stream = stream
-        self._close = close
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes = b""
+    stream: AsyncIterator[bytes] | None = None
+    close: Callable[[], Awaitable[None]] | None = None
 
     def header(self, name: str) -> str | None:
         for key, value in self.headers:
@@ -61,8 +52,8 @@ class Answer:
 
     async def aclose(self) -> None:
         """Gives a streamed answer's connection back (read to its end, or not)."""
-        if self._close is not None:
-            await self._close()
+        if self.close is not None:
+            await self.close()
 
 
 def request_head(

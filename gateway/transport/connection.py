@@ -12,7 +12,6 @@ import httptools
 import httpx
 
 from gateway.deadline import MovingDeadline
-from gateway.transport import answer as limits
 from gateway.transport.answer import Answer, StaleConnection, inflater
 
 _INFLATE_STEP = 1024 * 1024
@@ -23,6 +22,8 @@ _READ_CHUNK_HIGH = 256 * 1024
 
 class Owner(Protocol):
     """The pool a connection belongs to."""
+
+    max_body: int
 
     def release(self, connection: Connection, reusable: bool) -> None: ...
     def forget(self, connection: Connection) -> None: ...
@@ -144,7 +145,7 @@ class Connection(asyncio.Protocol):
         # can hold gigabytes.
         while body and self.error is None:
             try:
-                self._keep(self.inflater.decompress(body, min(limits.MAX_BODY - self.size + 1, _INFLATE_STEP)))
+                self._keep(self.inflater.decompress(body, min(self.pool.max_body - self.size + 1, _INFLATE_STEP)))
             except zlib.error as exc:
                 self._fail(httpx.RemoteProtocolError(f"undecodable compressed answer: {exc}"))
                 self.close()
@@ -154,8 +155,8 @@ class Connection(asyncio.Protocol):
     def _keep(self, data: bytes) -> None:
         self.parts.append(data)
         self.size += len(data)
-        if self.size > limits.MAX_BODY or self.received > limits.MAX_BODY:
-            self._fail(httpx.RemoteProtocolError(f"answer larger than {limits.MAX_BODY} bytes"))
+        if self.size > self.pool.max_body or self.received > self.pool.max_body:
+            self._fail(httpx.RemoteProtocolError(f"answer larger than {self.pool.max_body} bytes"))
             self.close()
 
     def on_message_complete(self) -> None:

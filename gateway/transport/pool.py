@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from gateway.transport.answer import Answer, Timeouts, request_head
+from gateway.transport.answer import MAX_BODY, Answer, Timeouts, request_head
 from gateway.transport.connection import Connection
 
 
@@ -25,6 +25,7 @@ class Pool:
         max_connections: int = 256,
         keepalive_s: float = 30.0,
         ssl_context: ssl.SSLContext | None = None,
+        max_body: int = MAX_BODY,
     ) -> None:
         parts = urlsplit(origin)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -36,6 +37,8 @@ class Pool:
         self.host_header = parts.netloc.rsplit("@", 1)[-1] if not default_port else parts.hostname
         self.ssl = (ssl_context or ssl.create_default_context()) if parts.scheme == "https" else None
         self.max_connections = max_connections
+        self.max_body = max_body
+        """The largest answer read whole, once inflated; past it the call fails."""
         self.keepalive_s = keepalive_s
         self._idle: deque[Connection] = deque()
         self._waiting: deque[asyncio.Future[Connection | None]] = deque()
