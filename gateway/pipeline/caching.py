@@ -39,7 +39,7 @@ class ContentPlan:
                 self.lifecycle.spawn(cache.refresh_once(key, lambda: self._refresh(route.name, key, call)))
             return copy(cache, x, entry, state)
         if entry is not None:  # past its freshness: asked again, conditionally where it has validators
-            x.headers.update(validators(entry))
+            x.conditions = validators(entry)
         outcome = await self.flights.join(x, call)
         if isinstance(outcome, Outgoing):
             return outcome

@@ -35,6 +35,8 @@ class Exchange:
     """The places this call holds in rate limits (given back on success, in observe)."""
     session: Session = field(default_factory=Session.anonymous)
     """3. session: the player's (an anonymous stand-in for content)."""
+    conditions: dict[str, str] = field(default_factory=dict)
+    """The cache's own validators for a copy it asks the platform about (`If-None-Match`...)."""
     headers: dict[str, str] = field(default_factory=dict)
     """5. forward: what goes to the platform besides cookies."""
 

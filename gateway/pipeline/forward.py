@@ -52,7 +52,8 @@ class Forward:
         self._bases: dict[str, tuple[str, str]] = {}
 
     def prepare(self, x: Exchange) -> Target:
-        """The call's target and headers (`x.headers`), fixed before its flight starts."""
+        """The call's target and headers (`x.headers`), fixed when its flight starts (a cached
+        copy's answer never pays for them)."""
         skin, route = x.site()
         x.headers = self.headers(x, skin, route, x.session)
         return self.target(skin, route, x.params, x.session, x.incoming.query)
@@ -69,6 +70,7 @@ class Forward:
         headers["x-forwarded-for"], headers["x-forwarded-proto"] = self.proxies.forwarded(x.incoming)
         # Bodies the gateway reads (login, SESSION_EXPIRED) must arrive uncompressed.
         headers["accept-encoding"] = "identity"
+        headers.update(x.conditions)
         return headers
 
     def target(self, skin: Skin, route: Route, params: dict[str, str], session: Session, query: str) -> Target:

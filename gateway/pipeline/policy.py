@@ -62,15 +62,14 @@ class Policy:
                 return answer(x, Outcome(200, {"content-type": "application/json"}, _EXPIRED))
             if (wait := self.visitors.wait(x.address)) is not None:
                 return rate_limited(wait, x.ctx)
-        target = self.forward.prepare(x)
 
         async def call() -> Outcome:
-            return await self.call(x, target)
+            return await self.call(x, self.forward.prepare(x))
 
         if route.policy == "content":
             return await self.content.serve(x, call)
         if route.binary or route.multipart:
-            return await self.streamed(x, target)
+            return await self.streamed(x, self.forward.prepare(x))
         key = x.incoming.headers.get("idempotency-key")
         if key is not None and route.policy == "exclusive":
             return await self.keyed.run(x, key, call)
