@@ -58,7 +58,8 @@ class FrontDoor:
             if scope["path"].startswith(PROXIED_PREFIXES):
                 status = await self._proxied(incoming, ctx, send)
             else:
-                status = await self._site(scope, receive, send)
+                with incoming.kept_in(scope):
+                    status = await self._site(scope, receive, send)
         finally:
             self.access.record(incoming.method, incoming.path, status, ctx)
             structlog.contextvars.unbind_contextvars("request_id")

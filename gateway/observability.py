@@ -53,6 +53,21 @@ def _names_secret(key: str) -> bool:
     return found
 
 
+# The access line's keys, fixed by `Access.record` and the chain's own processors.
+ACCESS_KEYS = frozenset({"event", "level", "timestamp", "method", "path", "status", "ms", "skin", "route",
+                         "upstream_ms", "upstream_status", "dedup", "request_id"})  # fmt: skip
+_ACCESS_CLEAN = frozenset(key for key in ACCESS_KEYS if not _names_secret(key))
+
+
+def redact_access(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    """`redact` for the access line: its keys are checked once, here, so a line with only those
+    keys passes on one set comparison (the generic walk was a tenth of a cached answer's Python
+    time); a line with any other key is walked in full."""
+    if event.keys() <= _ACCESS_CLEAN:
+        return event
+    return redact(_, __, event)
+
+
 _json = msgspec.json.Encoder(enc_hook=repr)
 
 
@@ -128,7 +143,7 @@ def access_logger(settings: Settings) -> Any:
     renderer = structlog.dev.ConsoleRenderer() if _console(settings) else _render_json
     return structlog.wrap_logger(
         _factory(settings)(),
-        processors=[structlog.processors.add_log_level, _STAMP, redact, renderer],
+        processors=[structlog.processors.add_log_level, _STAMP, redact_access, renderer],
         wrapper_class=structlog.make_filtering_bound_logger(_level(settings)),
         cache_logger_on_first_use=True,
     )

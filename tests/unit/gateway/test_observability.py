@@ -25,6 +25,17 @@ def test_secret_fields_are_redacted_at_any_depth() -> None:
     assert cleaned["body"] == {"cbu": REDACTED, "bankAccountNumber": REDACTED, "ssn": REDACTED, "amount": 10}
 
 
+def test_the_access_line_passes_on_its_own_keys_and_is_redacted_on_any_other() -> None:
+    """The access chain checks its fixed keys once; a key added to the line later (a header,
+    a token) is still redacted, since the line is then walked in full."""
+    from gateway.observability import ACCESS_KEYS, redact_access
+
+    line = dict.fromkeys(ACCESS_KEYS, "x")
+    assert redact_access(None, "info", dict(line)) == line
+    leaked = redact_access(None, "info", {**line, "session_token": "S", "extra": {"password": "p"}})
+    assert leaked["session_token"] == REDACTED and leaked["extra"] == {"password": REDACTED}
+
+
 def _lines(text: str) -> list[dict[str, object]]:
     import json
 
