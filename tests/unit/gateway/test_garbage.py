@@ -99,4 +99,3 @@ def test_the_check_sees_a_cycle() -> None:
         cycle.scope["state"] = {"cycle": cycle}
         del cycle
     assert len(_requests_in(left)) == 1
-
