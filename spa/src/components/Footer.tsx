@@ -2,9 +2,9 @@ import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
-import { useAppDispatch } from "../app/hooks";
-import { showNotice } from "../app/uiSlice";
-import { useGetConfigQuery } from "../features/config/configApi";
+import { useAppDispatch } from "../lib/store/hooks";
+import { showNotice } from "../lib/store/uiSlice";
+import { useGetConfigQuery } from "../lib/config/configApi";
 import { Icon } from "./icons/Icon";
 
 const SOCIAL = [

@@ -1,11 +1,11 @@
 import { memo, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 
-import { useAppDispatch, useAppSelector } from "../app/hooks";
-import { openAuth, selectSideMenuOpen, toggleSideMenu } from "../app/uiSlice";
-import { useProfileFlags } from "../features/account/hooks";
-import type { ProviderFlags } from "../features/providers/flags";
-import { useSession } from "../features/session/useSession";
+import { useAppDispatch, useAppSelector } from "../lib/store/hooks";
+import { openAuth, selectSideMenuOpen, toggleSideMenu } from "../lib/store/uiSlice";
+import { useProfileFlags } from "../lib/player/hooks";
+import type { ProviderFlags } from "../lib/providers/flags";
+import { useSession } from "../lib/session/useSession";
 import { Dialog } from "./Dialog";
 import { Icon } from "./icons/Icon";
 import { ACCOUNT_MENU, SIDE_MENU, visible } from "./menu";

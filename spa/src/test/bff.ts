@@ -1,7 +1,7 @@
 import { vi } from "vitest";
 
-import type { BffConfig } from "../features/config/types";
-import type { BffSession } from "../features/session/types";
+import type { BffConfig } from "../lib/config/types";
+import type { BffSession } from "../lib/session/types";
 
 export const skinConfig: BffConfig = {
   skin: {

@@ -2,8 +2,8 @@ import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 
-import { openAuth, selectAuth, selectNotice } from "../../app/uiSlice";
-import { makeStore } from "../../app/store";
+import { openAuth, selectAuth, selectNotice } from "../../lib/store/uiSlice";
+import { makeTestStore } from "../../test/render";
 import { renderWithProviders } from "../../test/render";
 import AuthPopup from "./AuthPopup";
 import { FORGOT_ERROR_MS } from "./ForgotPasswordForm";
@@ -25,7 +25,7 @@ function stubPlatform(answers: Record<string, unknown>) {
 }
 
 function openPopup(tab: "login" | "forgot" | "register" = "login") {
-  const store = makeStore();
+  const store = makeTestStore();
   store.dispatch(openAuth(tab));
   renderWithProviders(<AuthPopup />, { store });
   return store;

@@ -2,9 +2,9 @@ import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 
 import { contractRules } from "../../api/rules.gen";
-import { toAppError } from "../../app/errors";
-import { useAppDispatch } from "../../app/hooks";
-import { closeAuth, showNotice } from "../../app/uiSlice";
+import { toAppError } from "../../api/errors";
+import { useAppDispatch } from "../../lib/store/hooks";
+import { closeAuth, showNotice } from "../../lib/store/uiSlice";
 import { TextField } from "../../forms/Field";
 import { lettersAndDigitsOnly } from "../../forms/keys";
 import { useForm, useFormMessage } from "../../forms/useForm";

@@ -3,9 +3,9 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 
 import { contractRules } from "../../api/rules.gen";
-import { toAppError } from "../../app/errors";
-import { useAppDispatch } from "../../app/hooks";
-import { closeAuth, switchAuthTab } from "../../app/uiSlice";
+import { toAppError } from "../../api/errors";
+import { useAppDispatch } from "../../lib/store/hooks";
+import { closeAuth, switchAuthTab } from "../../lib/store/uiSlice";
 import { TextField } from "../../forms/Field";
 import { lettersAndDigitsOnly } from "../../forms/keys";
 import { useForm, useFormMessage } from "../../forms/useForm";

@@ -4,9 +4,9 @@ import { Link, useNavigate } from "react-router";
 
 import type { RegisterRequest } from "../../api/contracts.gen";
 import { contractRules } from "../../api/rules.gen";
-import { toAppError } from "../../app/errors";
-import { useAppDispatch } from "../../app/hooks";
-import { closeAuth, showNotice } from "../../app/uiSlice";
+import { toAppError } from "../../api/errors";
+import { useAppDispatch } from "../../lib/store/hooks";
+import { closeAuth, showNotice } from "../../lib/store/uiSlice";
 import { TextField } from "../../forms/Field";
 import { lettersAndDigitsOnly } from "../../forms/keys";
 import { useForm, useFormMessage } from "../../forms/useForm";

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
-import { useAppDispatch, useAppSelector } from "../../app/hooks";
+import { useAppDispatch, useAppSelector } from "../../lib/store/hooks";
 import { Icon } from "../../components/icons/Icon";
 import { rememberFullPage } from "./fullPage";
 import { closeGame, selectGameFrame } from "./gameSlice";

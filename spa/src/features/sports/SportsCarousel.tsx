@@ -3,11 +3,11 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 
 import type { Selection } from "../../api/contracts.gen";
-import { useAppDispatch } from "../../app/hooks";
-import { openAuth } from "../../app/uiSlice";
+import { useAppDispatch } from "../../lib/store/hooks";
+import { openAuth } from "../../lib/store/uiSlice";
 import { useLocale } from "../../i18n/useLocale";
-import { Carousel } from "../games/Carousel";
-import { useSession } from "../session/useSession";
+import { Carousel } from "../../components/Carousel";
+import { useSession } from "../../lib/session/useSession";
 import { eventCards, eventDate, type EventCard } from "./events";
 import { EVENTS_REFRESH_MS, useGetSportsEventsQuery } from "./sportsApi";
 
