@@ -44,8 +44,9 @@ export function gatewayMessage(answer: unknown): string | null {
   const body = record(answer);
   const code = text(body.code);
   if (!code || typeof body.requestId !== "string") return null;
-  const key = `common:gatewayErrors.${code}`;
-  return i18n.exists(key) ? i18n.t(key as never) : null;
+  const key = `gatewayErrors.${code}`;
+  const options = { ns: "common", defaultValue: "" } as const;
+  return i18n.exists(key, options) ? i18n.t(key, options) : null;
 }
 
 /**

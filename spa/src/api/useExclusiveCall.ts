@@ -25,7 +25,7 @@ export function useExclusiveCall<B, T extends { success?: boolean; message?: str
       try {
         const result = await trigger({ body, key: action.keyFor(body) });
         if (result.error) {
-          const failure = toAppError(result.error as Parameters<typeof toAppError>[0]);
+          const failure = toAppError(result.error);
           const lost = failure.status === "FETCH_ERROR" || failure.status === "TIMEOUT_ERROR" || failure.status === 502 || failure.status === 504;
           if (!lost) action.settle(); // a refusal ends the action; a lost answer keeps its key for the retry
           return { ok: false, message: failure.message, code: failure.code, retryable: lost };

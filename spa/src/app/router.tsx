@@ -38,7 +38,7 @@ function screen(path: string, load: Loader, namespaces: readonly string[] = [], 
 
 // The lobby is where visitors land ("/" leads to it): its code comes with the entry rather than a
 // round trip after it (its texts still load per language, with the skin and session requests).
-const home: Loader = async () => HomeScreen;
+const home: Loader = () => Promise.resolve(HomeScreen);
 const HOME = ["lobby", "games"];
 const GAMES = ["games"];
 const CASHIER = ["cashier"];

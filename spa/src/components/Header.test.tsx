@@ -97,9 +97,13 @@ describe("notices", () => {
         store.dispatch(showNotice({ kind: "notification", variant: "info", text: "We are working on it..." }));
       });
       expect(screen.getByTestId("notice-popup")).toHaveTextContent("We are working on it...");
-      act(() => vi.advanceTimersByTime(NOTIFICATION_MS - 100));
+      act(() => {
+        vi.advanceTimersByTime(NOTIFICATION_MS - 100);
+      });
       expect(screen.getByTestId("notice-popup")).toBeInTheDocument();
-      act(() => vi.advanceTimersByTime(200));
+      act(() => {
+        vi.advanceTimersByTime(200);
+      });
       expect(screen.queryByTestId("notice-popup")).not.toBeInTheDocument();
     } finally {
       vi.useRealTimers();

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useEffectEvent } from "react";
 import { useNavigate } from "react-router";
 
 /**
@@ -7,12 +7,11 @@ import { useNavigate } from "react-router";
  */
 export function useTimedRedirect(ms: number, leave: () => boolean, enabled = true): void {
   const navigate = useNavigate();
-  const check = useRef(leave);
-  check.current = leave;
+  const check = useEffectEvent(leave);
   useEffect(() => {
     if (!enabled) return;
     const timer = setTimeout(() => {
-      if (check.current()) void navigate("/home", { replace: true });
+      if (check()) void navigate("/home", { replace: true });
     }, ms);
     return () => clearTimeout(timer);
   }, [ms, enabled, navigate]);

@@ -149,7 +149,7 @@ function PointsExchange({ points, money }: { points: number; money: (value: numb
       <h2 id={`${id}-title`}>{t("vip.title")}</h2>
       <p data-testid="vip-points">{t("vip.points", { points: formatCount(points) })}</p>
       {rate && <p className="screen__soon">{t("vip.rate", { points: formatCount(rate.compPoints), cash: money(rate.rate), minimum: formatCount(rate.minimumPoints) })}</p>}
-      <form className="history-form__dates" onSubmit={confirm} noValidate>
+      <form className="history-form__dates" onSubmit={(event) => void confirm(event)} noValidate>
         <label htmlFor={`${id}-points`}>{t("vip.amount")}</label>
         <input
           id={`${id}-points`}

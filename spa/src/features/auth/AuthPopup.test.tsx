@@ -75,7 +75,7 @@ describe("sign-in", () => {
     expect(await screen.findByTestId("auth-error")).toHaveTextContent(shown);
   });
 
-  it("closes on Escape", async () => {
+  it("closes on Escape", () => {
     stubPlatform({});
     const store = openPopup();
     fireEvent.keyDown(document, { key: "Escape" });
@@ -93,7 +93,9 @@ describe("forgot password", () => {
     try {
       fireEvent.click(screen.getByTestId("forgot-submit"));
       expect(await screen.findByTestId("auth-error")).toHaveTextContent("Nombre de usuario ya utilizado");
-      act(() => vi.advanceTimersByTime(FORGOT_ERROR_MS + 10));
+      act(() => {
+        vi.advanceTimersByTime(FORGOT_ERROR_MS + 10);
+      });
       expect(screen.queryByTestId("auth-error")).not.toBeInTheDocument();
     } finally {
       vi.useRealTimers();

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 
@@ -39,6 +39,7 @@ import { SESSION_EXPIRED } from "../../api/errors";
 import { useAppDispatch } from "../../lib/store/hooks";
 import { showNotice } from "../../lib/store/uiSlice";
 import { CASHIER_CHECK_MS } from "./WithdrawScreen";
+import { useShownFor } from "../../lib/useShownFor";
 import "../../styles/cashier.css";
 
 /** Section 9: "Deposit Successfull" shows for 2 s. */
@@ -117,14 +118,7 @@ function DepositFlow({ method, payMethod, currency, limits }: { method: DepositF
   const navigate = useNavigate();
   const [step, setStep] = useState<Step>({ kind: "form" });
   const { progress, follow } = useDepositStatus();
-  const [celebrate, setCelebrate] = useState(false);
-
-  useEffect(() => {
-    if (progress.state !== "approved") return;
-    setCelebrate(true);
-    const timer = setTimeout(() => setCelebrate(false), SUCCESS_POPUP_MS);
-    return () => clearTimeout(timer);
-  }, [progress.state]);
+  const [celebrate, endCelebration] = useShownFor(progress.state === "approved" ? "approved" : null, SUCCESS_POPUP_MS);
 
   return (
     <>
@@ -170,7 +164,7 @@ function DepositFlow({ method, payMethod, currency, limits }: { method: DepositF
         </div>
       )}
       {celebrate && (
-        <Dialog labelledBy="deposit-success-title" onClose={() => setCelebrate(false)} role="alertdialog" className="notice notice--success" testId="deposit-success">
+        <Dialog labelledBy="deposit-success-title" onClose={endCelebration} role="alertdialog" className="notice notice--success" testId="deposit-success">
           <h2 id="deposit-success-title" className="notice__title">{t("deposit.success")}</h2>
           <button type="button" className="button button--primary" data-autofocus onClick={() => void navigate("/home")}>
             {t("deposit.ok")}

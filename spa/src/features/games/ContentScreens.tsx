@@ -65,12 +65,10 @@ export function EventsScreen() {
   const { pathname } = useLocation();
   useTimedRedirect(EVENT_CHECK_MS, () => !sessionFlag("Events"), loggedIn);
   const event = eventAt(useGetEventBannersQuery(locale).data, pathname);
-  const [stored, setStored] = useState(storedEvent);
+  const [remembered] = useState(storedEvent);
+  const stored = event ? { eventName: event.eventName, routerLink: event.routerLink, locale } : remembered;
   useEffect(() => {
-    if (!event) return;
-    const current = { eventName: event.eventName, routerLink: event.routerLink, locale };
-    rememberEvent(current);
-    setStored(current);
+    if (event) rememberEvent({ eventName: event.eventName, routerLink: event.routerLink, locale });
   }, [event, locale]);
   const name = stored && stored.locale === locale && stored.routerLink.toLowerCase() === pathname.toLowerCase() ? stored.eventName : null;
   return (

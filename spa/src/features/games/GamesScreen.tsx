@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useEffectEvent, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
@@ -197,10 +197,9 @@ function Sports({ events }: { events: ReactNode }) {
   const { launch } = useLaunchGame();
   const title = t("menu.sports");
   // Once per visit of the screen (each launch mints a new token), not on every render.
-  const launchRef = useRef(launch);
-  launchRef.current = launch;
+  const launchSportsbook = useEffectEvent(() => void launch({ kind: "sportsbook" }, title));
   useEffect(() => {
-    if (loggedIn && sportsbook) void launchRef.current({ kind: "sportsbook" }, title);
+    if (loggedIn && sportsbook) launchSportsbook();
   }, [loggedIn, sportsbook, title]);
   return events;
 }

@@ -41,7 +41,7 @@ describe("OpenTabScreen, the game or lottery frame page", () => {
     expect(frame).toHaveAttribute("src", "https://lottery.example/play?lang=es");
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Lotería");
     expect(launched(fetchMock)).toEqual(["/rest/game/launch"]);
-    const body = await (fetchMock.mock.calls.find(([r]) => new URL((r as Request).url).pathname === "/rest/game/launch")![0] as Request).clone().json();
+    const body: unknown = await (fetchMock.mock.calls.find(([r]) => new URL((r as Request).url).pathname === "/rest/game/launch")![0] as Request).clone().json();
     expect(body).toEqual({ gameMode: "", gameId: "", provider: "evenBet" });
   });
 

@@ -93,7 +93,7 @@ export function EvenbetPokerScreen() {
   useEffect(() => {
     if (!known) return;
     let live = true;
-    const timer = setTimeout(async () => {
+    async function check() {
       if (!loggedIn) {
         dispatch(openAuth("login"));
         return;
@@ -106,7 +106,8 @@ export function EvenbetPokerScreen() {
       if (!live) return;
       if (outcome.url !== null) setUrl(outcome.url);
       else if (outcome.code !== SESSION_EXPIRED) dispatch(showNotice({ kind: "message", text: outcome.message, variant: "error" }));
-    }, SPORTS_GAME_CHECK_MS);
+    }
+    const timer = setTimeout(() => void check(), SPORTS_GAME_CHECK_MS);
     return () => {
       live = false;
       clearTimeout(timer);

@@ -1,4 +1,4 @@
-import { useCallback, useRef } from "react";
+import { useCallback, useLayoutEffect, useRef } from "react";
 
 import type { Game } from "../../api/contracts.gen";
 import { replyFailure, SESSION_EXPIRED, toAppError } from "../../api/errors";
@@ -74,7 +74,9 @@ export function useLaunchGame(): { launch: (target: LaunchTarget, title: string)
 export function useGameLauncher(): { launchGame: (game: Game) => void; launching: string | null } {
   const { launch, launching } = useLaunchGame();
   const latest = useRef(launch);
-  latest.current = launch;
+  useLayoutEffect(() => {
+    latest.current = launch;
+  });
   const launchGame = useCallback((game: Game) => void latest.current({ kind: "game", game }, game.gameName), []);
   return { launchGame, launching };
 }

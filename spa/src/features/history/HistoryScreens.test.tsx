@@ -38,7 +38,7 @@ describe("TransactionHistoryScreen", () => {
     expect(await screen.findByTestId("history-empty")).toHaveTextContent(i18n.t("history:empty"));
   });
 
-  it("needs a type and a range that ends by today", async () => {
+  it("needs a type and a range that ends by today", () => {
     stubBff({ "/bff/config": skinConfig, "/bff/session": player, "/api/history/transactionCheck": { success: true } });
     renderWithProviders(<TransactionHistoryScreen />);
     fireEvent.click(screen.getByTestId("history-deposits"));

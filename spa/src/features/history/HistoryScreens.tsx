@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import type { GameHistoryResponse, GameHistoryRow, TransactionHistoryResponse } from "../../api/contracts.gen";
@@ -38,10 +38,9 @@ function useCurrency(): string {
 
 /** The latest period is shown on arrival, once the skin's currency is known; the form asks for others. */
 function useShowOnArrival(currency: string, show: () => void): void {
-  const showRef = useRef(show);
-  showRef.current = show;
+  const showNow = useEffectEvent(show);
   useEffect(() => {
-    if (currency) showRef.current();
+    if (currency) showNow();
   }, [currency]);
 }
 

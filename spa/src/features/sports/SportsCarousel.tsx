@@ -1,4 +1,4 @@
-import { memo, useCallback, useMemo, useRef } from "react";
+import { memo, useCallback, useLayoutEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 
@@ -38,7 +38,9 @@ export function useBet(): (card: EventCard, selection: Selection) => void {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const state = useRef({ loggedIn, dispatch, navigate });
-  state.current = { loggedIn, dispatch, navigate };
+  useLayoutEffect(() => {
+    state.current = { loggedIn, dispatch, navigate };
+  });
   return useCallback((card: EventCard, selection: Selection) => {
     const { loggedIn: player, dispatch: send, navigate: go } = state.current;
     if (!player) {

@@ -12,9 +12,9 @@ const probeApi = api.injectEndpoints({
 });
 
 function stubPlatform(session: { loggedIn: boolean; login: string | null }, balance: unknown) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+  const fetchMock = vi.fn((input: RequestInfo | URL) => {
     const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
-    return Response.json(path === "/bff/session" ? session : balance);
+    return Promise.resolve(Response.json(path === "/bff/session" ? session : balance));
   });
   vi.stubGlobal("fetch", fetchMock);
   return fetchMock;
