@@ -47,7 +47,18 @@ class Branding(msgspec.Struct, forbid_unknown_fields=True, frozen=True, rename="
     background: Colour = "#0d0f1a"
     surface: Colour = "#171a2b"
     text: Colour = "#f3f4f8"
-    operator_line: str = ""
+    operator_line: str | dict[Locale, str] = ""
+    """The footer's operator line: one text for every language, or one per language
+    (`{es = "...", pt = "...", en = "..."}`, the skin's default language required)."""
+
+    def public(self, default_locale: Locale) -> dict[str, object]:
+        """What the SPA reads: `operatorLine` is one text (the default language's, all that SPAs
+        before per-language lines know), `operatorLines` the text per language, when given."""
+        public: dict[str, object] = msgspec.to_builtins(self)
+        line = self.operator_line
+        public["operatorLine"] = line if isinstance(line, str) else line[default_locale]
+        public["operatorLines"] = {} if isinstance(line, str) else dict(line)
+        return public
 
 
 class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -90,7 +101,7 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
             "currencySymbol": self.currency_symbol or self.currency,
             "defaultLocale": self.default_locale,
             "locales": list(self.locales),
-            "branding": msgspec.to_builtins(self.branding),
+            "branding": self.branding.public(self.default_locale),
             "features": dict(self.features),
             "sportsbookUrl": self.sportsbook_url,
             "pokerDownloads": dict(self.poker_downloads),
@@ -110,6 +121,9 @@ class Skins:
         for skin in skins:
             if skin.default_locale not in skin.locales:
                 raise SkinsFileError(f"skins[{skin.id}].default_locale: {skin.default_locale} is not in locales")
+            line = skin.branding.operator_line
+            if isinstance(line, dict) and skin.default_locale not in line:
+                raise SkinsFileError(f"skins[{skin.id}].branding.operatorLine: no text in {skin.default_locale}")
             for host in skin.hosts:
                 if host in self._by_host:
                     raise SkinsFileError(f"skins[{skin.id}].hosts: {host} already belongs to {self._by_host[host].id}")
@@ -186,7 +200,7 @@ def builtin(sandbox_url: str) -> Skins:
         sportsbook_url=f"{sandbox_url}/_sandbox/game/bti/sportsbook",
         payment_hosts=[sandbox_url],
         poker_downloads=downloads,
-        branding=Branding(operator_line="Aurora Casino is a sandbox demo. Play responsibly. 18+"),
+        branding=Branding(operator_line=_demo_line("Aurora Casino")),
         features={"deposits": True, "withdrawals": True},
     )
     pampa = Skin(
@@ -207,8 +221,16 @@ def builtin(sandbox_url: str) -> Skins:
             background="#07161a",
             surface="#0f252b",
             text="#eef7f5",
-            operator_line="Pampa Bet is a sandbox demo. Play responsibly. 18+",
+            operator_line=_demo_line("Pampa Bet"),
         ),
         features={"deposits": True, "withdrawals": True},
     )
     return Skins([aurora, pampa])
+
+
+def _demo_line(name: str) -> dict[Locale, str]:
+    return {
+        "es": f"{name} es una demo del sandbox. Juega con responsabilidad. +18",
+        "pt": f"{name} é uma demonstração do sandbox. Jogue com responsabilidade. +18",
+        "en": f"{name} is a sandbox demo. Play responsibly. 18+",
+    }

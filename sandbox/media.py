@@ -214,13 +214,26 @@ def _banner(file_name: str, kind: BannerKind, site_name: str | None, lang: Local
     if site_name is None or not 1 <= n <= len(themes):
         return None
     width, height = BANNER_SIZES[kind]
-    margin, size = height // 5, height // 6
-    # Verdana letters are about 0.6 em wide; a fifth of the line stays free.
-    lines = _wrap(themes[n - 1].headline[lang], int((width - 2 * margin) * 0.8 / (size * 0.6)))
-    headline = _text_lines(lines, x=margin, y=height // 2 - (len(lines) - 1) * size // 2, size=size)
+    margin, headline = height // 5, themes[n - 1].headline[lang]
     brand = _text(site_name.upper(), x=margin, y=margin, size=height // 12, weight=800, opacity=0.85)
-    art = _orbs(file_name, width, height) + brand + headline + _cta(lang, width, height)
-    return _svg(file_name, f"{site_name}: {themes[n - 1].headline[lang]}", width, height, art)
+    art = _orbs(file_name, width, height) + brand + _headline(headline, width, height) + _cta(lang, width, height)
+    return _svg(file_name, f"{site_name}: {headline}", width, height, art)
+
+
+def _headline(text: str, width: int, height: int) -> str:
+    """The headline between the brand line and the call to action, centred in that band with
+    clear space above and below (a smaller type when its lines would not fit)."""
+    margin, size = height // 5, height // 6
+    top, bottom = margin, height - margin - height // 7  # brand baseline; top of the call to action
+    lines: list[str] = []
+    for _ in range(2):  # a smaller size may need fewer lines
+        # Verdana letters are about 0.6 em wide; a fifth of the line stays free.
+        lines = _wrap(text, int((width - 2 * margin) * 0.8 / (size * 0.6)))
+        # Lines 1.2 em apart; a line reaches 0.75 em above its baseline and 0.25 em below;
+        # 0.55 em free under the brand and 0.5 em above the call to action.
+        size = min(size, int((bottom - top) / (1.2 * len(lines) - 0.2 + 1.05)))
+    first = top + 0.55 * size + ((bottom - top) - (1.2 * len(lines) + 0.85) * size) / 2 + 0.75 * size
+    return _text_lines(lines, x=margin, y=round(first), size=size)
 
 
 def _cta(lang: Locale, width: int, height: int) -> str:

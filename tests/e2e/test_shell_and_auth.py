@@ -165,11 +165,14 @@ def test_two_skins_from_one_build_look_different(site: Site) -> None:
 
     aurora = site.open("/home")
     expect(aurora.locator(".site-footer__operator")).to_contain_text("Aurora")
+    expect(aurora.locator(".site-footer__operator")).to_contain_text("Juega con responsabilidad")  # in Spanish
     aurora_brand = brand(aurora)
 
     pampa = site.page
     pampa.goto(site.url.replace("127.0.0.1", "pampa.localhost") + "/home")
     expect(pampa.locator(".site-footer__operator")).to_contain_text("Pampa")
+    # The mobile theme (990px and less): a phone's browser bar in the skin's header colour.
+    expect(pampa.locator('meta[name=theme-color][media="(max-width: 990px)"]')).to_have_attribute("content", "#0f252b")
     pampa.screenshot(path=str(site_artifact("pampa_home.png")))
     pampa_brand = brand(pampa)
 

@@ -10,7 +10,6 @@ import concurrent.futures
 import time
 from collections.abc import Iterator
 from decimal import Decimal
-from pathlib import Path
 
 import httpx
 import pytest
@@ -18,7 +17,7 @@ import pytest
 from tests.faults import rogue
 from tests.faults.rogue import RogueUpstream
 from tests.support.browsers import Browser, exchange
-from tests.support.cluster import Cluster, commands_between, sandbox_control, start_cluster
+from tests.support.cluster import Cluster, commands_between, start_cluster
 
 pytestmark = pytest.mark.redis
 
@@ -56,20 +55,15 @@ rest = "{bomb_platform.url}"
     running = start_cluster(tmp_path_factory.mktemp("instances"), env=env, extra_skins=hostile)
     yield running
     running.stop()
-    for gateway in running.gateways:
-        log = Path(gateway.log).read_text()
-        assert '"status":500' not in log, f"{gateway.name} answered 500"
-        assert "unhandled error" not in log, f"{gateway.name} met an error it did not handle"
+    running.assert_clean_logs()
 
 
-@pytest.fixture
-def control(cluster: Cluster) -> Iterator[httpx.Client]:
-    with sandbox_control(cluster) as client:
-        yield client
-
-
-def new_player(control: httpx.Client, login: str, cash: str = "100000") -> None:
-    control.post("/_sandbox/sites/aurora/players", json={"login": login, "password": "pw-123456", "cash": cash})
+def new_player(cluster: Cluster, control: httpx.Client, login: str, source: str, instance: int = 0) -> Browser:
+    """A player with 100,000 on the platform, logged in from their own address."""
+    control.post("/_sandbox/sites/aurora/players", json={"login": login, "password": "pw-123456", "cash": "100000"})
+    player = Browser(cluster, source)
+    assert player.login(login, "pw-123456", instance).json()["success"] is True
+    return player
 
 
 def withdrawals(control: httpx.Client, login: str) -> tuple[int, Decimal]:
@@ -99,9 +93,7 @@ def test_a_withdrawal_retried_after_its_instance_was_killed_is_never_paid_twice(
 ) -> None:
     """Seen from outside: the retry on another instance polled the dead instance's record for
     156 s and never answered."""
-    new_player(control, "killed01")
-    player = Browser(cluster, "127.0.31.1")
-    assert player.login("killed01", "pw-123456").json()["success"] is True
+    player = new_player(cluster, control, "killed01", "127.0.31.1")
     control.put("/_sandbox/faults/cashout12", json={"latencyMs": 2500, "count": 1})
     key = {"Idempotency-Key": "killed01-withdrawal-1"}
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
@@ -132,9 +124,7 @@ def test_a_withdrawal_retried_after_its_instance_was_killed_is_never_paid_twice(
 def test_a_retry_waiting_on_a_slow_withdrawal_does_not_hold_up_shutdown(
     cluster: Cluster, control: httpx.Client
 ) -> None:
-    new_player(control, "drain01")
-    player = Browser(cluster, "127.0.31.2")
-    assert player.login("drain01", "pw-123456").json()["success"] is True
+    player = new_player(cluster, control, "drain01", "127.0.31.2")
     control.put("/_sandbox/faults/cashout12", json={"latencyMs": 6000, "count": 1})
     key = {"Idempotency-Key": "drain01-withdrawal-1"}
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
@@ -164,9 +154,7 @@ def test_after_load_an_idle_cluster_sends_redis_only_its_own_traffic(cluster: Cl
     before = cluster.redis.commands()
     time.sleep(5)
     quiet = commands_between(before, cluster.redis.commands())
-    new_player(control, "idle01")
-    player = Browser(cluster, "127.0.31.3")
-    assert player.login("idle01", "pw-123456").json()["success"] is True
+    player = new_player(cluster, control, "idle01", "127.0.31.3")
     control.put("/_sandbox/faults/balance", json={"latencyMs": 150})
     cookies = "; ".join(f"{name}={value}" for name, value in player.http.cookies.items())
     token = player.http.cookies.get("XSRF-TOKEN") or ""
@@ -201,10 +189,7 @@ def test_redis_killed_and_restarted_under_load_is_a_503_never_a_500(cluster: Clu
     team = []
     for n in range(12):
         login = f"rkill{n:02d}"
-        new_player(control, login)
-        browser = Browser(cluster, f"127.0.32.{n + 1}")
-        assert browser.login(login, "pw-123456", instance=n % 3).json()["success"] is True
-        team.append((login, browser))
+        team.append((login, new_player(cluster, control, login, f"127.0.32.{n + 1}", instance=n % 3)))
     seen: list[tuple[int, str | None]] = []
 
     def play(entry: tuple[str, Browser]) -> None:
@@ -242,9 +227,7 @@ def test_a_gzip_bomb_is_a_502_for_that_call_only_and_nothing_big_reaches_redis(
     """Seen from outside: a 100 kB gzip answer holding 100 MB was inflated whole (RSS 100 -> 345
     MB) and written to Redis as the flight's shared result; that write tripped Redis's timeout
     and the instance answered 503 to everyone for seconds."""
-    new_player(control, "bystander1")
-    bystander = Browser(cluster, "127.0.31.4")
-    assert bystander.login("bystander1", "pw-123456").json()["success"] is True
+    bystander = new_player(cluster, control, "bystander1", "127.0.31.4")
     hostile = {"host": "hostile.localhost"}
     gateway = cluster.gateways[1]
     rss_before = gateway.peak_rss_mb()

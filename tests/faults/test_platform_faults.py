@@ -8,12 +8,11 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
-from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.support.cluster import Cluster, sandbox_control, start_cluster
+from tests.support.cluster import Cluster, start_cluster
 from tests.support.visitor import Player
 
 CASHOUT = "/api/cashier/cashout12"
@@ -27,14 +26,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     running = start_cluster(tmp_path_factory.mktemp("faults"), instances=2)
     yield running
     running.stop()
-    for gateway in running.gateways:
-        assert '"status":500' not in Path(gateway.log).read_text(), f"{gateway.name} answered 500"
-
-
-@pytest.fixture
-def control(cluster: Cluster) -> Iterator[httpx.Client]:
-    with sandbox_control(cluster) as client:
-        yield client
+    running.assert_clean_logs()
 
 
 def players(cluster: Cluster, control: httpx.Client, prefix: str) -> list[tuple[str, Player]]:
@@ -43,9 +35,20 @@ def players(cluster: Cluster, control: httpx.Client, prefix: str) -> list[tuple[
         login = f"{prefix}{n:02d}"
         control.post("/_sandbox/sites/aurora/players", json={"login": login, "password": "pw-123456", "cash": "100000"})
         player = Player(cluster.gateways[n % len(cluster.gateways)].url, client_ip=f"10.40.{len(prefix)}.{n}")
-        player.login(login, "pw-123456")
+        log_in(player, login)
         made.append((login, player))
     return made
+
+
+def log_in(player: Player, login: str) -> None:
+    """As a player would: after a 503 (a breaker the last test's faults left open), again once
+    the Retry-After has passed."""
+    deadline = time.monotonic() + 15
+    answer = player.post("/api/player/login", {"login": login, "password": "pw-123456"})
+    while answer.status_code == 503 and time.monotonic() < deadline:
+        time.sleep(float(answer.headers.get("retry-after", "1")))
+        answer = player.post("/api/player/login", {"login": login, "password": "pw-123456"})
+    assert answer.status_code == 200 and answer.json()["success"] is True, answer.text
 
 
 def outcome(answer: httpx.Response) -> object:

@@ -27,7 +27,7 @@ def test_the_browser_never_sees_platform_cookies_or_session_ids(player: Player, 
     answer = player.post("/api/player/login", {"login": "demo1", "password": "demo123"})
     cookies = " ".join(answer.headers.get_list("set-cookie"))
     names = {c.split("=", 1)[0].strip() for c in answer.headers.get_list("set-cookie")}
-    assert names <= {"bff", "XSRF-TOKEN"}
+    assert names <= {"bff", "XSRF-TOKEN", "bff-device"}, "only the gateway's own cookies"
     profile = player.post("/api/player/getProfile").json()
     assert profile["login"] == "demo1"
     assert "HttpOnly" in next(c for c in answer.headers.get_list("set-cookie") if c.startswith("bff="))

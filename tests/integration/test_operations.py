@@ -99,15 +99,16 @@ class Call:
 
 
 async def _load(url: str, total: int, concurrency: int, on_halfway: object = None) -> list[Call]:
-    """`concurrency` browsers, each with its own session, reading the provider list until
+    """`concurrency` browsers, each with its own session and address, reading the provider list until
     `total` calls were made; `on_halfway` runs (in a thread) when half of them are done."""
     calls: list[Call] = []
     remaining = total
     halfway = asyncio.Event()
 
-    async def browser() -> None:
+    async def browser(n: int) -> None:
         nonlocal remaining
-        async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        address = {"x-forwarded-for": f"10.77.0.{n + 1}"}  # each browser its own client, behind a balancer
+        async with httpx.AsyncClient(base_url=url, timeout=30, headers=address) as http:
             await http.get("/bff/session")
             headers = {"X-XSRF-TOKEN": http.cookies.get("XSRF-TOKEN") or ""}
             while remaining > 0:
@@ -128,7 +129,7 @@ async def _load(url: str, total: int, concurrency: int, on_halfway: object = Non
         if callable(on_halfway):
             await asyncio.to_thread(on_halfway)
 
-    await asyncio.gather(*(browser() for _ in range(concurrency)), trigger())
+    await asyncio.gather(*(browser(n) for n in range(concurrency)), trigger())
     return calls
 
 

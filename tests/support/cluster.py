@@ -150,6 +150,15 @@ class Cluster:
             process.stop()
         self.redis.stop()
 
+    def assert_clean_logs(self, *never: str) -> None:
+        """No gateway answered 500 or met an error it did not handle, and none logged `never`."""
+        for gateway in self.gateways:
+            log = gateway.log.read_text()
+            assert '"status":500' not in log, f"{gateway.name} answered 500"
+            assert "unhandled error" not in log, f"{gateway.name} met an error it did not handle"
+            for text in never:
+                assert text not in log, f"{gateway.name} logged {text!r}"
+
 
 def _answers(url: str) -> bool:
     try:

@@ -5,6 +5,8 @@ import { Link } from "react-router";
 import { useAppDispatch } from "../lib/store/hooks";
 import { showNotice } from "../lib/store/uiSlice";
 import { useGetConfigQuery } from "../lib/config/configApi";
+import { operatorLine } from "../lib/config/operatorLine";
+import { useLocale } from "../i18n/useLocale";
 import { Icon } from "./icons/Icon";
 
 const SOCIAL = [
@@ -21,6 +23,8 @@ export const Footer = memo(function Footer() {
   const dispatch = useAppDispatch();
   const { data } = useGetConfigQuery();
   const skin = data?.skin;
+  const locale = useLocale();
+  const operator = skin && operatorLine(skin.branding, locale);
 
   return (
     <footer className="site-footer" data-testid="site-footer">
@@ -75,7 +79,7 @@ export const Footer = memo(function Footer() {
           18+
         </span>
         <p className="site-footer__text">{t("footer.adultsOnly")}</p>
-        {skin?.branding.operatorLine && <p className="site-footer__operator">{skin.branding.operatorLine}</p>}
+        {operator && <p className="site-footer__operator">{operator}</p>}
       </div>
     </footer>
   );

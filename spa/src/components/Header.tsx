@@ -9,7 +9,7 @@ import { useGetConfigQuery } from "../lib/config/configApi";
 import type { ProviderFlags } from "../lib/providers/flags";
 import { useLogout } from "../lib/session/useLogout";
 import { useSession } from "../lib/session/useSession";
-import { formatMoney } from "../utils/money";
+import { BalanceFigure } from "./BalanceFigure";
 import { DropdownMenu } from "./DropdownMenu";
 import { Icon } from "./icons/Icon";
 import { LanguageSwitcher } from "./LanguageSwitcher";
@@ -108,18 +108,8 @@ function PlayerArea({ depositsOn }: { depositsOn: boolean }) {
         <button type="button" className="profile-block__name" data-testid="profile-name" onClick={() => void navigate("/mybalance")}>
           {profile.name ?? ""}
         </button>
-        <span className="profile-block__money">
-          <span className="profile-block__label">{t("balance.cash")}</span>
-          <span className="profile-block__value" data-testid="balance-cash" data-loaded={balance.loaded}>
-            {formatMoney(balance.cash, balance.symbol)}
-          </span>
-        </span>
-        <span className="profile-block__money">
-          <span className="profile-block__label">{t("balance.bonus")}</span>
-          <span className="profile-block__value" data-testid="balance-bonus" data-loaded={balance.loaded}>
-            {formatMoney(balance.bonus, balance.symbol)}
-          </span>
-        </span>
+        <BalanceFigure label={t("balance.cash")} balance={balance} wallet="cash" testId="balance-cash" />
+        <BalanceFigure label={t("balance.bonus")} balance={balance} wallet="bonus" testId="balance-bonus" />
       </div>
       <DropdownMenu label={<Icon name="user" />} ariaLabel={t("menu.myAccount")} testId="account-menu" className="account-menu">
         {(close) => (

@@ -5,10 +5,13 @@ import { LOCALES, setLanguage, type Locale } from "../i18n/language";
 interface LanguageSwitcherProps {
   /** The languages the skin offers; all of them by default. */
   locales?: readonly Locale[];
+  /** Test ids are `<prefix>-<language>`. */
+  testIdPrefix?: string;
 }
 
-/** Spanish, Portuguese, English: choosing one stores it and reloads the page. */
-export function LanguageSwitcher({ locales = LOCALES }: LanguageSwitcherProps) {
+/** Spanish, Portuguese, English: choosing one stores it and reloads the page. The header shows
+ * the codes, the side menu the names (styles). */
+export function LanguageSwitcher({ locales = LOCALES, testIdPrefix = "language" }: LanguageSwitcherProps) {
   const { t, i18n } = useTranslation();
   const current = i18n.resolvedLanguage;
 
@@ -20,15 +23,17 @@ export function LanguageSwitcher({ locales = LOCALES }: LanguageSwitcherProps) {
           type="button"
           lang={lng}
           className="language-switcher__option"
-          data-testid={`language-${lng}`}
+          data-testid={`${testIdPrefix}-${lng}`}
           aria-pressed={current === lng}
           title={t(`language.${lng}`)}
           onClick={() => {
             if (lng !== current) setLanguage(lng);
           }}
         >
-          <span aria-hidden="true">{lng.toUpperCase()}</span>
-          <span className="visually-hidden">{t(`language.${lng}`)}</span>
+          <span className="language-switcher__code" aria-hidden="true">
+            {lng.toUpperCase()}
+          </span>
+          <span className="language-switcher__name visually-hidden">{t(`language.${lng}`)}</span>
         </button>
       ))}
     </div>

@@ -3,22 +3,29 @@ import { useTranslation } from "react-i18next";
 
 import { useAppDispatch, useAppSelector } from "../lib/store/hooks";
 import { openAuth, selectSideMenuOpen, toggleSideMenu } from "../lib/store/uiSlice";
-import { useProfileFlags } from "../lib/player/hooks";
+import { useHeaderBalance, useProfileFlags } from "../lib/player/hooks";
+import { useGetConfigQuery } from "../lib/config/configApi";
 import type { ProviderFlags } from "../lib/providers/flags";
 import { useSession } from "../lib/session/useSession";
+import { BalanceFigure } from "./BalanceFigure";
 import { Dialog } from "./Dialog";
 import { Icon } from "./icons/Icon";
+import { LanguageSwitcher } from "./LanguageSwitcher";
 import { ACCOUNT_MENU, SIDE_MENU, visible } from "./menu";
 import { MenuLink } from "./MenuLink";
 
-/** Under 991px: the side menu, its My Profile submenu and the full-screen all-tabs popup. */
+/** Under 991px: the side menu (the player's card, the header links, its My Profile submenu, the
+ * language) and the full-screen all-tabs popup. */
 export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags }) {
   const { t } = useTranslation("shell");
   const open = useAppSelector(selectSideMenuOpen);
   const dispatch = useAppDispatch();
   const [allTabs, setAllTabs] = useState(false);
+  const { t: tCommon } = useTranslation();
+  const skin = useGetConfigQuery().data?.skin;
   const titleId = useId();
   const allTabsTitleId = useId();
+  const languageId = useId();
   const close = () => dispatch(toggleSideMenu(false));
   const entries = visible(SIDE_MENU, flags);
 
@@ -60,6 +67,7 @@ export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags
           <Icon name="close" />
         </button>
       </div>
+      <PlayerCard onNavigate={close} />
       <nav aria-labelledby={titleId}>
         <ul className="side-menu__list">
           {entries.map((entry) => (
@@ -72,12 +80,36 @@ export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags
         </ul>
         <MyProfileSubmenu onNavigate={close} />
       </nav>
+      <section className="side-menu__language" aria-labelledby={languageId}>
+        <h3 id={languageId} className="side-menu__subtitle">
+          {tCommon("language.label")}
+        </h3>
+        <LanguageSwitcher locales={skin?.locales} testIdPrefix="side-language" />
+      </section>
       <button type="button" className="button button--ghost side-menu__all" data-testid="side-menu-alltabs" onClick={() => setAllTabs(true)}>
         <Icon name="grid" /> {t("menu.allTabs")}
       </button>
     </Dialog>
   );
 });
+
+/** Logged in: the name (to My balance), cash and bonus, which a phone's header has no room for. */
+function PlayerCard({ onNavigate }: { onNavigate: () => void }) {
+  const { t } = useTranslation("shell");
+  const { loggedIn } = useSession();
+  const balance = useHeaderBalance();
+  const { name } = useProfileFlags();
+  if (!loggedIn) return null;
+  return (
+    <section className="side-menu__player" aria-label={t("menu.myAccount")} data-testid="side-player">
+      <MenuLink to="/mybalance" className="side-menu__player-name" testId="side-player-name" onNavigate={onNavigate}>
+        {name ?? ""}
+      </MenuLink>
+      <BalanceFigure label={t("balance.cash")} balance={balance} wallet="cash" testId="side-balance-cash" />
+      <BalanceFigure label={t("balance.bonus")} balance={balance} wallet="bonus" testId="side-balance-bonus" />
+    </section>
+  );
+}
 
 function MyProfileSubmenu({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation("shell");

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,32 @@ def test_the_public_part_never_shows_upstreams() -> None:
     public = skins.load(EXAMPLE).all[1].public()
     assert "upstreams" not in public and "127.0.0.1:8001" not in str(public)
     assert public["branding"]["operatorLine"]  # type: ignore[index]
+
+
+def test_the_operator_line_comes_per_language() -> None:
+    aurora, pampa = skins.load(EXAMPLE).all
+    branding = aurora.public()["branding"]
+    lines = branding["operatorLines"]  # type: ignore[index]
+    assert set(lines) == {"es", "pt", "en"} and "Juega con responsabilidad" in lines["es"]
+    # One text still, for SPAs that know no other: the default language's.
+    assert branding["operatorLine"] == lines["es"]  # type: ignore[index]
+    assert set(pampa.branding.operator_line) == {"es", "en"}
+    builtin = skins.builtin("http://127.0.0.1:8001").all[0].branding.operator_line
+    assert isinstance(builtin, dict) and builtin["pt"].startswith("Aurora Casino é")
+
+
+def test_an_operator_line_of_one_text_still_serves_every_language() -> None:
+    data = tomllib.loads(EXAMPLE.read_text())
+    data["skins"][0]["branding"]["operatorLine"] = "Operated by X"
+    branding = skins.parse(data).all[0].public()["branding"]
+    assert branding["operatorLine"] == "Operated by X" and branding["operatorLines"] == {}  # type: ignore[index]
+
+
+def test_an_operator_line_without_the_default_language_is_refused() -> None:
+    data = tomllib.loads(EXAMPLE.read_text())
+    data["skins"][1]["branding"]["operatorLine"] = {"en": "Operated by X"}
+    with pytest.raises(skins.SkinsFileError, match=r"skins\[pampa\]\.branding\.operatorLine: no text in es"):
+        skins.parse(data)
 
 
 def test_the_spa_learns_the_sportsbook_and_poker_downloads() -> None:

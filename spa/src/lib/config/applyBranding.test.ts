@@ -15,6 +15,16 @@ describe("applyBranding", () => {
     expect(style.getPropertyValue("--color-text")).toBe("#f3f4f8");
   });
 
+  it("gives phones and tablets (990px and less) a browser bar in the skin's header colour", () => {
+    applyBranding({ ...skinConfig.skin.branding, surface: "#0f252b" });
+    applyBranding({ ...skinConfig.skin.branding, surface: "#13241f" });
+
+    const themes = document.head.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]');
+    expect(themes).toHaveLength(1);
+    expect(themes[0]!.getAttribute("media")).toBe("(max-width: 990px)");
+    expect(themes[0]!.content).toBe("#13241f");
+  });
+
   it("paints the element it is given", () => {
     const element = document.createElement("div");
     applyBranding({ ...skinConfig.skin.branding, accent: "#123456" }, element);

@@ -8,7 +8,10 @@ export interface Branding {
   background: string;
   surface: string;
   text: string;
+  /** The footer's operator line: in the skin's default language, or its only text. */
   operatorLine: string;
+  /** The operator line per language, when the skin gives one per language. */
+  operatorLines?: Partial<Record<Locale, string>>;
 }
 
 export interface Skin {
