@@ -7,7 +7,6 @@ import { uiSlice } from "./uiSlice";
  * The slices a feature adds with `slice.injectInto(rootReducer)`, each declared by its feature
  * (`declare module` on this file), so shared code never names a feature.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface LazyLoadedSlices {}
 
 /** The shared state every screen may read: the API cache and the shell's popups and menus. */
