@@ -35,8 +35,9 @@ all the pool can see (its outcome in the gateway in brackets; "exclusive" is a m
   closes its connections, so the pool's next connect is refused ("unreachable": 502
   UPSTREAM_UNREACHABLE, retried, an idempotency key freed). Refused calls never reach respx.
 - `ReadTimeout`, `WriteTimeout` (any other `TimeoutException`): never answered; the connection
-  is held until the pool gives up (its read timeout: "timeout", 504 UPSTREAM_TIMEOUT, or the
-  route's deadline) or the server stops. It takes the real timeout: give the test short ones.
+  is held until the pool gives up (`ReadTimeout` after its read timeout, the body having been
+  taken: "timeout", 504 UPSTREAM_TIMEOUT, or the route's deadline) or the server stops. It
+  takes the real timeout: give such tests short ones.
 - `ReadError`, `WriteError`, `CloseError` (`NetworkError`): a head (200, `content-length`
   promising more) and part of a body, then the connection closes. A call read whole fails with
   `ReadError` whether or not the connection was reused ("broken"); a streamed call gets its
@@ -113,8 +114,7 @@ class RespxPlatform:
     async def aclose(self, raise_errors: bool = True) -> None:
         """Stops listening, closes every connection, cancels what still runs; then raises the
         errors kept (unless told not to)."""
-        await self._stop_listening()
-        await self._drop_connections()
+        await self._stop()
         if raise_errors and self.errors:
             errors, self.errors = self.errors, []
             if len(errors) == 1:
@@ -134,8 +134,7 @@ class RespxPlatform:
     async def refusing(self) -> AsyncIterator[None]:
         """The platform down for real: its connections closed and its port no longer listening,
         so every connection the pool opens meanwhile is refused (`httpx.ConnectError`)."""
-        await self._stop_listening()
-        await self._drop_connections()
+        await self._stop()
         await asyncio.sleep(0.05)  # lets the pool see the connections it kept idle closed
         try:
             yield
@@ -149,19 +148,18 @@ class RespxPlatform:
         self._server = await loop.create_server(lambda: _Connection(self), "127.0.0.1", self.port)
         self.port = self._server.sockets[0].getsockname()[1]
 
-    async def _stop_listening(self) -> None:
+    async def _stop(self) -> None:
+        """Stops listening and closes every connection (what still runs is cancelled)."""
         server, self._server = self._server, None
         self.listening = False
         if server is not None:
             server.close()
-            await self._drop_connections()  # before wait_closed, which waits for them (3.12+)
-            await server.wait_closed()
-
-    async def _drop_connections(self) -> None:
         connections = list(self._connections)
         for connection in connections:
             connection.drop()
         await asyncio.gather(*(c.finished() for c in connections))
+        if server is not None:
+            await server.wait_closed()  # after the connections: from 3.12 it waits for them
 
     def origin(self) -> str:
         return self.base_url or self.url

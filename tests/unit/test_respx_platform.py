@@ -226,7 +226,7 @@ async def test_a_mocked_timeout_is_a_platform_that_never_answers(router: respx.R
         started = time.monotonic()
         with pytest.raises(httpx.ReadTimeout):
             await pool.request("POST", "/api/cashier/balance", {}, b"{}", Timeouts(connect=1.0, read=0.2))
-        assert 0.2 <= time.monotonic() - started < 1.0, "the pool's own read timeout, not the mock"
+        assert 0.15 < time.monotonic() - started < 1.0, "the pool's own read timeout, not the mock"
         await asyncio.sleep(0.05)
         assert platform.accepted == 1 and platform.connections == 0, "held until the pool hung up"
 
