@@ -54,8 +54,9 @@ run: $(VENV)/.run-deps spa/dist/index.html
 sandbox: $(VENV)/.run-deps
 	$(PYTHON) -m sandbox --host 127.0.0.1 --port 8001
 
+# ESLint (type-aware, react-hooks, the layer rule of spa/eslint.config.js) with zero warnings.
 spa-test: spa/node_modules/.installed
-	cd spa && npm run typecheck && npm test
+	cd spa && npm run lint && npm run typecheck && npm test
 
 lint: $(VENV)/.dev-deps
 	$(VENV)/bin/ruff check .

@@ -440,13 +440,13 @@ class Case:
 # namespaces it loads, in the default language (es).
 TOP_ROUTES: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "/home": (None, ("lobby", "games")),
-    "/games/slots": ("src/app/routes/GamesScreen.tsx", ("games",)),
-    "/games/livedealer": ("src/app/routes/GamesScreen.tsx", ("games",)),
-    "/poker": ("src/app/routes/PokerScreens.tsx", ("games", "lobby")),
-    "/promotions": ("src/app/routes/PageScreens.tsx", ("pages",)),
-    "/mybalance": ("src/app/routes/MyBalanceScreen.tsx", ("account",)),
-    "/deposit": ("src/app/routes/DepositScreen.tsx", ("cashier", "forms")),
-    "/withdraw": ("src/app/routes/WithdrawScreen.tsx", ("cashier", "forms")),
+    "/games/slots": ("src/app/routes/GamesRoutes.tsx", ("games",)),
+    "/games/livedealer": ("src/app/routes/GamesRoutes.tsx", ("games",)),
+    "/poker": ("src/features/games/PokerScreens.tsx", ("games", "lobby")),
+    "/promotions": ("src/app/routes/PromotionsRoute.tsx", ("pages",)),
+    "/mybalance": ("src/features/account/MyBalanceScreen.tsx", ("account",)),
+    "/deposit": ("src/features/cashier/DepositScreen.tsx", ("cashier", "forms")),
+    "/withdraw": ("src/features/cashier/WithdrawScreen.tsx", ("cashier", "forms")),
 }
 
 

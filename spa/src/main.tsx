@@ -11,9 +11,9 @@ import "./styles/shell.css";
 import { blockF12 } from "./app/blockF12";
 import { appRoutes, LOBBY_PATHS } from "./app/router";
 import { makeStore } from "./app/store";
-import { configApi } from "./features/config/configApi";
-import { contentApi } from "./features/content/contentApi";
-import { sessionApi } from "./features/session/sessionApi";
+import { configApi } from "./lib/config/configApi";
+import { contentApi } from "./lib/content/contentApi";
+import { sessionApi } from "./lib/session/sessionApi";
 import i18n from "./i18n";
 import { localeOf } from "./i18n/useLocale";
 

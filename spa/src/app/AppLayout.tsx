@@ -10,14 +10,14 @@ import { Header } from "../components/Header";
 import { NoticeHost } from "../components/NoticeHost";
 import { PageLoader } from "../components/PageLoader";
 import { SideMenu } from "../components/SideMenu";
-import { useProfileFlags } from "../features/account/hooks";
+import { useProfileFlags } from "../lib/player/hooks";
 import { AuthUrlEffects } from "../features/auth/AuthUrlEffects";
-import { useSkinBranding } from "../features/config/useSkinBranding";
+import { useSkinBranding } from "../lib/config/useSkinBranding";
 import { GameFrame } from "../features/games/GameFrame";
-import type { ProviderFlags } from "../features/providers/flags";
-import { useProviderFlags } from "../features/providers/useProviderFlags";
-import { useAppSelector } from "./hooks";
-import { selectAuth } from "./uiSlice";
+import type { ProviderFlags } from "../lib/providers/flags";
+import { useProviderFlags } from "../lib/providers/useProviderFlags";
+import { useAppSelector } from "../lib/store/hooks";
+import { selectAuth } from "../lib/store/uiSlice";
 
 // The login popup is code a visitor may never need: it loads when first opened, with its texts
 // and the forms' (so it does not suspend once more for them).

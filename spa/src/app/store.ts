@@ -1,14 +1,11 @@
-import { combineSlices, configureStore } from "@reduxjs/toolkit";
+import { configureStore } from "@reduxjs/toolkit";
 import { setupListeners } from "@reduxjs/toolkit/query";
 
-import { sessionExpiry } from "../features/session/sessionExpiry";
-import { api } from "./api";
-import { gameSlice } from "../features/games/gameSlice";
-import { uiSlice } from "./uiSlice";
+import { api } from "../api/baseApi";
+import { sessionExpiry } from "../lib/session/sessionExpiry";
+import { rootReducer, type RootState } from "../lib/store/rootReducer";
 
-const rootReducer = combineSlices(api, uiSlice, gameSlice);
-
-export type RootState = ReturnType<typeof rootReducer>;
+export type { RootState };
 
 /** One store factory for the app and for tests (`renderWithProviders`). */
 export function makeStore(preloadedState?: Partial<RootState>) {

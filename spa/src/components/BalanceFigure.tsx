@@ -1,4 +1,4 @@
-import type { HeaderBalance } from "../features/account/hooks";
+import type { HeaderBalance } from "../lib/player/hooks";
 import { formatMoney } from "../utils/money";
 
 interface BalanceFigureProps {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useEffectEvent, useRef, type ReactNode } from "react";
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -21,8 +21,7 @@ interface DialogProps {
  */
 export function Dialog({ labelledBy, onClose, children, className, role = "dialog", testId, kind }: DialogProps) {
   const panel = useRef<HTMLDivElement>(null);
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
+  const close = useEffectEvent(onClose);
 
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -33,7 +32,7 @@ export function Dialog({ labelledBy, onClose, children, className, role = "dialo
     function onKeyDown(event: KeyboardEvent) {
       if (event.key === "Escape") {
         event.stopPropagation();
-        onCloseRef.current();
+        close();
         return;
       }
       if (event.key !== "Tab" || !node) return;

@@ -2,10 +2,10 @@ import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
-import { useAppDispatch } from "../app/hooks";
-import { showNotice } from "../app/uiSlice";
-import { useGetConfigQuery } from "../features/config/configApi";
-import { operatorLine } from "../features/config/operatorLine";
+import { useAppDispatch } from "../lib/store/hooks";
+import { showNotice } from "../lib/store/uiSlice";
+import { useGetConfigQuery } from "../lib/config/configApi";
+import { operatorLine } from "../lib/config/operatorLine";
 import { useLocale } from "../i18n/useLocale";
 import { Icon } from "./icons/Icon";
 

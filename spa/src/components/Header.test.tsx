@@ -1,13 +1,10 @@
-import { act, render, screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { Provider } from "react-redux";
-import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 
-import { appRoutes } from "../app/router";
-import { makeStore } from "../app/store";
-import { showNotice } from "../app/uiSlice";
+import { showNotice } from "../lib/store/uiSlice";
 import { loggedOut, skinConfig, stubBff } from "../test/bff";
+import { renderAppAt } from "../test/app";
 import { NOTIFICATION_MS } from "./NoticeHost";
 
 const aurora = { skin: { ...skinConfig.skin, currency: "INR", currencySymbol: "Bs." } };
@@ -26,14 +23,7 @@ const providers = [
 
 function renderApp(url: string, answers: Record<string, unknown>) {
   stubBff({ "/bff/config": aurora, "/api/agentAccount/getProviders": providers, ...answers });
-  const store = makeStore();
-  const router = createMemoryRouter(appRoutes, { initialEntries: [url] });
-  render(
-    <Provider store={store}>
-      <RouterProvider router={router} />
-    </Provider>,
-  );
-  return { store, router };
+  return renderAppAt(url);
 }
 
 describe("header", () => {
@@ -107,9 +97,13 @@ describe("notices", () => {
         store.dispatch(showNotice({ kind: "notification", variant: "info", text: "We are working on it..." }));
       });
       expect(screen.getByTestId("notice-popup")).toHaveTextContent("We are working on it...");
-      act(() => vi.advanceTimersByTime(NOTIFICATION_MS - 100));
+      act(() => {
+        vi.advanceTimersByTime(NOTIFICATION_MS - 100);
+      });
       expect(screen.getByTestId("notice-popup")).toBeInTheDocument();
-      act(() => vi.advanceTimersByTime(200));
+      act(() => {
+        vi.advanceTimersByTime(200);
+      });
       expect(screen.queryByTestId("notice-popup")).not.toBeInTheDocument();
     } finally {
       vi.useRealTimers();

@@ -2,8 +2,8 @@ import { useEffect, useId } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 
-import { useAppDispatch, useAppSelector } from "../app/hooks";
-import { closeNotice, selectNotice } from "../app/uiSlice";
+import { useAppDispatch, useAppSelector } from "../lib/store/hooks";
+import { closeNotice, selectNotice } from "../lib/store/uiSlice";
 import { Dialog } from "./Dialog";
 
 /** Spec: the notification popup closes by itself after 4.5 s. */

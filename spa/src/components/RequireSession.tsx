@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Navigate } from "react-router";
 
-import { useSession } from "../features/session/useSession";
+import { useSession } from "../lib/session/useSession";
 import { PageLoader } from "./PageLoader";
 
 /** Guarded routes: a logged-out visitor goes to /home (once the session is known). */

@@ -1,11 +1,8 @@
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { Provider } from "react-redux";
-import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { appRoutes } from "../app/router";
-import { makeStore } from "../app/store";
+import { renderAppAt } from "../test/app";
 import { loggedOut, skinConfig, stubBff } from "../test/bff";
 
 const aurora = { skin: { ...skinConfig.skin, currency: "INR", currencySymbol: "Bs." } };
@@ -16,11 +13,7 @@ const balance = {
 
 function renderApp(answers: Record<string, unknown>) {
   stubBff({ "/bff/config": aurora, "/api/agentAccount/getProviders": [], ...answers });
-  render(
-    <Provider store={makeStore()}>
-      <RouterProvider router={createMemoryRouter(appRoutes, { initialEntries: ["/home"] })} />
-    </Provider>,
-  );
+  renderAppAt("/home");
 }
 
 async function openSideMenu() {

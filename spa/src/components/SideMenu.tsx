@@ -1,12 +1,12 @@
 import { memo, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 
-import { useAppDispatch, useAppSelector } from "../app/hooks";
-import { openAuth, selectSideMenuOpen, toggleSideMenu } from "../app/uiSlice";
-import { useHeaderBalance, useProfileFlags } from "../features/account/hooks";
-import { useGetConfigQuery } from "../features/config/configApi";
-import type { ProviderFlags } from "../features/providers/flags";
-import { useSession } from "../features/session/useSession";
+import { useAppDispatch, useAppSelector } from "../lib/store/hooks";
+import { openAuth, selectSideMenuOpen, toggleSideMenu } from "../lib/store/uiSlice";
+import { useHeaderBalance, useProfileFlags } from "../lib/player/hooks";
+import { useGetConfigQuery } from "../lib/config/configApi";
+import type { ProviderFlags } from "../lib/providers/flags";
+import { useSession } from "../lib/session/useSession";
 import { BalanceFigure } from "./BalanceFigure";
 import { Dialog } from "./Dialog";
 import { Icon } from "./icons/Icon";

@@ -1,6 +1,6 @@
 import type { ParseKeys } from "i18next";
 
-import type { ProviderFlags } from "../features/providers/flags";
+import type { ProviderFlags } from "../lib/providers/flags";
 
 export type ShellKey = ParseKeys<"shell">;
 

@@ -38,7 +38,7 @@ describe("messages", () => {
   const messages = new Set(
     formsInUse.flatMap((form) =>
       Object.values(form).flatMap((rule) =>
-        Object.entries(rule)
+        Object.entries(rule as Record<string, unknown>)
           .filter(([key, value]) => typeof value === "string" && (key.endsWith("message") || key === "required" || key === "hint"))
           .map(([, value]) => value as string),
       ),

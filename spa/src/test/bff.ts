@@ -1,7 +1,7 @@
 import { vi } from "vitest";
 
-import type { BffConfig } from "../features/config/types";
-import type { BffSession } from "../features/session/types";
+import type { BffConfig } from "../lib/config/types";
+import type { BffSession } from "../lib/session/types";
 
 export const skinConfig: BffConfig = {
   skin: {
@@ -33,11 +33,10 @@ export const loggedOut: BffSession = { loggedIn: false, login: null };
  * and 404 for anything else. Returns the mock, to assert on the calls.
  */
 export function stubBff(responses: Record<string, unknown>) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+  const fetchMock = vi.fn((input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(input);
     const body = responses[new URL(request.url).pathname];
-    if (body === undefined) return Response.json({ message: "not found" }, { status: 404 });
-    return Response.json(body);
+    return Promise.resolve(body === undefined ? Response.json({ message: "not found" }, { status: 404 }) : Response.json(body));
   });
   vi.stubGlobal("fetch", fetchMock);
   return fetchMock;

@@ -1,16 +1,18 @@
 import { useTranslation } from "react-i18next";
 
 import { AfterFirstPaint } from "../../components/AfterFirstPaint";
-import { useGetConfigQuery } from "../../features/config/configApi";
+import { useGetConfigQuery } from "../../lib/config/configApi";
 import { GameRow } from "../../features/games/GameRow";
+import { LIVE_TABLES } from "../../features/games/launch";
+import { useLaunchGame } from "../../features/games/useLaunchGame";
 import { HeroBanners } from "../../features/lobby/HeroBanners";
 import { FooterBanners, LobbyBanners } from "../../features/lobby/PromoBanners";
 import { ProviderChips } from "../../features/lobby/ProviderChips";
-import { providerLabel } from "../../features/lobby/providers";
+import { providerLabel } from "../../lib/providers/labels";
 import { QuickIcons } from "../../features/lobby/QuickIcons";
 import { useLobbyTop } from "../../features/lobby/useLobbyTop";
-import { providerOn } from "../../features/providers/flags";
-import { useShellFlags } from "../../features/providers/useShellFlags";
+import { providerOn, type ProviderFlags } from "../../lib/providers/flags";
+import { useShellFlags } from "../../lib/providers/useShellFlags";
 import { SportsCarousel } from "../../features/sports/SportsCarousel";
 import "../../styles/home.css";
 
@@ -37,7 +39,7 @@ export function HomeScreen() {
       <HeroBanners onShown={top.heroShown} />
       {/* The platform's home search exists but is disabled and hidden (section 1). */}
       <input type="search" className="home__search" disabled hidden aria-hidden="true" tabIndex={-1} />
-      <QuickIcons flags={flags} />
+      <LobbyQuickIcons flags={flags} />
       <LobbyBanners onShown={top.bannersShown} />
       {flags.sports && (
         <AfterFirstPaint waitFor={top.shown} fallback={<div className="carousel carousel--pending carousel--sports" aria-hidden="true" />}>
@@ -55,4 +57,11 @@ export function HomeScreen() {
       </AfterFirstPaint>
     </div>
   );
+}
+
+/** The quick icons, whose Roulette opens the live table in the game frame. */
+function LobbyQuickIcons({ flags }: { flags: ProviderFlags }) {
+  const { launch } = useLaunchGame();
+  const playRoulette = (title: string) => void launch({ kind: "liveTable", table: LIVE_TABLES.roulette }, title);
+  return <QuickIcons flags={flags} onRoulette={playRoulette} />;
 }

@@ -1,6 +1,6 @@
-import { api } from "../../app/api";
+import { api } from "../../api/baseApi";
 import type { ExchangeRatesResponse, ExchangeRequest, ExchangeResponse, PlayerLevelsResponse } from "../../api/contracts.gen";
-import { moneyCall } from "../cashier/cashierApi";
+import { moneyCall } from "../../api/idempotency";
 
 export const vipApi = api.injectEndpoints({
   endpoints: (build) => ({

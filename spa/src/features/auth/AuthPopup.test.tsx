@@ -2,8 +2,8 @@ import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 
-import { openAuth, selectAuth, selectNotice } from "../../app/uiSlice";
-import { makeStore } from "../../app/store";
+import { openAuth, selectAuth, selectNotice } from "../../lib/store/uiSlice";
+import { makeTestStore } from "../../test/render";
 import { renderWithProviders } from "../../test/render";
 import AuthPopup from "./AuthPopup";
 import { FORGOT_ERROR_MS } from "./ForgotPasswordForm";
@@ -25,7 +25,7 @@ function stubPlatform(answers: Record<string, unknown>) {
 }
 
 function openPopup(tab: "login" | "forgot" | "register" = "login") {
-  const store = makeStore();
+  const store = makeTestStore();
   store.dispatch(openAuth(tab));
   renderWithProviders(<AuthPopup />, { store });
   return store;
@@ -75,7 +75,7 @@ describe("sign-in", () => {
     expect(await screen.findByTestId("auth-error")).toHaveTextContent(shown);
   });
 
-  it("closes on Escape", async () => {
+  it("closes on Escape", () => {
     stubPlatform({});
     const store = openPopup();
     fireEvent.keyDown(document, { key: "Escape" });
@@ -93,7 +93,9 @@ describe("forgot password", () => {
     try {
       fireEvent.click(screen.getByTestId("forgot-submit"));
       expect(await screen.findByTestId("auth-error")).toHaveTextContent("Nombre de usuario ya utilizado");
-      act(() => vi.advanceTimersByTime(FORGOT_ERROR_MS + 10));
+      act(() => {
+        vi.advanceTimersByTime(FORGOT_ERROR_MS + 10);
+      });
       expect(screen.queryByTestId("auth-error")).not.toBeInTheDocument();
     } finally {
       vi.useRealTimers();

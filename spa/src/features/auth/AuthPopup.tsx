@@ -1,8 +1,8 @@
 import { useId, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 
-import { useAppDispatch, useAppSelector } from "../../app/hooks";
-import { closeAuth, selectAuth, switchAuthTab, type AuthTab } from "../../app/uiSlice";
+import { useAppDispatch, useAppSelector } from "../../lib/store/hooks";
+import { closeAuth, selectAuth, switchAuthTab, type AuthTab } from "../../lib/store/uiSlice";
 import { Dialog } from "../../components/Dialog";
 import { Icon } from "../../components/icons/Icon";
 import "../../styles/auth.css";

@@ -2,10 +2,10 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 
-import { useAppDispatch } from "../../app/hooks";
-import { openAuth, showNotice } from "../../app/uiSlice";
-import { useGetConfigQuery } from "../config/configApi";
-import { useSession } from "../session/useSession";
+import { useAppDispatch } from "../../lib/store/hooks";
+import { openAuth, showNotice } from "../../lib/store/uiSlice";
+import { useGetConfigQuery } from "../../lib/config/configApi";
+import { useSession } from "../../lib/session/useSession";
 import { useAdoptSessionMutation, useAffiliateHitMutation, useVerifyAccountMutation } from "./authApi";
 import { referralFromUrl, rememberReferral } from "./referral";
 

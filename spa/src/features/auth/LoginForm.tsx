@@ -1,16 +1,17 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 
 import { contractRules } from "../../api/rules.gen";
-import { toAppError } from "../../app/errors";
-import { useAppDispatch } from "../../app/hooks";
-import { closeAuth, switchAuthTab } from "../../app/uiSlice";
 import { TextField } from "../../forms/Field";
 import { lettersAndDigitsOnly } from "../../forms/keys";
-import { useForm, useFormMessage } from "../../forms/useForm";
+import { useForm } from "../../forms/useForm";
+import { useAppDispatch } from "../../lib/store/hooks";
+import { closeAuth, switchAuthTab } from "../../lib/store/uiSlice";
+import { AuthFailure } from "./AuthFailure";
 import { useLoginMutation } from "./authApi";
 import { loginErrorKey } from "./loginErrors";
+import { useAuthForm, type AuthOutcome } from "./useAuthForm";
 
 /** Remember-me keeps the login name only (never the password): the BFF keeps the session. */
 export const REMEMBERED_LOGIN_KEY = "rrrUserName";
@@ -20,68 +21,49 @@ const rules = contractRules.forms.login;
 export function LoginForm() {
   const { t } = useTranslation("auth");
   const tf = useTranslation("forms").t;
-  const formMessage = useFormMessage();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [login, { isLoading }] = useLoginMutation();
   const remembered = localStorage.getItem(REMEMBERED_LOGIN_KEY) ?? "";
   const form = useForm(rules, { login: remembered, password: "" });
   const [rememberMe, setRememberMe] = useState(true);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { failure, submit, field, formMessage } = useAuthForm(form, isLoading);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    form.touchAll();
-    // Enter submits only when both fields are valid; a second submit waits for the first.
-    if (!form.valid || isLoading) return;
+  async function signIn(): Promise<AuthOutcome> {
     const name = String(form.values.login);
-    try {
-      const reply = await login({ login: name, password: String(form.values.password), rememberMe }).unwrap();
-      if (!reply.success) {
-        const description = reply.description ?? reply.message ?? "";
-        const key = loginErrorKey(description);
-        setFailure(key ? t(key) : description || t("errors.loginFailed"));
-        return;
-      }
-      if (rememberMe) localStorage.setItem(REMEMBERED_LOGIN_KEY, name);
-      else localStorage.removeItem(REMEMBERED_LOGIN_KEY);
-      dispatch(closeAuth());
-      void navigate("/home");
-    } catch (error) {
-      setFailure(formMessage(toAppError(error as Parameters<typeof toAppError>[0]).message));
+    const reply = await login({ login: name, password: String(form.values.password), rememberMe }).unwrap();
+    if (!reply.success) {
+      const description = reply.description ?? reply.message ?? "";
+      const key = loginErrorKey(description);
+      return { ok: false, message: key ? t(key) : description || t("errors.loginFailed") };
     }
+    if (rememberMe) localStorage.setItem(REMEMBERED_LOGIN_KEY, name);
+    else localStorage.removeItem(REMEMBERED_LOGIN_KEY);
+    dispatch(closeAuth());
+    void navigate("/home");
+    return { ok: true };
   }
 
   return (
-    <form className="auth-form" noValidate onSubmit={(event) => void submit(event)} aria-labelledby="auth-title-login">
+    <form className="auth-form" noValidate onSubmit={(event) => void submit(event, signIn)} aria-labelledby="auth-title-login">
       <h2 id="auth-title-login" className="auth-form__title">
         {t("login.title")}
       </h2>
       <TextField
-        name="login"
+        {...field("login")}
         label={tf("labels.login")}
         autoComplete="username"
-        value={String(form.values.login)}
-        error={form.errors.login}
         hint={formMessage(rules.login.hint)}
-        onValue={(value) => form.set("login", value)}
         onKeyDown={lettersAndDigitsOnly}
-        onBlur={() => form.touch("login")}
-        onFocus={() => setFailure(null)}
         maxLength={15}
         data-autofocus
       />
       <TextField
-        name="password"
+        {...field("password")}
         type="password"
         label={tf("labels.password")}
         autoComplete="current-password"
-        value={String(form.values.password)}
-        error={form.errors.password}
         hint={formMessage(rules.password.hint)}
-        onValue={(value) => form.set("password", value)}
-        onBlur={() => form.touch("password")}
-        onFocus={() => setFailure(null)}
         maxLength={15}
       />
       <div className="auth-form__row">
@@ -93,11 +75,7 @@ export function LoginForm() {
           {t("login.forgot")}
         </button>
       </div>
-      {failure && (
-        <p className="auth-form__error" role="alert" data-testid="auth-error">
-          {failure}
-        </p>
-      )}
+      <AuthFailure text={failure} />
       <button type="submit" className="button button--primary button--block" data-testid="login-submit" disabled={isLoading} aria-busy={isLoading}>
         {isLoading ? t("login.signingIn") : t("login.submit")}
       </button>

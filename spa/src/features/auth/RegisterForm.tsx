@@ -1,18 +1,19 @@
-import { useState, type FormEvent } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 
 import type { RegisterRequest } from "../../api/contracts.gen";
 import { contractRules } from "../../api/rules.gen";
-import { toAppError } from "../../app/errors";
-import { useAppDispatch } from "../../app/hooks";
-import { closeAuth, showNotice } from "../../app/uiSlice";
+import { DEFAULT_FAILURE } from "../../api/errors";
 import { TextField } from "../../forms/Field";
 import { lettersAndDigitsOnly } from "../../forms/keys";
-import { useForm, useFormMessage } from "../../forms/useForm";
+import { useForm } from "../../forms/useForm";
+import { useAppDispatch } from "../../lib/store/hooks";
+import { closeAuth, showNotice } from "../../lib/store/uiSlice";
+import { AuthFailure } from "./AuthFailure";
 import { useRegisterMutation } from "./authApi";
 import { loginErrorKey } from "./loginErrors";
 import { referralFields } from "./referral";
+import { useAuthForm, type AuthOutcome } from "./useAuthForm";
 
 /** Section 3: the province is always LA RIOJA. */
 export const PROVINCE = "LA RIOJA";
@@ -40,7 +41,6 @@ export function registerPayload(fields: RegisterFields, storage: Storage = local
 export function RegisterForm() {
   const { t } = useTranslation("auth");
   const tf = useTranslation("forms").t;
-  const formMessage = useFormMessage();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [register, { isLoading }] = useRegisterMutation();
@@ -48,83 +48,53 @@ export function RegisterForm() {
     { login: rules.login, password: rules.password, email: rules.email, acceptTerms: rules.acceptTerms },
     { login: "", password: "", email: "", acceptTerms: false },
   );
-  const [failure, setFailure] = useState<string | null>(null);
+  const { failure, submit, field, formMessage } = useAuthForm(form, isLoading);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    form.touchAll();
-    if (!form.valid || isLoading) return;
+  async function signUp(): Promise<AuthOutcome> {
     const fields = {
       login: String(form.values.login),
       password: String(form.values.password),
       email: String(form.values.email),
       acceptTerms: form.values.acceptTerms === true,
     };
-    try {
-      const reply = await register(registerPayload(fields)).unwrap();
-      if (!reply.success) {
-        const description = reply.description ?? reply.message ?? "";
-        const key = loginErrorKey(description);
-        setFailure(key ? t(key) : formMessage(description || "some thing went wrong please contact admin"));
-        const fieldErrors = (reply as { errors?: Record<string, string> | null }).errors;
-        if (fieldErrors) form.setServerErrors(fieldErrors);
-        return;
-      }
-      dispatch(closeAuth());
-      dispatch(
-        showNotice({ kind: "message", variant: "success", title: t("register.successTitle"), text: t("register.success") }),
-      );
-      void navigate("/home");
-    } catch (error) {
-      const appError = toAppError(error as Parameters<typeof toAppError>[0]);
-      setFailure(formMessage(appError.message));
-      form.setServerErrors(appError.fields);
+    const reply = await register(registerPayload(fields)).unwrap();
+    if (!reply.success) {
+      const description = reply.description ?? reply.message ?? "";
+      const key = loginErrorKey(description);
+      const fieldErrors = (reply as { errors?: Record<string, string> | null }).errors;
+      return { ok: false, message: key ? t(key) : formMessage(description || DEFAULT_FAILURE), fields: fieldErrors };
     }
+    dispatch(closeAuth());
+    dispatch(
+      showNotice({ kind: "message", variant: "success", title: t("register.successTitle"), text: t("register.success") }),
+    );
+    void navigate("/home");
+    return { ok: true };
   }
 
   return (
-    <form className="auth-form" noValidate onSubmit={(event) => void submit(event)} aria-labelledby="auth-title-register">
+    <form className="auth-form" noValidate onSubmit={(event) => void submit(event, signUp)} aria-labelledby="auth-title-register">
       <h2 id="auth-title-register" className="auth-form__title">
         {t("register.title")}
       </h2>
       <TextField
-        name="login"
+        {...field("login")}
         label={tf("labels.login")}
         autoComplete="username"
-        value={String(form.values.login)}
-        error={form.errors.login}
         hint={formMessage(rules.login.hint)}
-        onValue={(value) => form.set("login", value)}
         onKeyDown={lettersAndDigitsOnly}
-        onBlur={() => form.touch("login")}
-        onFocus={() => setFailure(null)}
         maxLength={15}
         data-autofocus
       />
       <TextField
-        name="password"
+        {...field("password")}
         type="password"
         label={tf("labels.password")}
         autoComplete="new-password"
-        value={String(form.values.password)}
-        error={form.errors.password}
         hint={formMessage(rules.password.hint)}
-        onValue={(value) => form.set("password", value)}
-        onBlur={() => form.touch("password")}
-        onFocus={() => setFailure(null)}
         maxLength={15}
       />
-      <TextField
-        name="email"
-        type="email"
-        label={tf("labels.email")}
-        autoComplete="email"
-        value={String(form.values.email)}
-        error={form.errors.email}
-        onValue={(value) => form.set("email", value)}
-        onBlur={() => form.touch("email")}
-        onFocus={() => setFailure(null)}
-      />
+      <TextField {...field("email")} type="email" label={tf("labels.email")} autoComplete="email" />
       <div className={form.errors.acceptTerms ? "field field--invalid" : "field"}>
         <label className="checkbox">
           <input
@@ -154,11 +124,7 @@ export function RegisterForm() {
           </p>
         )}
       </div>
-      {failure && (
-        <p className="auth-form__error" role="alert" data-testid="auth-error">
-          {failure}
-        </p>
-      )}
+      <AuthFailure text={failure} />
       <button
         type="submit"
         className="button button--primary button--block"

@@ -1,4 +1,4 @@
-import { api } from "../../app/api";
+import { api } from "../../api/baseApi";
 import type {
   AffiliateHitRequest,
   ForgotPasswordRequest,
@@ -7,7 +7,7 @@ import type {
   RegisterRequest,
   RegisterResponse,
 } from "../../api/contracts.gen";
-import { PLAYER_TAGS } from "../session/sessionApi";
+import { PLAYER_TAGS } from "../../lib/session/sessionApi";
 
 /** The sign-in form: `rememberMe` is the BFF's (a persistent session cookie), never the platform's. */
 export interface SignIn {

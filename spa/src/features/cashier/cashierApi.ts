@@ -1,5 +1,5 @@
-import { api } from "../../app/api";
-import { IDEMPOTENCY_HEADER } from "../../app/idempotency";
+import { api } from "../../api/baseApi";
+import { moneyCall } from "../../api/idempotency";
 import type {
   CancelWithdrawRequest,
   CashOutInfo,
@@ -14,14 +14,6 @@ import type {
   WageringInfo,
   WithdrawResponse,
 } from "../../api/contracts.gen";
-
-/** A money call: POST with the action's Idempotency-Key. */
-export const moneyCall = (url: string) => ({ body, key }: { body: unknown; key: string }) => ({
-  url,
-  method: "POST",
-  body,
-  headers: { [IDEMPOTENCY_HEADER]: key },
-});
 
 export const cashierApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -1,5 +1,5 @@
 import { useLocale } from "../../i18n/useLocale";
-import { useGetGamesQuery } from "../content/contentApi";
+import { useGetGamesQuery } from "../../lib/content/contentApi";
 import { GameGrid } from "./GameGrid";
 
 /** The games of one CMS category (dropsAndWins, Events, Hoiliday, takeMeFishin, evogames, crashGames). */

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 
-import { useAppDispatch, useAppSelector } from "../../app/hooks";
+import { useAppDispatch, useAppSelector } from "../../lib/store/hooks";
 import { Icon } from "../../components/icons/Icon";
+import { useShownFor } from "../../lib/useShownFor";
 import { rememberFullPage } from "./fullPage";
 import { closeGame, selectGameFrame } from "./gameSlice";
 
@@ -15,17 +16,13 @@ export function GameFrame() {
   const dispatch = useAppDispatch();
   const { url, title, loader, target } = useAppSelector(selectGameFrame);
   const frame = useRef<HTMLElement>(null);
-  const [loading, setLoading] = useState(false);
+  const [loading] = useShownFor(loader ? url : null, EZUGI_LOADER_MS);
 
   useEffect(() => {
     if (!url) return;
     frame.current?.scrollIntoView({ block: "start" });
     window.scrollTo({ top: 0 });
-    if (!loader) return;
-    setLoading(true);
-    const timer = setTimeout(() => setLoading(false), EZUGI_LOADER_MS);
-    return () => clearTimeout(timer);
-  }, [url, loader]);
+  }, [url]);
 
   if (!url) return null;
   return (

@@ -1,10 +1,10 @@
 import { useState } from "react";
 
 import { useLocale } from "../../i18n/useLocale";
-import { useGetGamesQuery } from "../content/contentApi";
-import { Carousel } from "./Carousel";
+import { useGetGamesQuery } from "../../lib/content/contentApi";
+import { Carousel } from "../../components/Carousel";
 import { GameCard } from "./GameCard";
-import { rowGames } from "./carousel";
+import { rowGames } from "../../components/carousel";
 import { useGameLauncher } from "./useLaunchGame";
 
 /** A provider's row on home: eight games, the full list once the right arrow is used. */

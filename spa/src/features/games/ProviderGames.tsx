@@ -1,5 +1,5 @@
 import { useLocale } from "../../i18n/useLocale";
-import { useGetGamesQuery } from "../content/contentApi";
+import { useGetGamesQuery } from "../../lib/content/contentApi";
 import { GameGrid } from "./GameGrid";
 
 /** Every game of one provider's list, as a grid. */

@@ -1,5 +1,6 @@
-import { createSlice, type PayloadAction } from "@reduxjs/toolkit";
+import { createSlice, type PayloadAction, type WithSlice } from "@reduxjs/toolkit";
 
+import { rootReducer } from "../../lib/store/rootReducer";
 import type { LaunchTarget } from "./launch";
 
 /** The game frame at the top of the page (site shell, section 4): open while a launch URL is set. */
@@ -43,5 +44,12 @@ export const gameSlice = createSlice({
   },
 });
 
+declare module "../../lib/store/rootReducer" {
+  export interface LazyLoadedSlices extends WithSlice<typeof gameSlice> {}
+}
+
+// The frame's state joins the store with the games feature (the app layout renders the frame).
+const injectedGameSlice = gameSlice.injectInto(rootReducer);
+
 export const { launchStarted, launchEnded, openGame, closeGame } = gameSlice.actions;
-export const { selectGameFrame } = gameSlice.selectors;
+export const { selectGameFrame } = injectedGameSlice.selectors;

@@ -1,4 +1,4 @@
-import { api } from "../../app/api";
+import { api } from "../../api/baseApi";
 import type { LaunchCall, LaunchReply } from "./launch";
 
 /** A launch is a mutation: each one mints a fresh provider token and is never cached. */

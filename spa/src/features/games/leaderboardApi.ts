@@ -1,4 +1,4 @@
-import { api } from "../../app/api";
+import { api } from "../../api/baseApi";
 import type { LeaderboardListResponse, LeaderboardParticipantsResponse } from "../../api/contracts.gen";
 
 /** Blackjack League: the leaderboards and each one's participants (POST /api/leaderboard/*). */

@@ -1,12 +1,12 @@
-import { useCallback, useRef } from "react";
+import { useCallback, useLayoutEffect, useRef } from "react";
 
 import type { Game } from "../../api/contracts.gen";
-import { replyFailure, SESSION_EXPIRED, toAppError } from "../../app/errors";
-import { useAppDispatch, useAppSelector } from "../../app/hooks";
-import { openAuth, showNotice } from "../../app/uiSlice";
+import { replyFailure, SESSION_EXPIRED, toAppError } from "../../api/errors";
+import { useAppDispatch, useAppSelector } from "../../lib/store/hooks";
+import { openAuth, showNotice } from "../../lib/store/uiSlice";
 import { useLocale } from "../../i18n/useLocale";
-import { useGetConfigQuery } from "../config/configApi";
-import { useSession } from "../session/useSession";
+import { useGetConfigQuery } from "../../lib/config/configApi";
+import { useSession } from "../../lib/session/useSession";
 import { launchEnded, launchStarted, openGame, selectGameFrame } from "./gameSlice";
 import { launchCall, launchUrl, type LaunchTarget } from "./launch";
 import { useLaunchMutation } from "./launchApi";
@@ -59,7 +59,7 @@ export function useLaunchGame(): { launch: (target: LaunchTarget, title: string)
       const outcome = await resolve(target);
       if (outcome.url === null) {
         dispatch(launchEnded());
-        // an ended session shows its own popup (features/session/sessionExpiry)
+        // an ended session shows its own popup (lib/session/sessionExpiry)
         if (outcome.code !== SESSION_EXPIRED) dispatch(showNotice({ kind: "message", text: outcome.message, variant: "error" }));
         return;
       }
@@ -74,7 +74,9 @@ export function useLaunchGame(): { launch: (target: LaunchTarget, title: string)
 export function useGameLauncher(): { launchGame: (game: Game) => void; launching: string | null } {
   const { launch, launching } = useLaunchGame();
   const latest = useRef(launch);
-  latest.current = launch;
+  useLayoutEffect(() => {
+    latest.current = launch;
+  });
   const launchGame = useCallback((game: Game) => void latest.current({ kind: "game", game }, game.gameName), []);
   return { launchGame, launching };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 
 import { DEFAULT_PAGE_SIZE, pageOf } from "./dates";
 import { Pager } from "./Pager";
@@ -23,7 +23,11 @@ export function PagedTable<T>({ title, rows, columns, sizes, rowKey, testId }: P
   const id = useId();
   const [page, setPage] = useState(1);
   const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
-  useEffect(() => setPage(1), [rows]);
+  const [pagedRows, setPagedRows] = useState(rows);
+  if (pagedRows !== rows) {
+    setPagedRows(rows);
+    setPage(1);
+  }
   return (
     <section className="history__table" aria-labelledby={title ? id : undefined}>
       {title && <h2 id={id}>{title}</h2>}

@@ -1,4 +1,4 @@
-import { api } from "../../app/api";
+import { api } from "../../api/baseApi";
 import type {
   GameHistoryRequest,
   GameHistoryResponse,

@@ -1,8 +1,8 @@
 import type { Media } from "../../api/contracts.gen";
 import { useLocale } from "../../i18n/useLocale";
-import { useGetFooterBannersQuery, useGetLobbyBannersQuery } from "../content/contentApi";
-import { BannerLink } from "./BannerLink";
-import { useImagesShown } from "./useLobbyTop";
+import { useGetFooterBannersQuery, useGetLobbyBannersQuery } from "../../lib/content/contentApi";
+import { BannerLink } from "../../components/BannerLink";
+import { useImagesShown } from "../../components/useImagesShown";
 
 interface Promo {
   id: number;

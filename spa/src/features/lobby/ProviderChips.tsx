@@ -4,8 +4,9 @@ import { useNavigate } from "react-router";
 
 import { Dialog } from "../../components/Dialog";
 import { Icon } from "../../components/icons/Icon";
-import type { ProviderFlags } from "../providers/flags";
-import { CHOSEN_PROVIDER_KEY, HOME_CHIPS, homeProviders, providerLabel } from "./providers";
+import type { ProviderFlags } from "../../lib/providers/flags";
+import { CHOSEN_PROVIDER_KEY, providerLabel } from "../../lib/providers/labels";
+import { HOME_CHIPS, homeProviders } from "./providers";
 
 /** Nine provider chips and a See All popup; choosing one opens the slots screen on its games. */
 export function ProviderChips({ flags }: { flags: ProviderFlags }) {

@@ -3,10 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 
 import { Icon, type IconName } from "../../components/icons/Icon";
-import { LIVE_TABLES } from "../games/launch";
-import { useLaunchGame } from "../games/useLaunchGame";
-import type { ProviderFlags } from "../providers/flags";
-import { CHOSEN_PROVIDER_KEY } from "./providers";
+import type { ProviderFlags } from "../../lib/providers/flags";
+import { CHOSEN_PROVIDER_KEY } from "../../lib/providers/labels";
 
 function Tile({ icon, label, children }: { icon: IconName; label: string; children?: ReactNode }) {
   return (
@@ -22,12 +20,12 @@ function Tile({ icon, label, children }: { icon: IconName; label: string; childr
 
 /**
  * Lobby, Top, Roulette (a live table in the frame), Jackpot (slots filtered to mancala),
- * Horses and Blackjack League; each gated by its provider (section 4).
+ * Horses and Blackjack League; each gated by its provider (section 4). `onRoulette` launches the
+ * live table with the tile's title (the games feature owns launches: the lobby screen wires it).
  */
-export function QuickIcons({ flags }: { flags: ProviderFlags }) {
+export function QuickIcons({ flags, onRoulette }: { flags: ProviderFlags; onRoulette: (title: string) => void }) {
   const { t } = useTranslation("lobby");
   const navigate = useNavigate();
-  const { launch } = useLaunchGame();
   const roulette = t("quick.roulette");
 
   return (
@@ -42,7 +40,7 @@ export function QuickIcons({ flags }: { flags: ProviderFlags }) {
         <button
           type="button"
           className="quick-icons__item"
-          onClick={() => void launch({ kind: "liveTable", table: LIVE_TABLES.roulette }, roulette)}
+          onClick={() => onRoulette(roulette)}
           data-testid="quick-roulette"
         >
           <Tile icon="roulette" label={roulette} />

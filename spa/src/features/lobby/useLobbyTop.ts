@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 
 /** Past this, the top of the lobby counts as shown anyway: a stalled image holds nothing back. */
 export const TOP_WAIT_MS = 3000;
@@ -21,20 +21,4 @@ export function useLobbyTop() {
     heroShown: useCallback(() => setHero(true), []),
     bannersShown: useCallback(() => setBanners(true), []),
   };
-}
-
-/**
- * Calls `onShown` once a part's `images` have all loaded or failed, at once when it has none;
- * `images` is undefined while the part's data is loading. Returns the images' `onLoad` and
- * `onError` handler.
- */
-export function useImagesShown(images: number | undefined, onShown: (() => void) | undefined): () => void {
-  const settled = useRef(0);
-  useEffect(() => {
-    if (images === 0) onShown?.();
-  }, [images, onShown]);
-  return useCallback(() => {
-    settled.current += 1;
-    if (images !== undefined && settled.current >= images) onShown?.();
-  }, [images, onShown]);
 }

@@ -1,4 +1,4 @@
-import { api } from "../../app/api";
+import { api } from "../../api/baseApi";
 import type {
   BankAccount,
   BankAccountsResponse,
@@ -8,7 +8,7 @@ import type {
   UpdatePasswordRequest,
   UpdateProfileRequest,
 } from "../../api/contracts.gen";
-import { moneyCall as exclusive } from "../cashier/cashierApi";
+import { moneyCall as exclusive } from "../../api/idempotency";
 
 export const profileApi = api.injectEndpoints({
   endpoints: (build) => ({

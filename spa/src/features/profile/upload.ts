@@ -1,6 +1,6 @@
 import type { UploadFileResponse } from "../../api/contracts.gen";
-import { gatewayMessage, replyFailure, SESSION_EXPIRED } from "../../app/errors";
-import { readCookie, XSRF_COOKIE, XSRF_HEADER } from "../../app/xsrf";
+import { gatewayMessage, replyFailure, SESSION_EXPIRED } from "../../api/errors";
+import { readCookie, XSRF_COOKIE, XSRF_HEADER } from "../../api/xsrf";
 
 /** The document kinds and their upload codes (section 3): ID 1, address 2, PAN 3. */
 export const DOCUMENT_CODES = { idProof: 1, addressProof: 2, panCard: 3 } as const;

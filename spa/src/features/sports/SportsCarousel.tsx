@@ -1,13 +1,13 @@
-import { memo, useCallback, useMemo, useRef } from "react";
+import { memo, useCallback, useLayoutEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 
 import type { Selection } from "../../api/contracts.gen";
-import { useAppDispatch } from "../../app/hooks";
-import { openAuth } from "../../app/uiSlice";
+import { useAppDispatch } from "../../lib/store/hooks";
+import { openAuth } from "../../lib/store/uiSlice";
 import { useLocale } from "../../i18n/useLocale";
-import { Carousel } from "../games/Carousel";
-import { useSession } from "../session/useSession";
+import { Carousel } from "../../components/Carousel";
+import { useSession } from "../../lib/session/useSession";
 import { eventCards, eventDate, type EventCard } from "./events";
 import { EVENTS_REFRESH_MS, useGetSportsEventsQuery } from "./sportsApi";
 
@@ -38,7 +38,9 @@ export function useBet(): (card: EventCard, selection: Selection) => void {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const state = useRef({ loggedIn, dispatch, navigate });
-  state.current = { loggedIn, dispatch, navigate };
+  useLayoutEffect(() => {
+    state.current = { loggedIn, dispatch, navigate };
+  });
   return useCallback((card: EventCard, selection: Selection) => {
     const { loggedIn: player, dispatch: send, navigate: go } = state.current;
     if (!player) {

@@ -1,4 +1,4 @@
-import { api } from "../../app/api";
+import { api } from "../../api/baseApi";
 import type { SportEvents } from "../../api/contracts.gen";
 import type { Locale } from "../../i18n/language";
 

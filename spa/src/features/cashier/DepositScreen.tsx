@@ -1,0 +1,52 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+
+import { useTimedRedirect } from "../../lib/useTimedRedirect";
+import { PayChoice } from "./PayChoice";
+import { CASHIER_CHECK_MS } from "./WithdrawScreen";
+import { useGetDepositSystemsQuery } from "./cashierApi";
+import { DepositFlow } from "./components/DepositFlow";
+import { PayMethods } from "./components/PayMethods";
+import { type DepositFormId, type PayMethod } from "./depositForms";
+import "../../styles/cashier.css";
+
+const METHOD_ORDER: DepositFormId[] = ["328", "326", "329", "332", "300"];
+
+/** Deposit: the methods, each one's form and limits, then the provider's page and the status. */
+export function DepositScreen() {
+  const { t } = useTranslation("cashier");
+  useTimedRedirect(CASHIER_CHECK_MS, () => sessionStorage.getItem("Dp") === "false");
+  const systems = useGetDepositSystemsQuery();
+  const available = new Set((systems.data?.paymentSystems ?? []).map((s) => String(s.id)));
+  const methods = METHOD_ORDER.filter((m) => available.has(m));
+  const [method, setMethod] = useState<DepositFormId>("328");
+  const [payMethod, setPayMethod] = useState<PayMethod>("phone_pe");
+  const chosen = methods.includes(method) ? method : methods[0];
+  const system = systems.data?.paymentSystems?.find((s) => String(s.id) === chosen);
+
+  return (
+    <section className="screen">
+      <h1 className="screen__title">{t("deposit.title")}</h1>
+      <h2 className="cashier-step" id="deposit-methods">
+        {t("deposit.methods")}
+      </h2>
+      <div className="pay-methods" role="tablist" aria-labelledby="deposit-methods">
+        {methods.map((m) => (
+          <PayChoice
+            key={m}
+            role="tab"
+            chosen={m === chosen}
+            logo={systems.data?.paymentSystems?.find((s) => String(s.id) === m)?.image}
+            name={t(`deposit.method.m${m}`)}
+            testId={`deposit-method-${m}`}
+            onChoose={() => setMethod(m)}
+          />
+        ))}
+      </div>
+      {chosen === "328" && <PayMethods value={payMethod} onChange={setPayMethod} />}
+      {chosen && system && (
+        <DepositFlow key={`${chosen}-${payMethod}`} method={chosen} payMethod={payMethod} currency={system.currency} limits={system} />
+      )}
+    </section>
+  );
+}

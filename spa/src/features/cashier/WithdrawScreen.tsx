@@ -1,0 +1,43 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+
+import { useTimedRedirect } from "../../lib/useTimedRedirect";
+import { useGetPaymentSystemsQuery } from "./cashierApi";
+import { OpenWithdrawals } from "./components/OpenWithdrawals";
+import { WageringInfo } from "./components/WageringInfo";
+import { WithdrawPanel } from "./components/WithdrawPanel";
+import "../../styles/history.css";
+import "../../styles/cashier.css";
+
+/** Section 4: the page checks the session 1 s after it opens (the widl flag "false" sends home). */
+export const CASHIER_CHECK_MS = 1000;
+
+/** Withdraw: the player's method, its form and limits, the wagering still locked, open requests. */
+export function WithdrawScreen() {
+  const { t } = useTranslation("cashier");
+  useTimedRedirect(CASHIER_CHECK_MS, () => sessionStorage.getItem("widl") === "false");
+  const systems = useGetPaymentSystemsQuery();
+  const methods = (systems.data?.paymentSystems ?? []).filter((s) => s.type === "withdraw");
+  const [chosen, setChosen] = useState<number | null>(null);
+  const method = methods.find((m) => m.id === chosen) ?? methods[0];
+
+  return (
+    <section className="screen">
+      <h1 className="screen__title">{t("withdraw.title")}</h1>
+      {methods.length > 1 && (
+        <div className="tabs" role="tablist" aria-label={t("withdraw.methods")}>
+          {methods.map((m) => (
+            <button key={m.id} type="button" role="tab" className="provider-chip" aria-selected={m.id === method?.id} onClick={() => setChosen(m.id)} data-testid={`withdraw-method-${m.name}`}>
+              {t(`withdraw.method.${m.name as "paykassma"}`, { defaultValue: m.name })}
+            </button>
+          ))}
+        </div>
+      )}
+      <div className="cashier-layout">
+        {method && <WithdrawPanel key={method.id} methodId={method.id} methodName={method.name} />}
+        <WageringInfo />
+      </div>
+      <OpenWithdrawals />
+    </section>
+  );
+}

@@ -1,0 +1,145 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+
+import { Icon } from "../../components/icons/Icon";
+import { SESSION_EXPIRED } from "../../api/errors";
+import { useAppDispatch } from "../../lib/store/hooks";
+import { openAuth, showNotice } from "../../lib/store/uiSlice";
+import { useGetConfigQuery } from "../../lib/config/configApi";
+import type { PokerSystem } from "../../lib/config/types";
+import { useGetPokerBannersQuery } from "../../lib/content/contentApi";
+import { rememberLottery } from "./fullPage";
+import { useLaunchUrl } from "./useLaunchGame";
+import { sessionFlag } from "../../lib/useTimedRedirect";
+import { BannerCarousel, slide } from "../../components/BannerCarousel";
+import { useSession } from "../../lib/session/useSession";
+import { useLocale } from "../../i18n/useLocale";
+import "../../styles/home.css";
+
+const DOWNLOADS: readonly PokerSystem[] = ["android", "windows", "mac"];
+
+/** Poker: banners, PLAY NOW, the three downloads and the HTML5 card; all need a logged-in player. */
+export function PokerScreen() {
+  const { t } = useTranslation("games");
+  const { t: ts } = useTranslation("shell");
+  const locale = useLocale();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const { loggedIn } = useSession();
+  const downloads = useGetConfigQuery().data?.skin.pokerDownloads ?? {};
+  const banners = useGetPokerBannersQuery(locale);
+  const slides = (banners.data ?? []).map((b) => slide(b.id, b.pokerBanner, b.routerLink));
+
+  /** A visitor gets the login popup instead of any poker action. */
+  const gated = (action: () => void) => () => (loggedIn ? action() : dispatch(openAuth("login")));
+  const html5 = gated(() => void navigate("/Evenbetpoker"));
+
+  return (
+    <section className="screen">
+      <h1 className="visually-hidden">{ts("menu.poker")}</h1>
+      <BannerCarousel banners={slides} loading={banners.isLoading} label={t("poker.banners")} testId="poker-banners" />
+      <button type="button" className="button button--primary poker__play" onClick={html5} data-testid="poker-play-now">
+        {t("poker.playNow")}
+      </button>
+      <h2>{t("poker.online")}</h2>
+      <ul className="tiles">
+        {DOWNLOADS.map((system) => (
+          <li key={system}>
+            <button
+              type="button"
+              className="tile"
+              data-testid={`poker-download-${system}`}
+              onClick={gated(() => {
+                const url = downloads[system];
+                if (url) window.open(url, "_blank", "noopener");
+                else dispatch(showNotice({ kind: "notification", text: t("poker.noDownload"), variant: "info" }));
+              })}
+            >
+              <Icon name="download" size={28} />
+              <span className="tile__title">{t(`poker.download.${system}`)}</span>
+              <span className="tile__text">{t("poker.downloadText")}</span>
+            </button>
+          </li>
+        ))}
+        <li>
+          <button type="button" className="tile" onClick={html5} data-testid="poker-html5">
+            <Icon name="play" size={28} />
+            <span className="tile__title">{t("poker.html5")}</span>
+            <span className="tile__text">{t("poker.html5Text")}</span>
+          </button>
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+/** The sports-game check of section 4 runs 1 s after the screen opens. */
+export const SPORTS_GAME_CHECK_MS = 1000;
+
+/**
+ * /Evenbetpoker, the sports-game screen: after 1 s a visitor gets the login popup; a player
+ * with the poker flag gets the evenBet game full page (its lang set to the site's), else home.
+ */
+export function EvenbetPokerScreen() {
+  const { t } = useTranslation("games");
+  const { known, loggedIn } = useSession();
+  const skin = useGetConfigQuery().data?.skin;
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const resolve = useLaunchUrl();
+  const [url, setUrl] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!known) return;
+    let live = true;
+    async function check() {
+      if (!loggedIn) {
+        dispatch(openAuth("login"));
+        return;
+      }
+      if (!sessionFlag("poker")) {
+        void navigate("/home", { replace: true });
+        return;
+      }
+      const outcome = await resolve({ kind: "sportsGame" });
+      if (!live) return;
+      if (outcome.url !== null) setUrl(outcome.url);
+      else if (outcome.code !== SESSION_EXPIRED) dispatch(showNotice({ kind: "message", text: outcome.message, variant: "error" }));
+    }
+    const timer = setTimeout(() => void check(), SPORTS_GAME_CHECK_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [known, loggedIn, dispatch, navigate, resolve]);
+
+  return (
+    <section className="full-game" aria-label={t("poker.html5")}>
+      {url && (
+        <div className="game-frame__bar">
+          <span className="game-frame__title">{t("poker.html5")}</span>
+          <button
+            type="button"
+            className="icon-button"
+            onClick={() => {
+              rememberLottery();
+              window.open("/opentab", "_blank");
+            }}
+            aria-label={t("fullPage.openLottery")}
+            data-testid="lottery-fullpage"
+          >
+            <Icon name="grid" />
+          </button>
+        </div>
+      )}
+      {url ? (
+        <iframe src={url} title={t("poker.html5")} allow="autoplay; fullscreen" allowFullScreen data-testid="sports-game-frame" />
+      ) : (
+        <div className="full-game__logo" role="status" aria-label={t("grid.loading")}>
+          {skin && <img src={skin.branding.logo} alt="" width={165} height={36} />}
+        </div>
+      )}
+    </section>
+  );
+}

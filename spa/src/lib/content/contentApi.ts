@@ -1,0 +1,78 @@
+import { api } from "../../api/baseApi";
+import type {
+  EventBanner,
+  FooterBanner,
+  Game,
+  GamesList,
+  HomeBanner,
+  LobbyBanner,
+  PokerBanner,
+  ReelDeals,
+  StrapiListEventBanner,
+  StrapiListFooterBanner,
+  StrapiListGamesList,
+} from "../../api/contracts.gen";
+import type { Locale } from "../../i18n/language";
+import { activeIn, strapiQuery } from "./strapi";
+
+interface StrapiList<T> {
+  data: T[];
+}
+
+/** A games list: a provider's row (`provider`) or a category's (`category`: dropsAndWins, Hoiliday...). */
+export interface GamesListArgs {
+  locale: Locale;
+  provider?: string;
+  category?: string;
+}
+
+const active = { status: "active" };
+
+/** The CMS collections (GET /capi/*, cached by the gateway per skin and query). */
+export const contentApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getHomeBanners: build.query<HomeBanner[], Locale>({
+      query: (locale) => strapiQuery("/capi/home-banners", { ...active, locale }),
+      transformResponse: (reply: StrapiList<HomeBanner>, _meta, locale) => activeIn(reply.data, locale),
+    }),
+    getLobbyBanners: build.query<LobbyBanner[], Locale>({
+      query: (locale) => strapiQuery("/capi/lobby-slot-images", { ...active, locale }),
+      transformResponse: (reply: StrapiList<LobbyBanner>, _meta, locale) => activeIn(reply.data, locale),
+    }),
+    getFooterBanners: build.query<FooterBanner[], Locale>({
+      query: (locale) => strapiQuery("/capi/footer-slot-images", { ...active, locale }),
+      transformResponse: (reply: StrapiListFooterBanner, _meta, locale) => activeIn(reply.data, locale),
+    }),
+    getEventBanners: build.query<EventBanner[], Locale>({
+      query: (locale) => strapiQuery("/capi/event-banners", { ...active, locale }),
+      transformResponse: (reply: StrapiListEventBanner, _meta, locale) => activeIn(reply.data, locale),
+    }),
+    getPokerBanners: build.query<PokerBanner[], Locale>({
+      query: (locale) => strapiQuery("/capi/poker-banners", { ...active, locale }),
+      transformResponse: (reply: StrapiList<PokerBanner>, _meta, locale) => activeIn(reply.data, locale),
+    }),
+    /** The games of one list (the platform reads `data[0].gamesList`). */
+    getGames: build.query<Game[], GamesListArgs>({
+      query: ({ locale, provider, category }) =>
+        strapiQuery("/capi/games-lists", { ...active, locale, gameProviderName: provider, category }),
+      transformResponse: (reply: StrapiListGamesList, _meta, { locale, category }) => {
+        const lists = activeIn<GamesList>(reply.data, locale).filter((list) => (list.category ?? undefined) === category);
+        return lists[0]?.gamesList ?? [];
+      },
+    }),
+    getReelDeals: build.query<ReelDeals | null, Locale>({
+      query: (locale) => strapiQuery("/capi/new-reels", { locale }),
+      transformResponse: (reply: StrapiList<ReelDeals>) => reply.data[0] ?? null,
+    }),
+  }),
+});
+
+export const {
+  useGetHomeBannersQuery,
+  useGetLobbyBannersQuery,
+  useGetFooterBannersQuery,
+  useGetEventBannersQuery,
+  useGetPokerBannersQuery,
+  useGetGamesQuery,
+  useGetReelDealsQuery,
+} = contentApi;

@@ -1,0 +1,56 @@
+import { describe, expect, it, vi } from "vitest";
+
+import { api } from "../../api/baseApi";
+import { makeTestStore } from "../../test/render";
+import { selectNotice } from "../store/uiSlice";
+import { sessionApi } from "./sessionApi";
+
+const probeApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    probeBalance: build.query<unknown, void>({ query: () => ({ url: "/api/cashier/balance", method: "POST" }) }),
+  }),
+});
+
+function stubPlatform(session: { loggedIn: boolean; login: string | null }, balance: unknown) {
+  const fetchMock = vi.fn((input: RequestInfo | URL) => {
+    const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
+    return Promise.resolve(Response.json(path === "/bff/session" ? session : balance));
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return fetchMock;
+}
+
+describe("session expiry", () => {
+  it("turns a SESSION_EXPIRED answer into the popup and a logged-out session", async () => {
+    stubPlatform({ loggedIn: true, login: "demo1" }, { success: false, code: "SESSION_EXPIRED" });
+    const store = makeTestStore();
+    await store.dispatch(sessionApi.endpoints.getSession.initiate());
+
+    const result = await store.dispatch(probeApi.endpoints.probeBalance.initiate());
+
+    expect(result.data).toBeUndefined();
+    expect(selectNotice(store.getState())).toEqual({ kind: "sessionExpired" });
+    expect(sessionApi.endpoints.getSession.select()(store.getState()).data?.loggedIn).toBe(false);
+  });
+
+  it("says nothing to a visitor who was not logged in", async () => {
+    stubPlatform({ loggedIn: false, login: null }, { success: false, code: "SESSION_EXPIRED" });
+    const store = makeTestStore();
+    await store.dispatch(sessionApi.endpoints.getSession.initiate());
+
+    await store.dispatch(probeApi.endpoints.probeBalance.initiate());
+
+    expect(selectNotice(store.getState())).toBeNull();
+  });
+
+  it("passes ordinary answers through as data", async () => {
+    stubPlatform({ loggedIn: true, login: "demo1" }, { success: true, values: [] });
+    const store = makeTestStore();
+    await store.dispatch(sessionApi.endpoints.getSession.initiate());
+
+    const result = await store.dispatch(probeApi.endpoints.probeBalance.initiate());
+
+    expect(result.data).toEqual({ success: true, values: [] });
+    expect(selectNotice(store.getState())).toBeNull();
+  });
+});
