@@ -161,6 +161,7 @@ def site_app(
         dependencies={**dependencies, "skin": Provide(skin, sync_to_thread=False)},
         lifespan=[lambda _: lifespan(gateway)],
         exception_handlers=EXCEPTION_HANDLERS,
+        plugins=[bff.OutgoingSchema()],
         openapi_config=OpenAPIConfig(title="Casino BFF", version="1", path="/bff/schema"),
         request_max_body_size=settings.max_upload_body,
         logging_config=None,

@@ -9,13 +9,16 @@ from __future__ import annotations
 import contextlib
 import html
 import re
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import structlog
 from litestar import Request, get, post
 from litestar.di import NamedDependency
+from litestar.openapi.spec import Schema
 from litestar.params import JSONBody, PathParameter, QueryParameter
+from litestar.plugins import OpenAPISchemaPlugin
+from litestar.typing import FieldDefinition
 
 from contracts.openapi import catalogue_openapi
 from gateway.asgi import Incoming, Outgoing, RequestContext
@@ -29,6 +32,9 @@ from gateway.security import cross_site, forgery
 from gateway.session import Session, SessionData, Sessions
 from gateway.skins import Skin
 from gateway.store import StoreUnavailable
+
+if TYPE_CHECKING:
+    from litestar._openapi.schema_generation import SchemaCreator
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,128}$")
 DEPOSIT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -46,6 +52,17 @@ PAY_UNAVAILABLE = (
 
 class AdoptRequest(msgspec.Struct):
     sid: Annotated[str, msgspec.Meta(pattern=SESSION_ID.pattern)]
+
+
+class OutgoingSchema(OpenAPISchemaPlugin):
+    """Documents a handler's `Outgoing` as what it is: a body described by the handler's route
+    (the common error JSON for failures, `openapi_document`), not a dataclass to model."""
+
+    def is_plugin_supported_field(self, field_definition: FieldDefinition) -> bool:
+        return field_definition.annotation is Outgoing
+
+    def to_openapi_schema(self, field_definition: FieldDefinition, schema_creator: SchemaCreator) -> Schema:
+        return Schema()
 
 
 def unknown_site(ctx: RequestContext) -> Outgoing:

@@ -23,6 +23,16 @@ async def test_config_gives_the_spa_the_public_skin(visitor: Browser) -> None:
     assert set(config["skin"]["branding"]) >= {"logo", "primary", "accent", "operatorLine"}
 
 
+async def test_the_openapi_document_covers_the_bff_and_the_catalogue(visitor: Browser) -> None:
+    """Found by the fuzz suite after the handlers began answering with `Outgoing`: Litestar tried
+    to model it as a dataclass and the document itself answered 500."""
+    document = await visitor.get("/bff/openapi.json")
+    assert document.status_code == 200, document.text
+    paths = document.json()["paths"]
+    assert {"/bff/session", "/bff/config", "/api/cashier/balance", "/capi/home-banners"} <= set(paths)
+    assert (await visitor.get("/bff/schema/openapi.json")).status_code == 200
+
+
 async def test_session_hands_out_cookies(upstream: respx.Router) -> None:
     async with browser_on(gateway_app(upstream)) as visitor:
         first = await visitor.get("/bff/session")
