@@ -166,11 +166,13 @@ def wait_http(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
     raise RuntimeError(f"{url} did not start")
 
 
-def start(name: str, argv: list[str], port: int, workdir: Path, env: dict[str, str] | None = None) -> Server:
+def start(
+    name: str, argv: list[str], port: int, workdir: Path, env: dict[str, str] | None = None, cwd: Path = ROOT
+) -> Server:
     log = workdir / f"{name}.log"
     process = subprocess.Popen(
         ["taskset", "-c", SERVER_CPU, *argv],
-        cwd=ROOT,
+        cwd=cwd,
         env={**os.environ, **(env or {})},
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,

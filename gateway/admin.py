@@ -8,7 +8,6 @@ and when.
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 import html
 import time
@@ -16,18 +15,22 @@ from typing import Any
 
 import msgspec
 import structlog
-from litestar import Litestar, Request, Response, delete, get, post, put
+from litestar import Litestar, Request, delete, get, post, put
 from litestar.connection import ASGIConnection
-from litestar.exceptions import HTTPException, NotAuthorizedException
+from litestar.di import NamedDependency, Provide
+from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
 from litestar.params import FromPath, JSONBody
+from litestar.types import ASGIApp
 
-from gateway.errors import error_response, http_exception_handler, internal_error_handler
+from gateway import keys
+from gateway.asgi import Incoming, Outgoing, RequestContext
+from gateway.errors import EXCEPTION_HANDLERS, error, store_unavailable
 from gateway.live import UPSTREAM_NAMES
 from gateway.metrics import CONTENT_TYPE
-from gateway.runtime import Gateway, RequestContext
-from gateway.shared import StoreUnavailable
+from gateway.parts import Gateway
 from gateway.skins import Skin
+from gateway.store import StoreUnavailable
 
 audit = structlog.get_logger("gateway.audit")
 
@@ -38,130 +41,164 @@ class UpstreamChange(msgspec.Struct, forbid_unknown_fields=True):
     """Refuse the change unless the new base URL answers HTTP."""
 
 
-def create_admin_app(gateway: Gateway) -> Litestar:
-    token = (gateway.settings.admin_token or "").encode()
-    if not token:
-        raise ValueError("the admin listener needs ADMIN_TOKEN")
+class Bearer:
+    """The guard of every admin call but the ops page: `Authorization: Bearer <ADMIN_TOKEN>`."""
 
-    def bearer(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    def __init__(self, token: str) -> None:
+        self.token = token.encode()
+
+    def __call__(self, connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
         if handler.opt.get("public"):
             return
         scheme, _, given = connection.headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token):
+        if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), self.token):
             raise NotAuthorizedException(
                 "A valid admin bearer token is required", headers={"www-authenticate": "Bearer"}
             )
 
-    def who(request: Request[Any, Any, Any]) -> str:
-        user = request.headers.get("x-admin-user", "").strip()[:80]
-        peer = request.client.host if request.client else "?"
-        return f"{user} ({peer})" if user else peer
 
-    def skin_or_404(skin_id: str, ctx: RequestContext) -> Response[Any] | None:
-        if any(skin.id == skin_id for skin in gateway.skins.all):
-            return None
-        return error_response(404, "UNKNOWN_SKIN", f"No skin {skin_id}", ctx)
+def who(request: Request[Any, Any, Any]) -> str:
+    user = request.headers.get("x-admin-user", "").strip()[:80]
+    peer = request.client.host if request.client else "?"
+    return f"{user} ({peer})" if user else peer
 
-    @get("/metrics", sync_to_thread=False)
-    def metrics() -> Response[bytes]:
-        return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
 
-    @get("/admin/status")
-    async def status() -> dict[str, Any]:
-        return await _status(gateway)
+def unknown_skin(gateway: Gateway, skin_id: str, ctx: RequestContext) -> Outgoing | None:
+    if any(skin.id == skin_id for skin in gateway.config.skins.all):
+        return None
+    return error(404, "UNKNOWN_SKIN", f"No skin {skin_id}", ctx)
 
-    @post("/admin/reload", status_code=200)
-    async def reload(request: Request[Any, Any, Any]) -> Response[Any]:
-        result = await gateway.config.broadcast_reload()
-        audit.info("admin.reload", who=who(request), outcome=result.outcome, version=result.version, error=result.error)
-        return Response(result.describe(), status_code=200 if result.outcome != "rejected" else 422)
 
-    @put("/admin/skins/{skin_id:str}/upstreams/{name:str}")
-    async def set_upstream(
-        request: Request[Any, Any, Any], skin_id: FromPath[str], name: FromPath[str], data: JSONBody[UpstreamChange]
-    ) -> Response[Any]:
-        return await _change_upstream(request, skin_id, name, data.url, data.probe)
+@get("/metrics", sync_to_thread=False)
+def metrics(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
+    return Outgoing.page(200, gateway.metrics.render(), CONTENT_TYPE, RequestContext.of(request.scope))
 
-    @delete("/admin/skins/{skin_id:str}/upstreams/{name:str}", status_code=200)
-    async def clear_upstream(
-        request: Request[Any, Any, Any], skin_id: FromPath[str], name: FromPath[str]
-    ) -> Response[Any]:
-        return await _change_upstream(request, skin_id, name, None, True)
 
-    async def _change_upstream(
-        request: Request[Any, Any, Any], skin_id: str, name: str, url: str | None, probe: bool
-    ) -> Response[Any]:
-        ctx = RequestContext.of(request)
-        if (missing := skin_or_404(skin_id, ctx)) is not None:
-            return missing
-        if name not in UPSTREAM_NAMES:
-            return error_response(404, "UNKNOWN_UPSTREAM", f"Upstreams are {', '.join(UPSTREAM_NAMES)}", ctx)
-        skin = next(s for s in gateway.skins.all if s.id == skin_id)
-        before = skin.upstreams.base(name)
-        result = await gateway.config.set_upstream(skin_id, name, url, probe=probe)
-        audit.info(
-            "admin.upstream", who=who(request), skin=skin_id, upstream=name, before=before,
-            after=url if url is not None else "(the file's value)", outcome=result.outcome,
-            version=result.version, error=result.error,
-        )  # fmt: skip
-        return Response(result.describe(), status_code=422 if result.outcome == "rejected" else 200)
+@get("/admin/status")
+async def status(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
+    return Outgoing.json(200, await _status(gateway), RequestContext.of(request.scope))
 
-    @post("/admin/skins/{skin_id:str}/cache/purge", status_code=200)
-    async def purge(request: Request[Any, Any, Any], skin_id: FromPath[str]) -> Response[Any]:
-        ctx = RequestContext.of(request)
-        if (missing := skin_or_404(skin_id, ctx)) is not None:
-            return missing
-        prefix = f"bff:{skin_id}:cache:"
-        local = await gateway.cache.purge(prefix)
-        try:
-            shared = await gateway.shared.delete_prefix(prefix)
-        except StoreUnavailable:
-            return error_response(503, "STORE_UNAVAILABLE", "The shared store is not answering", ctx)
-        await gateway.config.broadcast_purge(skin_id)
-        audit.info("admin.purge", who=who(request), skin=skin_id, local=local, shared=shared)
-        return Response({"skin": skin_id, "purged": {"local": local, "shared": shared}})
 
-    @post("/admin/skins/{skin_id:str}/players/{login:str}/revoke", status_code=200)
-    async def revoke(request: Request[Any, Any, Any], skin_id: FromPath[str], login: FromPath[str]) -> Response[Any]:
-        ctx = RequestContext.of(request)
-        if (missing := skin_or_404(skin_id, ctx)) is not None:
-            return missing
-        try:
-            ended = await gateway.sessions.revoke_player(skin_id, login)
-        except StoreUnavailable:
-            return error_response(503, "STORE_UNAVAILABLE", "The shared store is not answering", ctx)
-        audit.info("admin.revoke", who=who(request), skin=skin_id, login=login, ended=ended)
-        return Response({"skin": skin_id, "login": login, "sessionsEnded": ended})
+@post("/admin/reload", status_code=200)
+async def reload(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
+    result = await gateway.config.broadcast_reload()
+    audit.info("admin.reload", who=who(request), outcome=result.outcome, version=result.version, error=result.error)
+    ctx = RequestContext.of(request.scope)
+    return Outgoing.json(200 if result.outcome != "rejected" else 422, result.describe(), ctx)
 
-    @get("/admin", sync_to_thread=False, opt={"public": True})
-    def page() -> Response[str]:
-        return Response(_PAGE, media_type="text/html", headers={"content-security-policy": _PAGE_CSP})
 
+@put("/admin/skins/{skin_id:str}/upstreams/{name:str}")
+async def set_upstream(
+    request: Request[Any, Any, Any],
+    gateway: NamedDependency[Gateway],
+    skin_id: FromPath[str],
+    name: FromPath[str],
+    data: JSONBody[UpstreamChange],
+) -> Outgoing:
+    return await _change_upstream(request, gateway, skin_id, name, data.url, data.probe)
+
+
+@delete("/admin/skins/{skin_id:str}/upstreams/{name:str}", status_code=200)
+async def clear_upstream(
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], skin_id: FromPath[str], name: FromPath[str]
+) -> Outgoing:
+    return await _change_upstream(request, gateway, skin_id, name, None, True)
+
+
+async def _change_upstream(
+    request: Request[Any, Any, Any],
+    gateway: NamedDependency[Gateway],
+    skin_id: str,
+    name: str,
+    url: str | None,
+    probe: bool,
+) -> Outgoing:
+    ctx = RequestContext.of(request.scope)
+    if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
+        return missing
+    if name not in UPSTREAM_NAMES:
+        return error(404, "UNKNOWN_UPSTREAM", f"Upstreams are {', '.join(UPSTREAM_NAMES)}", ctx)
+    skin = next(s for s in gateway.config.skins.all if s.id == skin_id)
+    before = skin.upstreams.base(name)
+    result = await gateway.config.set_upstream(skin_id, name, url, probe=probe)
+    audit.info(
+        "admin.upstream", who=who(request), skin=skin_id, upstream=name, before=before,
+        after=url if url is not None else "(the file's value)", outcome=result.outcome,
+        version=result.version, error=result.error,
+    )  # fmt: skip
+    return Outgoing.json(422 if result.outcome == "rejected" else 200, result.describe(), ctx)
+
+
+@post("/admin/skins/{skin_id:str}/cache/purge", status_code=200)
+async def purge(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], skin_id: FromPath[str]) -> Outgoing:
+    ctx = RequestContext.of(request.scope)
+    if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
+        return missing
+    prefix = keys.content_prefix(skin_id)
+    local = await gateway.cache.purge(prefix)
+    try:
+        shared = await gateway.stores.shared.delete_prefix(prefix)
+    except StoreUnavailable:
+        return store_unavailable(ctx)
+    await gateway.config.broadcast_purge(skin_id)
+    audit.info("admin.purge", who=who(request), skin=skin_id, local=local, shared=shared)
+    return Outgoing.json(200, {"skin": skin_id, "purged": {"local": local, "shared": shared}}, ctx)
+
+
+@post("/admin/skins/{skin_id:str}/players/{login:str}/revoke", status_code=200)
+async def revoke(
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], skin_id: FromPath[str], login: FromPath[str]
+) -> Outgoing:
+    ctx = RequestContext.of(request.scope)
+    if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
+        return missing
+    try:
+        ended = await gateway.sessions.revoke_player(skin_id, login)
+    except StoreUnavailable:
+        return store_unavailable(ctx)
+    audit.info("admin.revoke", who=who(request), skin=skin_id, login=login, ended=ended)
+    return Outgoing.json(200, {"skin": skin_id, "login": login, "sessionsEnded": ended}, ctx)
+
+
+@get("/admin", sync_to_thread=False, opt={"public": True})
+def page(request: Request[Any, Any, Any]) -> Outgoing:
+    ctx = RequestContext.of(request.scope)
+    return Outgoing.page(200, _PAGE, "text/html", ctx, {"content-security-policy": _PAGE_CSP})
+
+
+def create_admin_app(gateway: NamedDependency[Gateway]) -> Litestar:
+    if not gateway.settings.admin_token:
+        raise ValueError("the admin listener needs ADMIN_TOKEN")
     return Litestar(
         route_handlers=[metrics, status, reload, set_upstream, clear_upstream, purge, revoke, page],
-        guards=[bearer],
-        exception_handlers={HTTPException: http_exception_handler, Exception: internal_error_handler},
+        dependencies={"gateway": Provide(lambda: gateway, sync_to_thread=False)},
+        guards=[Bearer(gateway.settings.admin_token)],
+        middleware=[_entered],
+        exception_handlers=EXCEPTION_HANDLERS,
         openapi_config=None,
         logging_config=None,
     )
 
 
-async def _status(gateway: Gateway) -> dict[str, Any]:
-    origins = sorted(gateway.skins.upstream_origins())
-    answers = await asyncio.gather(*(gateway.clients.reachable(o) for o in origins))
-    try:
-        await gateway.shared.ping()
-        store = "ok"
-    except StoreUnavailable as exc:
-        store = f"unavailable ({exc})"
+def _entered(app: ASGIApp) -> ASGIApp:
+    """The admin listener's requests get their context as the public ones do at the front door."""
+
+    async def entered(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            Incoming.enter(scope, receive)
+        await app(scope, receive, send)
+
+    return entered
+
+
+async def _status(gateway: NamedDependency[Gateway]) -> dict[str, Any]:
+    store = await gateway.health.store()
     return {
         "config": gateway.config.describe(),
-        "draining": gateway.draining,
-        "store": {"kind": "redis" if gateway.shared.distributed else "memory", "status": store},
-        "skins": [_skin(s) for s in gateway.skins.all],
-        "upstreams": [
-            {"origin": o, "up": ok, "detail": detail} for o, (ok, detail) in zip(origins, answers, strict=True)
-        ],
+        "draining": gateway.lifecycle.draining,
+        "store": {"kind": "redis" if gateway.stores.shared.distributed else "memory", "status": store or "ok"},
+        "skins": [_skin(s) for s in gateway.config.skins.all],
+        "upstreams": [{"origin": o, "up": ok, "detail": detail} for o, ok, detail in await gateway.health.upstreams()],
         "breakers": [b.describe() for b in gateway.breakers],
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }

@@ -29,7 +29,9 @@ from typing import Literal
 
 import msgspec
 
-from gateway.shared import MAX_VALUE_BYTES, Shared, StoreUnavailable, TooLarge
+from gateway import keys
+from gateway.outcome import Outcome
+from gateway.store import MAX_VALUE_BYTES, Shared, StoreUnavailable, TooLarge
 
 State = Literal["HIT", "STALE", "MISS"]
 FORWARDED = frozenset({"accept", "user-agent"})
@@ -54,9 +56,8 @@ class CacheConfig:
 
 class Entry(msgspec.Struct, array_like=True):
     stored: float
-    status: int
-    headers: dict[str, str]
-    body: bytes
+    answer: Outcome
+    """The platform's answer (its status is 200)."""
     fresh_s: float = 30.0
     """How long after `stored` the copy is fresh (0: revalidated before each use)."""
     stale_s: float = 0.0
@@ -112,16 +113,19 @@ class ContentCache:
             return None
         if raw is None:
             return None
-        entry = _decoder.decode(raw)
+        try:
+            entry = _decoder.decode(raw)
+        except msgspec.DecodeError:  # a copy in an older format: fetched again
+            return None
         self._remember(key, entry)
         return entry
 
     async def put(self, key: str, entry: Entry) -> None:
-        if len(entry.body) > self.config.max_body_bytes:
+        if len(entry.answer.body) > self.config.max_body_bytes:
             return
         self._remember(key, entry)
         keep_ms = int((self.config.stale_if_error_s + self.config.stale_while_revalidate_s) * 1000) + 60_000
-        index = key.split(":cache:", 1)[0] + ":cache:~index"
+        index = keys.content_index(key)
         with contextlib.suppress(StoreUnavailable, TooLarge):  # the local copy still serves this instance
             await self.shared.set_capped(key, _encoder.encode(entry), keep_ms, index, self.config.shared_entries)
 
@@ -131,9 +135,10 @@ class ContentCache:
             del self._local[key]
         return len(doomed)
 
-    def entry(self, route: str, status: int, headers: dict[str, str], body: bytes) -> Entry | None:
+    def entry(self, route: str, answer: Outcome) -> Entry | None:
         """The copy to keep of an answer, its lifetimes from its own headers; None when it may not be kept."""
-        if status != 200 or not shareable(headers) or len(body) > self.config.max_body_bytes:
+        headers = answer.headers
+        if answer.status != 200 or not shareable(headers) or len(answer.body) > self.config.max_body_bytes:
             return None
         control = directives(headers.get("cache-control"))
         fresh = _lifetime(control, headers)
@@ -148,7 +153,7 @@ class ContentCache:
             stale = 0.0 if strict else self.config.stale_while_revalidate_s
         if on_error is None:
             on_error = 0.0 if strict else self.config.stale_if_error_s
-        return Entry(self.clock(), status, headers, body, fresh, stale, on_error)
+        return Entry(self.clock(), answer, fresh, stale, on_error)
 
     def state(self, entry: Entry) -> State | None:
         """HIT or STALE (servable now), or None (must be fetched, or revalidated)."""
@@ -167,9 +172,9 @@ class ContentCache:
 
     def revalidated(self, entry: Entry, route: str, headers: dict[str, str]) -> Entry:
         """The copy confirmed by a 304: fresh again, with the 304's newer headers (RFC 9111 4.3.4)."""
-        merged = {**entry.headers, **headers}
-        renewed = self.entry(route, entry.status, merged, entry.body)
-        return renewed if renewed is not None else Entry(self.clock(), entry.status, merged, entry.body, 0.0)
+        answer = Outcome(entry.answer.status, {**entry.answer.headers, **headers}, entry.answer.body)
+        renewed = self.entry(route, answer)
+        return renewed if renewed is not None else Entry(self.clock(), answer, 0.0)
 
     async def forget(self, key: str) -> None:
         """An answer that may no longer be kept replaces the copy: the copy goes too."""
@@ -180,7 +185,7 @@ class ContentCache:
     async def refresh_once(self, key: str, fetch: Callable[[], Awaitable[Entry | None]]) -> bool:
         """Starts the background refresh unless another request (or instance) already did."""
         try:
-            won = await self.shared.set_nx(f"{key}:refreshing", b"1", 10_000)
+            won = await self.shared.set_nx(keys.beside(key, "refreshing"), b"1", 10_000)
         except StoreUnavailable:
             won = True  # alone without the shared store: this instance refreshes its own copy
         if not won:
@@ -189,7 +194,7 @@ class ContentCache:
         if entry is not None:
             await self.put(key, entry)
         with contextlib.suppress(StoreUnavailable):
-            await self.shared.delete(f"{key}:refreshing")
+            await self.shared.delete(keys.beside(key, "refreshing"))
         return True
 
     def _remember(self, key: str, entry: Entry) -> None:
@@ -230,9 +235,9 @@ def _expires_in(headers: dict[str, str]) -> float | None:
 def validators(entry: Entry) -> dict[str, str]:
     """The conditional headers that ask the platform whether `entry` is still current."""
     found = {}
-    if etag := entry.headers.get("etag"):
+    if etag := entry.answer.headers.get("etag"):
         found["if-none-match"] = etag
-    if modified := entry.headers.get("last-modified"):
+    if modified := entry.answer.headers.get("last-modified"):
         found["if-modified-since"] = modified
     return found
 

@@ -21,7 +21,7 @@ import uvicorn
 
 from gateway.app import admin_app, create_app
 from gateway.listener import guarded_protocol
-from gateway.runtime import Gateway
+from gateway.parts import Gateway
 from gateway.settings import Settings
 
 log = structlog.get_logger("gateway")
@@ -51,6 +51,7 @@ def main(argv: list[str] | None = None) -> None:
             port=args.port,
             workers=args.workers,
             log_level="warning",
+            log_config=None,
             access_log=False,
             proxy_headers=False,
             timeout_graceful_shutdown=int(settings.drain_timeout_s),
@@ -90,13 +91,17 @@ async def _serve(settings: Settings, host: str, port: int, sandbox_port: int | N
         settings = dataclasses.replace(settings, sandbox_url=sandbox_url)
         sandbox_app = create_sandbox(SandboxSettings(public_url=sandbox_url))
         others.append(
-            _Server(uvicorn.Config(sandbox_app, host=host, port=sandbox_port, log_level="warning", access_log=False))
+            _Server(
+                uvicorn.Config(
+                    sandbox_app, host=host, port=sandbox_port, log_level="warning", log_config=None, access_log=False
+                )
+            )
         )
     app = create_app(settings)
-    gateway: Gateway = app.state.gateway
+    gateway = app.gateway
     public = _Server(
         uvicorn.Config(
-            app, host=host, port=port, proxy_headers=False, log_level="warning", access_log=False,
+            app, host=host, port=port, proxy_headers=False, log_level="warning", log_config=None, access_log=False,
             timeout_graceful_shutdown=max(1, round(settings.drain_timeout_s)),
             http=guarded_protocol(settings.listener),
         )
@@ -104,13 +109,13 @@ async def _serve(settings: Settings, host: str, port: int, sandbox_port: int | N
     if settings.admin_token:
         admin = uvicorn.Config(
             admin_app(app), host=settings.admin_host, port=settings.admin_port, lifespan="off",
-            log_level="warning", access_log=False,
+            log_level="warning", log_config=None, access_log=False,
         )  # fmt: skip
         others.append(_Server(admin))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, _drain, loop, gateway, public, settings.drain_delay_s)
-    loop.add_signal_handler(signal.SIGHUP, lambda: gateway.background(gateway.config.reload("SIGHUP")))
+    loop.add_signal_handler(signal.SIGHUP, lambda: gateway.lifecycle.spawn(gateway.config.reload("SIGHUP")))
     if sandbox_port is not None:
         print(f"serving the product at http://{host}:{port} (sandbox platform at {settings.sandbox_url})", flush=True)
     if settings.admin_token:
@@ -128,10 +133,10 @@ async def _serve(settings: Settings, host: str, port: int, sandbox_port: int | N
 
 
 def _drain(loop: asyncio.AbstractEventLoop, gateway: Gateway, public: uvicorn.Server, delay_s: float) -> None:
-    if gateway.draining:
+    if gateway.lifecycle.draining:
         public.force_exit = public.should_exit = True  # a second signal: stop now
         return
-    gateway.draining = True
+    gateway.lifecycle.draining = True
     log.info("gateway.draining", delay_s=delay_s, timeout_s=gateway.settings.drain_timeout_s)
 
     def stop() -> None:

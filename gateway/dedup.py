@@ -15,7 +15,8 @@ from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
 
-from gateway.shared import MAX_VALUE_BYTES, Shared, StoreUnavailable
+from gateway import keys
+from gateway.store import MAX_VALUE_BYTES, Shared, StoreUnavailable
 
 R = TypeVar("R")
 Role = Literal["leader", "follower"]
@@ -106,14 +107,13 @@ class SharedFlights(Generic[R]):
     """Whether a result may go to followers (else they make their own call)."""
     result_ms: int = 15000
     poll_s: float = 0.01
-    namespace: str = "bff:flight"
 
     async def run(
         self, key: str, call: Callable[[], Awaitable[R]], slot: str | None, takeover: bool, within_s: float
     ) -> tuple[R, Role]:
         """`within_s`: the route's deadline, which bounds both the leader's call and a follower's wait."""
-        lease = f"{self.namespace}:lease:{key}"
-        slot_key = f"{self.namespace}:slot:{slot}" if slot is not None else None
+        lease = keys.flight("lease", key)
+        slot_key = keys.flight("slot", slot) if slot is not None else None
         lease_ms = int(within_s * 1000) + LEASE_MARGIN_MS
         deadline = asyncio.get_running_loop().time() + within_s
         while True:
@@ -134,7 +134,7 @@ class SharedFlights(Generic[R]):
     async def _lead(
         self, key: str, lease: str, token: bytes, call: Callable[[], Awaitable[R]], slot_key: str | None
     ) -> R:
-        result_key = f"{self.namespace}:result:{key}:{token.decode()}"
+        result_key = keys.flight("result", key, token.decode())
         try:
             result = await call()
         except BaseException:
@@ -151,7 +151,7 @@ class SharedFlights(Generic[R]):
 
     async def _follow(self, key: str, lease: str, holder: bytes, deadline: float) -> R | None:
         """The leader's result, or None when it went away without one."""
-        result_key = f"{self.namespace}:result:{key}:{holder.decode()}"
+        result_key = keys.flight("result", key, holder.decode())
         loop = asyncio.get_running_loop()
         delay = self.poll_s
         while loop.time() < deadline:

@@ -24,7 +24,8 @@ from typing import Literal
 
 import msgspec
 
-from gateway.shared import MAX_VALUE_BYTES, Shared
+from gateway import keys
+from gateway.store import MAX_VALUE_BYTES, Shared
 
 KEY = re.compile(r'^"?[A-Za-z0-9_.:+/=-]{8,128}"?$')
 KEEP_MS = 24 * 3600 * 1000
@@ -67,7 +68,7 @@ class IdempotencyRecords:
 
     @staticmethod
     def name(skin: str, key: str) -> str:
-        return f"bff:{skin}:idem:{key.strip(chr(34))}"
+        return keys.of_skin(skin, keys.IDEMPOTENCY, key.strip(chr(34)))
 
     async def begin(self, name: str, session: str, fingerprint: str, within_s: float) -> Verdict:
         """Claims the key for a new call, or tells what became of the first call with it,
@@ -109,15 +110,10 @@ class IdempotencyRecords:
             record = Record(session, fingerprint, False, unknown=True)
         await self.shared.set_and_release(name, _encoder.encode(record), KEEP_MS, _lease(name), token)
 
-    async def lose(self, name: str, session: str, fingerprint: str, token: bytes) -> None:
-        """The call may have reached the platform, but its outcome never came back."""
-        record = Record(session, fingerprint, False, unknown=True)
-        await self.shared.set_and_release(name, _encoder.encode(record), KEEP_MS, _lease(name), token)
-
     async def abandon(self, name: str) -> None:
         """The call never reached the platform: the key may be used again."""
         await self.shared.delete(name, _lease(name))
 
 
 def _lease(name: str) -> str:
-    return name + ":holder"
+    return keys.beside(name, "holder")

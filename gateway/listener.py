@@ -15,22 +15,12 @@ Keep-alive idleness between requests stays uvicorn's own timeout.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from gateway.deadline import MovingDeadline
-
-
-@dataclass(frozen=True)
-class ListenerLimits:
-    max_head_bytes: int = 32 * 1024
-    """Request line plus headers (nginx's default large_client_header_buffers is 4 x 8 KB)."""
-    head_timeout_s: float = 10.0
-    """From the first byte of a request (or the connection) to the end of its headers."""
-    body_idle_timeout_s: float = 15.0
-    """Longest pause between two pieces of a request body."""
+from gateway.settings import ListenerLimits, Settings
 
 
 class _Refused(Exception):
@@ -157,7 +147,5 @@ class WorkerProtocol(GuardedHttpToolsProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if "limits" not in WorkerProtocol.__dict__:
-            from gateway.settings import Settings
-
             WorkerProtocol.limits = Settings.from_env().listener
         super().__init__(*args, **kwargs)

@@ -30,12 +30,10 @@ import structlog
 from redis.asyncio import Redis
 
 from contracts.catalogue import Upstream
-from gateway import skins
+from gateway import keys, skins
 from gateway.skins import Skins, SkinsFileError
 
 UPSTREAM_NAMES: tuple[Upstream, ...] = ("api", "capi", "sbapi", "rest")
-OVERRIDES_KEY = "bff:config:overrides"
-CHANNEL = "bff:config"
 Outcome = Literal["applied", "unchanged", "rejected"]
 Probe = Callable[[str], Awaitable[tuple[bool, Any]]]
 Overrides = dict[str, dict[str, str]]
@@ -236,7 +234,7 @@ class LiveConfig:
                 await self._sync_overrides()
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 async with pubsub:
-                    await pubsub.subscribe(CHANNEL)
+                    await pubsub.subscribe(keys.CONFIG_CHANNEL)
                     while True:
                         message = await pubsub.get_message(timeout=1.0)
                         if message is not None:
@@ -258,7 +256,7 @@ class LiveConfig:
 
     async def _sync_overrides(self) -> None:
         assert self.redis is not None
-        raw = await self.redis.get(OVERRIDES_KEY)
+        raw = await self.redis.get(keys.CONFIG_OVERRIDES)
         overrides: Overrides = msgspec.json.decode(raw, type=Overrides) if raw else {}
         if overrides != self.current.overrides:
             async with self._lock:
@@ -269,8 +267,8 @@ class LiveConfig:
             return
         try:
             if kind == "overrides":
-                await self.redis.set(OVERRIDES_KEY, payload)
-            await self.redis.publish(CHANNEL, kind.encode() + (b" " + payload if kind == "purge" else b""))
+                await self.redis.set(keys.CONFIG_OVERRIDES, payload)
+            await self.redis.publish(keys.CONFIG_CHANNEL, kind.encode() + (b" " + payload if kind == "purge" else b""))
         except Exception as exc:
             log.error("config.announce_failed", kind=kind, error=type(exc).__name__)
 

@@ -16,7 +16,7 @@ import contextlib
 import structlog
 from redis.asyncio import Redis
 
-from gateway.shared import PRESENCE_CHANNEL
+from gateway import keys
 
 log = structlog.get_logger("gateway.presence")
 
@@ -29,7 +29,7 @@ class Presence:
 
     @property
     def channel(self) -> str:
-        return PRESENCE_CHANNEL + self.instance
+        return keys.PRESENCE_CHANNEL + self.instance
 
     async def run(self) -> None:
         """Subscribed until cancelled; after Redis goes away, subscribed again once it is back."""

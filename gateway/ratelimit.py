@@ -16,14 +16,15 @@ enforces the limit on its own share).
 
 from __future__ import annotations
 
-import ipaddress
 import math
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Literal
 
-from gateway.shared import MemoryShared, Shared, StoreUnavailable
+from gateway import keys
+from gateway.store import Shared, StoreUnavailable
+from gateway.store.memory import MemoryShared
 
 Subject = Literal["ip", "login", "device", "session"]
 Who = dict[Subject, str | None]
@@ -83,20 +84,6 @@ class Admission:
     """The places this call holds in limits on failures."""
 
 
-def address_key(ip: str) -> str:
-    """The client as rate limits count it: an IPv4 address, or an IPv6 /64 (one subscriber's
-    network: a client can pick any address inside its own)."""
-    try:
-        address = ipaddress.ip_address(ip)
-    except ValueError:
-        return ip
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False).network_address) + "/64"
-    return str(address)
-
-
 class RateLimiter:
     def __init__(self, shared: Shared, config: RateLimitConfig) -> None:
         self.shared = shared
@@ -114,7 +101,9 @@ class RateLimiter:
             subject = who.get(limit.by)
             if not subject:
                 continue
-            key = f"bff:{skin}:rl:{route}:{limit.by}{':f' if limit.failures_only else ''}:{subject.lower()}"
+            key = keys.of_skin(
+                skin, keys.RATE_LIMITS, route, limit.by + (":f" if limit.failures_only else ""), subject.lower()
+            )
             window_ms = limit.window_s * 1000
             if limit.failures_only:
                 taken, left_ms = await self._reserve(key, limit.count, window_ms)

@@ -77,14 +77,15 @@ def parse_policies(text: str) -> dict[Policy, CallPolicy]:
 
 
 def may_retry(policy: Policy, method: str, failure: str) -> bool:
-    """Whether a failed attempt may be sent again. `failure`: `connect` (nothing was sent),
-    `stale` (a kept-alive connection the platform had closed: it never read the call),
-    `timeout`, `broken` (the connection failed after sending), or `status` (502/503/504)."""
+    """Whether a failed attempt may be sent again. `failure`: one of `outcome.Failure`
+    (`unreachable`: nothing was sent; `stale`: a kept-alive connection the platform had closed,
+    it never read the call; `timeout`; `broken`: the connection failed after sending), or
+    `status` (the platform answered 502/503/504)."""
     if policy == "exclusive":
         return False
     if method == "GET":
         return True
-    return failure in ("connect", "stale")
+    return failure in ("unreachable", "stale")
 
 
 def backoff(attempt: int, base_s: float = 0.05, cap_s: float = 1.0) -> float:

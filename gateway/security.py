@@ -66,6 +66,18 @@ class DeviceTokens:
         return nonce
 
 
+def forgery(xsrf: XsrfTokens, method: str, headers: dict[str, str], session_id: str | None) -> tuple[str, str] | None:
+    """Unsafe calls must come from this site and echo the XSRF token of the browser's session
+    (`session_id`, None without a valid session cookie): the code and message of a 403 when not."""
+    if method in SAFE_METHODS:
+        return None
+    if cross_site(headers.get("origin"), headers.get("sec-fetch-site"), headers.get("host")):
+        return "CROSS_SITE", "Cross-site requests are refused"
+    if session_id is None or not xsrf.valid(session_id, headers.get("x-xsrf-token")):
+        return "XSRF", "Missing or invalid X-XSRF-TOKEN"
+    return None
+
+
 def cross_site(origin: str | None, sec_fetch_site: str | None, host: str | None) -> bool:
     """A browser told us the request comes from another site."""
     if sec_fetch_site is not None and sec_fetch_site not in {"same-origin", "none"}:

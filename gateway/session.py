@@ -13,13 +13,14 @@ import contextlib
 import re
 import secrets
 import time
-from dataclasses import dataclass
 
 import msgspec
 from litestar.stores.base import Store
 
+from gateway import keys
 from gateway.dedup import Dedup
-from gateway.shared import MemoryShared, Shared, StoreUnavailable
+from gateway.store import Shared, StoreUnavailable
+from gateway.store.memory import MemoryShared
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 REMEMBER_SECONDS = 30 * 24 * 3600
@@ -54,8 +55,7 @@ _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(SessionData)
 
 
-@dataclass
-class Session:
+class Session(msgspec.Struct, array_like=True):
     """One request's view of a session: its id, data, and whether anything must be saved."""
 
     id: str
@@ -64,7 +64,6 @@ class Session:
     """The bytes loaded from the store (None: nothing stored yet)."""
     previous_id: str | None = None
     """The id before a rotation: deleted from the store when saved."""
-    ended: bool = False
     is_new: bool = False
     """The browser does not have this id yet: the cookie must be set."""
     logged_in_now: bool = False
@@ -101,12 +100,13 @@ class Session:
         return cls("", SessionData(), None)
 
 
-STORE_NAMESPACE = "bff:sessions"
-"""The session store's namespace: `bff:sessions:<skin>:<session id>` (Litestar's stores join with ':')."""
-
-
 def decode_session(raw: bytes) -> SessionData:
     return _decoder.decode(raw)
+
+
+def browser_session_id(cookie: str | None) -> str | None:
+    """The session id a browser's cookie holds, when it is one (any other value is no session)."""
+    return cookie if cookie and SESSION_ID.match(cookie) else None
 
 
 def new_id() -> str:
@@ -130,7 +130,7 @@ class Sessions:
 
     async def load(self, skin_id: str, session_id: str | None) -> Session:
         if session_id and SESSION_ID.match(session_id):
-            key = f"{skin_id}:{session_id}"
+            key = keys.session(skin_id, session_id)
             if self.join_reads:
                 raw, _ = await self._reads.run(key, lambda: self.store.get(key, renew_for=None))
             else:
@@ -152,7 +152,7 @@ class Sessions:
         `ANONYMOUS_SECONDS`, and for at most `ANONYMOUS_PER_ADDRESS` new visitors per `address`
         and window: a flood of one-call visitors costs no storage at all."""
         if session.previous_id is not None:
-            await self.store.delete(f"{skin_id}:{session.previous_id}")
+            await self.store.delete(keys.session(skin_id, session.previous_id))
             session.previous_id = None
         logged_in = session.data.logged_in
         if session.stored is None and not logged_in:
@@ -162,7 +162,7 @@ class Sessions:
         if encoded == session.stored:
             return
         ttl = REMEMBER_SECONDS if session.data.remember else IDLE_SECONDS if logged_in else ANONYMOUS_SECONDS
-        await self.store.set(f"{skin_id}:{session.id}", encoded, expires_in=ttl)
+        await self.store.set(keys.session(skin_id, session.id), encoded, expires_in=ttl)
         session.stored = encoded
         if session.logged_in_now and session.data.login:
             session.logged_in_now = False
@@ -174,33 +174,33 @@ class Sessions:
         its address's allowance, in the skin's capped index of visitors."""
         if not session.data.jars or session.is_new or not address:
             return
-        count, _ = await self.shared.hit(f"bff:{skin_id}:visitors:{address}", ANONYMOUS_WINDOW_S * 1000)
+        count, _ = await self.shared.hit(keys.of_skin(skin_id, keys.VISITORS, address), ANONYMOUS_WINDOW_S * 1000)
         if count > ANONYMOUS_PER_ADDRESS:
             return
         encoded = session.encoded()
-        key, index = f"{STORE_NAMESPACE}:{skin_id}:{session.id}", f"bff:{skin_id}:visitors:~index"
-        await self.shared.set_capped(key, encoded, ANONYMOUS_SECONDS * 1000, index, MAX_VISITORS)
+        await self.shared.set_capped(keys.stored_session(skin_id, session.id), encoded, ANONYMOUS_SECONDS * 1000,
+                                     keys.of_skin(skin_id, keys.VISITORS, "~index"), MAX_VISITORS)  # fmt: skip
         session.stored = encoded
 
     async def revoke(self, skin_id: str, session_id: str) -> None:
-        await self.store.delete(f"{skin_id}:{session_id}")
+        await self.store.delete(keys.session(skin_id, session_id))
 
     async def revoke_player(self, skin_id: str, login: str) -> int:
         """Ends every session the player logged in with on this skin; returns how many were live."""
-        key = _player_key(skin_id, login)
+        key = keys.of_skin(skin_id, keys.PLAYER_SESSIONS, login.lower())
         raw = await self.shared.get(key)
         ended = 0
         for session_id in _ids.decode(raw) if raw else []:
-            if await self.store.exists(f"{skin_id}:{session_id}"):
+            if await self.store.exists(keys.session(skin_id, session_id)):
                 ended += 1
-                await self.store.delete(f"{skin_id}:{session_id}")
+                await self.store.delete(keys.session(skin_id, session_id))
         await self.shared.delete(key)
         return ended
 
     async def _remember(self, skin_id: str, login: str, session_id: str) -> None:
         """The player's recent session ids (read-modify-write: a rare race between two logins
         of one player at the same instant can drop one id from the list)."""
-        key = _player_key(skin_id, login)
+        key = keys.of_skin(skin_id, keys.PLAYER_SESSIONS, login.lower())
         raw = await self.shared.get(key)
         ids = [i for i in (_ids.decode(raw) if raw else []) if i != session_id][-(MAX_TRACKED - 1) :]
         await self.shared.set(key, _ids_encoder.encode([*ids, session_id]), REMEMBER_SECONDS * 1000)
@@ -209,7 +209,3 @@ class Sessions:
 MAX_TRACKED = 50
 _ids = msgspec.msgpack.Decoder(list[str])
 _ids_encoder = msgspec.msgpack.Encoder()
-
-
-def _player_key(skin_id: str, login: str) -> str:
-    return f"bff:{skin_id}:player-sessions:{login.lower()}"

@@ -12,10 +12,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from contracts.catalogue import Policy
-from gateway.listener import ListenerLimits
 from gateway.resilience import DEFAULT_POLICIES, BreakerConfig, CallPolicy, parse_policies
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class ListenerLimits:
+    max_head_bytes: int = 32 * 1024
+    """Request line plus headers (nginx's default large_client_header_buffers is 4 x 8 KB)."""
+    head_timeout_s: float = 10.0
+    """From the first byte of a request (or the connection) to the end of its headers."""
+    body_idle_timeout_s: float = 15.0
+    """Longest pause between two pieces of a request body."""
 
 
 @dataclass(frozen=True)

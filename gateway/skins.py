@@ -184,48 +184,37 @@ def builtin(sandbox_url: str) -> Skins:
     Browsers resolve `*.localhost` to the loopback address, so http://pampa.localhost:8000
     shows the second skin (its own site id, currency and colours) from the same process.
     """
-    upstream = Upstreams(api=sandbox_url, capi=sandbox_url, sbapi=sandbox_url, rest=sandbox_url)
+    aurora_hosts = ["127.0.0.1", "localhost", "aurora.localhost", "testserver.local"]
+    pampa_colours = {"primary": "#2dd4a7", "accent": "#3b82f6", "background": "#07161a", "surface": "#0f252b",
+                     "text": "#eef7f5"}  # fmt: skip
+    return Skins([
+        _demo_skin(sandbox_url, "aurora", "Aurora Casino", aurora_hosts, ("INR", "Bs."), {}),
+        _demo_skin(sandbox_url, "pampa", "Pampa Bet", ["pampa.localhost"], ("ARS", "$"), pampa_colours),
+    ])  # fmt: skip
+
+
+def _demo_skin(
+    sandbox_url: str, skin_id: str, name: str, hosts: list[str], money: tuple[str, str], colours: dict[str, str]
+) -> Skin:
+    """A demo site on the sandbox: every upstream, frame, payment page and download there."""
     downloads: dict[PokerSystem, str] = {
         system: f"{sandbox_url}/_sandbox/game/evenbetpoker/download-{system}" for system in POKER_SYSTEMS
     }
-    aurora = Skin(
-        id="aurora",
-        site_id="aurora",
-        name="Aurora Casino",
-        hosts=["127.0.0.1", "localhost", "aurora.localhost", "testserver.local"],
-        currency="INR",
-        currency_symbol="Bs.",
-        upstreams=upstream,
+    return Skin(
+        id=skin_id,
+        site_id=skin_id,
+        name=name,
+        hosts=hosts,
+        currency=money[0],
+        currency_symbol=money[1],
+        upstreams=Upstreams(api=sandbox_url, capi=sandbox_url, sbapi=sandbox_url, rest=sandbox_url),
         frame_hosts=[sandbox_url],
         sportsbook_url=f"{sandbox_url}/_sandbox/game/bti/sportsbook",
         payment_hosts=[sandbox_url],
         poker_downloads=downloads,
-        branding=Branding(operator_line=_demo_line("Aurora Casino")),
+        branding=Branding(**colours, operator_line=_demo_line(name)),
         features={"deposits": True, "withdrawals": True},
     )
-    pampa = Skin(
-        id="pampa",
-        site_id="pampa",
-        name="Pampa Bet",
-        hosts=["pampa.localhost"],
-        currency="ARS",
-        currency_symbol="$",
-        upstreams=upstream,
-        frame_hosts=[sandbox_url],
-        sportsbook_url=f"{sandbox_url}/_sandbox/game/bti/sportsbook",
-        payment_hosts=[sandbox_url],
-        poker_downloads=downloads,
-        branding=Branding(
-            primary="#2dd4a7",
-            accent="#3b82f6",
-            background="#07161a",
-            surface="#0f252b",
-            text="#eef7f5",
-            operator_line=_demo_line("Pampa Bet"),
-        ),
-        features={"deposits": True, "withdrawals": True},
-    )
-    return Skins([aurora, pampa])
 
 
 def _demo_line(name: str) -> dict[Locale, str]:

@@ -8,12 +8,14 @@ import re
 from pathlib import Path
 from typing import Any
 
-from litestar import Request, Response, Router, get
+from litestar import Request, Router, get
+from litestar.di import NamedDependency
 from litestar.params import FromPath
 
-from gateway.errors import error_response
-from gateway.runtime import Gateway, RequestContext
+from gateway.asgi import Outgoing, RequestContext
+from gateway.errors import error
 from gateway.security import page_headers
+from gateway.skins import Skin
 
 # Files of spa/public served as they are: root files (favicon, robots...) and the static
 # lobby pages (lobby/lobbyflash.html, lobby/tableflash.html and their script and style).
@@ -37,7 +39,7 @@ def accepts_gzip(accept_encoding: str) -> bool:
     return False
 
 
-def spa_handlers(dist: Path) -> list[Any]:
+def spa_handlers(dist: Path, production: bool) -> list[Any]:
     # Hand-written rather than Litestar's static files router, which has no precompressed
     # variants: the build writes `<asset>.gz` once (spa/vite.config.ts), and this serves it to
     # browsers that accept gzip, so the gateway never compresses a script per request. The
@@ -48,47 +50,44 @@ def spa_handlers(dist: Path) -> list[Any]:
     index_cache: dict[str, tuple[bytes, bytes]] = {}
 
     @get("/assets/{name:str}", include_in_schema=False, sync_to_thread=False)
-    def asset(request: Request[Any, Any, Any], name: FromPath[str]) -> Response[Any]:
-        ctx = RequestContext.of(request)
+    def asset(request: Request[Any, Any, Any], name: FromPath[str]) -> Outgoing:
+        ctx = RequestContext.of(request.scope)
         cached = asset_cache.get(name)
         if cached is None:
             file = assets_dir / name
             if not ASSET.match(name) or not file.is_file():
-                return error_response(404, "NOT_FOUND", "No such file", ctx)
+                return error(404, "NOT_FOUND", "No such file", ctx)
             packed = assets_dir / f"{name}.gz"
-            cached = asset_cache[name] = (file.read_bytes(), packed.read_bytes() if packed.is_file() else None)
+            cached = asset_cache[name] = (
+                file.read_bytes(),
+                packed.read_bytes() if packed.is_file() else None,
+            )
         raw, gzipped = cached
         headers = {"cache-control": IMMUTABLE, "x-content-type-options": "nosniff", "vary": "accept-encoding"}
         if gzipped is not None and accepts_gzip(request.headers.get("accept-encoding", "")):
             headers["content-encoding"] = "gzip"
-            return Response(gzipped, media_type=_media_type(name), headers=headers)
-        return Response(raw, media_type=_media_type(name), headers=headers)
+            return Outgoing.page(200, gzipped, _media_type(name), ctx, headers)
+        return Outgoing.page(200, raw, _media_type(name), ctx, headers)
 
     @get(["/", "/{path:path}"], include_in_schema=False, sync_to_thread=False)
-    def document(request: Request[Any, Any, Any]) -> Response[Any]:
-        gateway: Gateway = request.app.state.gateway
-        ctx = RequestContext.of(request)
+    def document(request: Request[Any, Any, Any], skin: NamedDependency[Skin | None]) -> Outgoing:
+        ctx = RequestContext.of(request.scope)
         path = request.scope["path"]
         if path.startswith(API_PREFIXES):
-            return error_response(404, "NOT_FOUND", "No such route", ctx)
-        skin = gateway.skin_for(request)
+            return error(404, "NOT_FOUND", "No such route", ctx)
         if skin is None:
-            return error_response(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
+            return error(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
         ctx.skin = skin.id  # page views per skin in the access log and metrics
-        headers = page_headers([*skin.frame_hosts], gateway.settings.production, [*skin.payment_hosts])
+        headers = page_headers([*skin.frame_hosts], production, [*skin.payment_hosts])
         name = path.lstrip("/")
         if PUBLIC_FILE.match(name) and (dist / name).is_file():
             body, media_type = (dist / name).read_bytes(), None
             headers["cache-control"] = "public, max-age=3600"
         else:
             if "index" not in index_cache:
-                index = dist / "index.html"
-                if not index.is_file():
-                    return error_response(
-                        503, "SPA_NOT_BUILT", "The player site is not built (make run builds it)", ctx
-                    )
-                page = index.read_bytes()
-                index_cache["index"] = (page, gzip.compress(page, compresslevel=9, mtime=0))
+                if not (dist / "index.html").is_file():
+                    return error(503, "SPA_NOT_BUILT", "The player site is not built (make run builds it)", ctx)
+                index_cache["index"] = _packed(dist / "index.html")
             page, packed = index_cache["index"]
             body, media_type = page, "text/html; charset=utf-8"
             headers["cache-control"] = "no-cache"
@@ -96,9 +95,14 @@ def spa_handlers(dist: Path) -> list[Any]:
             if accepts_gzip(request.headers.get("accept-encoding", "")):
                 body = packed
                 headers["content-encoding"] = "gzip"
-        return Response(body, media_type=media_type or _media_type(name), headers=headers)
+        return Outgoing.page(200, body, media_type or _media_type(name), ctx, headers)
 
     return [Router(path="/", route_handlers=[asset, document])]
+
+
+def _packed(file: Path) -> tuple[bytes, bytes]:
+    page = file.read_bytes()
+    return page, gzip.compress(page, compresslevel=9, mtime=0)
 
 
 def _media_type(name: str) -> str:

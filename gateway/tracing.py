@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
-from litestar.middleware.base import DefineMiddleware
+from litestar.types import ASGIApp
 
 
 class Tracing:
@@ -30,13 +30,15 @@ class Tracing:
                 tracer_provider = self._provider = _global_provider()
             self._tracer = trace.get_tracer("casino-bff.gateway", tracer_provider=tracer_provider)
 
-    def middleware(self) -> list[DefineMiddleware]:
+    def wrap(self, app: ASGIApp) -> ASGIApp:
+        """`app` with a server span around each request (Litestar's OpenTelemetry middleware)."""
         if not self.enabled:
-            return []
+            return app
         from litestar.plugins.opentelemetry import OpenTelemetryConfig
 
         config = OpenTelemetryConfig(tracer_provider=self._provider, exclude_spans=["receive", "send"])
-        return [config.middleware]
+        wrapped: ASGIApp = config.middleware(app)
+        return wrapped
 
     def tag(self, request_id: str, skin: str | None, route: str | None) -> None:
         """Names the request's server span after the route, with the request id."""

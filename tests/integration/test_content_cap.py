@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from litestar.stores.redis import RedisStore
 
+from gateway import keys
 from gateway.cache import CacheConfig, ContentCache, Entry
-from gateway.session import STORE_NAMESPACE
-from gateway.shared import FailFast, FailFastStore, RedisShared, connect
+from gateway.outcome import Outcome
+from gateway.store.redis import FailFast, FailFastStore, RedisShared, connect
 from tests.support.cluster import RedisServer, require_redis_server
 from tests.support.stack import free_port
 
@@ -36,8 +37,8 @@ async def shared(redis_server: RedisServer) -> AsyncIterator[RedisShared]:
 async def test_a_flood_of_distinct_content_urls_keeps_only_the_newest_copies(shared: RedisShared) -> None:
     cache = ContentCache(shared, CacheConfig(shared_entries=50, local_entries=10))
     for n in range(300):
-        await cache.put(f"bff:aurora:cache:/capi/home-banners?x={n}", Entry(float(n), 200, {}, b"{}"))
-    await cache.put("bff:pampa:cache:/capi/home-banners?x=0", Entry(0.0, 200, {}, b"{}"))
+        await cache.put(f"bff:aurora:cache:/capi/home-banners?x={n}", Entry(float(n), Outcome(200, {}, b"{}")))
+    await cache.put("bff:pampa:cache:/capi/home-banners?x=0", Entry(0.0, Outcome(200, {}, b"{}")))
     aurora = [key async for key in shared.redis.scan_iter(match="bff:aurora:cache:/*")]
     assert len(aurora) == 50, "the cap holds in Redis"
     assert await shared.get("bff:aurora:cache:/capi/home-banners?x=299") is not None
@@ -49,7 +50,7 @@ async def test_a_flood_of_distinct_content_urls_keeps_only_the_newest_copies(sha
 async def test_a_flight_result_and_its_lease_release_are_one_round_trip(shared: RedisShared) -> None:
     """A leader stores its result and gives up its lease together (one command instead of two
     per proxied call), and never releases a lease that has passed to another instance."""
-    from gateway.shared import MemoryShared
+    from gateway.store.memory import MemoryShared
 
     for store in (shared, MemoryShared()):
         assert await store.set_nx("bff:flight:lease:k", b"mine", 5000)
@@ -68,7 +69,7 @@ async def test_visitors_kept_in_redis_are_capped_per_skin(shared: RedisShared, m
     from gateway.session import ANONYMOUS_SECONDS, Session, SessionData, Sessions
 
     monkeypatch.setattr(gateway.session, "MAX_VISITORS", 25)
-    sessions = Sessions(FailFastStore(RedisStore(shared.redis, namespace=STORE_NAMESPACE), shared.guard), shared)
+    sessions = Sessions(FailFastStore(RedisStore(shared.redis, namespace=keys.SESSIONS), shared.guard), shared)
     for n in range(60):
         visitor = Session(f"visitor-{n:04d}-" + "x" * 30, SessionData(jars={"http://p": {"XSRF-TOKEN": "t"}}), None)
         await sessions.save("aurora", visitor, address=f"10.1.{n}.1")

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 import httpx
 import respx
-from litestar import Litestar
 
 from gateway.app import create_app
+from gateway.entry import FrontDoor
 from gateway.settings import Settings
-from gateway.upstream import TransportFactory
+from tests.support.respx_platform import RespxPlatform
+from tests.support.stack import free_port
 
 UPSTREAM = "http://127.0.0.1:8001"
+"""What the respx routers mock: the platform's origin as the tests write it."""
 SITE = "http://testserver.local"
+_platforms: weakref.WeakKeyDictionary[FrontDoor, RespxPlatform] = weakref.WeakKeyDictionary()
+_browsers: weakref.WeakKeyDictionary[FrontDoor, int] = weakref.WeakKeyDictionary()
 
 
 def test_settings(**overrides: Any) -> Settings:
@@ -23,33 +28,58 @@ def test_settings(**overrides: Any) -> Settings:
     return Settings(**{**values, **overrides})
 
 
-def mock_transport(router: respx.Router) -> TransportFactory:
-    def factory(_: httpx.Limits) -> httpx.AsyncBaseTransport:
-        return httpx.MockTransport(router.async_handler)
+def gateway_app(router: respx.Router | None = None, *, tracer_provider: Any = None, **settings: Any) -> FrontDoor:
+    """A gateway whose platform is `router`, served over real sockets on a free port
+    (`RespxPlatform`), so every call goes through the production connection pool. The platform
+    listens while a `browser_on` the app is open."""
+    if router is None:
+        return create_app(test_settings(**settings), tracer_provider=tracer_provider)
+    platform = RespxPlatform(router, base_url=UPSTREAM)
+    platform.port = free_port()
+    app = create_app(test_settings(**{"sandbox_url": platform.url, **settings}), tracer_provider=tracer_provider)
+    _platforms[app] = platform
+    return app
 
-    return factory
 
-
-def gateway_app(router: respx.Router | None = None, **settings: Any) -> Litestar:
-    transport = mock_transport(router) if router is not None else None
-    return create_app(test_settings(**settings), transport=transport)
+def platform_of(app: FrontDoor) -> RespxPlatform:
+    """The mocked platform behind `app` (for `refusing()`, its `errors`, its connections)."""
+    return _platforms[app]
 
 
 @asynccontextmanager
-async def browser_on(app: Litestar) -> AsyncIterator[Browser]:
+async def browser_on(app: FrontDoor) -> AsyncIterator[Browser]:
     """A browser on the app through httpx's ASGI transport, which (unlike Litestar's test
-    client) lets concurrent requests really overlap. Upstream clients open lazily."""
+    client) lets concurrent requests really overlap. Upstream connections open lazily."""
+    platform = _platforms.get(app)
+    first = _browsers.get(app, 0) == 0
+    _browsers[app] = _browsers.get(app, 0) + 1
+    if platform is not None and first and not platform.listening:
+        await platform.start()
     transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 40000))
-    async with httpx.AsyncClient(transport=transport, base_url=SITE) as client:
-        yield Browser(client)
-    await app.state.gateway.clients.aclose()
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url=SITE) as client:
+            yield Browser(client, platform)
+    finally:
+        _browsers[app] -= 1
+        if _browsers[app] == 0:
+            await app.gateway.clients.aclose()
+            if platform is not None:
+                await platform.aclose()
 
 
 class Browser:
     """Talks to the gateway as the SPA does: cookies kept, X-XSRF-TOKEN echoed on unsafe calls."""
 
-    def __init__(self, client: httpx.AsyncClient) -> None:
+    def __init__(self, client: httpx.AsyncClient, platform: RespxPlatform | None = None) -> None:
         self.client = client
+        self._platform = platform
+        self.platform = platform.url if platform is not None else UPSTREAM
+        """Where the mocked platform really listens: the built-in skins' upstream, frame and payment host."""
+
+    def refusing(self) -> AbstractAsyncContextManager[None]:
+        """The platform down for real while the block runs: every connection to it is refused."""
+        assert self._platform is not None, "a gateway_app(router) has a platform to take down"
+        return self._platform.refusing()
 
     async def start(self) -> dict[str, Any]:
         response = await self.client.get("/bff/session")

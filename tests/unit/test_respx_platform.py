@@ -92,7 +92,7 @@ async def test_a_streamed_answer_is_sent_chunked_as_it_comes(router: respx.Route
         answer = await pool.stream("GET", "/capi/video", {}, None, QUICK)
         try:
             assert answer.header("transfer-encoding") == "chunked" and answer.header("content-length") is None
-            chunks = answer.chunks()
+            chunks = answer.stream
             assert await anext(chunks) == b"first"
             go_on.set()
             assert [chunk async for chunk in chunks] == [b"second"]
@@ -247,7 +247,7 @@ async def test_streamed_calls_meet_a_mocked_read_error_mid_body_and_a_protocol_e
             answer = await pool.stream("GET", path, {}, None, QUICK)
             assert answer.status == 200
             with pytest.raises(httpx.ReadError):
-                async for _ in answer.chunks():
+                async for _ in answer.stream:
                     pass
             await answer.aclose()
         with pytest.raises(httpx.RemoteProtocolError):
@@ -344,7 +344,7 @@ async def test_it_stops_cleanly_with_calls_held_running_and_streaming(router: re
         results = await asyncio.gather(held, running, return_exceptions=True)
         assert [type(r) for r in results] == [httpx.ReadError, httpx.ReadError]
         with pytest.raises(httpx.ReadError):
-            async for _ in streamed.chunks():
+            async for _ in streamed.stream:
                 pass
         await streamed.aclose()
         await pool.aclose()

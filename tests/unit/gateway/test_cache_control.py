@@ -33,7 +33,7 @@ def platform(upstream: respx.Router, headers: dict[str, str], delay: float = 0.0
 
 
 def later(app: object, seconds: float) -> Callable[[], float]:
-    cache = app.state.gateway.cache  # type: ignore[attr-defined]
+    cache = app.gateway.cache  # type: ignore[attr-defined]
     now = cache.clock()
     cache.clock = lambda: now + seconds
     return cache.clock  # type: ignore[no-any-return]

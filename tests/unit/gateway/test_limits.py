@@ -7,13 +7,14 @@ counted at all; any platform cookie on a visitor's answer made a session kept 24
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import httpx
 import pytest
 import respx
 
 from gateway.session import ANONYMOUS_PER_ADDRESS, ANONYMOUS_SECONDS
-from tests.support.gateway import SITE, Browser, browser_on, gateway_app
+from tests.support.gateway import Browser, browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
 LOGIN = "/api/player/login"
@@ -38,19 +39,17 @@ def guessed(upstream: respx.Router, owner_password: str = "right-one") -> list[s
 async def test_concurrent_guesses_reach_the_platform_at_most_the_allowance(upstream: respx.Router) -> None:
     seen = guessed(upstream)
     app = gateway_app(upstream)
-    attackers = [Browser(httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=SITE)) for _ in range(60)]
-    for attacker in attackers:
-        await attacker.start()
+    async with contextlib.AsyncExitStack() as stack:
+        attackers = [await stack.enter_async_context(browser_on(app)) for _ in range(60)]
+        for attacker in attackers:
+            await attacker.start()
 
-    async def guess(n: int) -> int:
-        ip = {"x-forwarded-for": f"203.0.{n // 250}.{n % 250 + 1}"}
-        body = {"login": "Victim1", "password": f"guess-{n}"}
-        return (await attackers[n % len(attackers)].post(LOGIN, body, headers=ip)).status_code
+        async def guess(n: int) -> int:
+            ip = {"x-forwarded-for": f"203.0.{n // 250}.{n % 250 + 1}"}
+            body = {"login": "Victim1", "password": f"guess-{n}"}
+            return (await attackers[n % len(attackers)].post(LOGIN, body, headers=ip)).status_code
 
-    statuses = await asyncio.gather(*(guess(n) for n in range(120)))
-    for attacker in attackers:
-        await attacker.client.aclose()
-    await app.state.gateway.clients.aclose()
+        statuses = await asyncio.gather(*(guess(n) for n in range(120)))
     assert len(seen) == 8, "120 guesses at once from 120 addresses: the platform saw the allowance, no more"
     assert statuses.count(429) + statuses.count(409) == 112 and statuses.count(429) >= 52
 
@@ -100,7 +99,7 @@ async def test_a_one_call_visitor_costs_no_storage_and_a_returning_one_is_kept_b
         return_value=httpx.Response(200, json={"success": True}, headers={"set-cookie": "XSRF-TOKEN=v; Path=/"})
     )
     app = gateway_app(upstream)
-    store = app.state.gateway.shared
+    store = app.gateway.stores.shared
 
     def kept() -> list[str]:
         return [key for key in store._data if key.startswith("bff:sessions:")]
@@ -122,7 +121,7 @@ async def test_visitors_kept_per_address_are_bounded(upstream: respx.Router) -> 
         return_value=httpx.Response(200, json={"success": True}, headers={"set-cookie": "XSRF-TOKEN=v; Path=/"})
     )
     app = gateway_app(upstream)
-    store = app.state.gateway.shared
+    store = app.gateway.stores.shared
     answers = []
     for _ in range(ANONYMOUS_PER_ADDRESS + 10):
         async with browser_on(app) as visitor:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.shared import MemoryShared
+from gateway.store.memory import MemoryShared
 
 pytestmark = pytest.mark.anyio
 
@@ -37,7 +37,7 @@ async def test_sessions_in_one_process_expire_stay_bounded_and_never_wait_on_the
     trip through the event loop) on each read; the one-process session store is MemoryShared."""
     import asyncio
 
-    from gateway.shared import ProcessStore
+    from gateway.store.memory import ProcessStore
 
     now = [1000.0]
     memory = MemoryShared(clock=lambda: now[0], max_entries=300)

@@ -19,8 +19,9 @@ from gateway import skins
 from gateway.app import admin_app, create_app
 from gateway.live import LiveConfig
 from gateway.resilience import Breaker, BreakerConfig, may_retry, parse_policies
-from tests.support.gateway import UPSTREAM, Browser, browser_on, gateway_app, mock_transport
+from tests.support.gateway import UPSTREAM, Browser, browser_on, gateway_app
 from tests.support.gateway import test_settings as settings_for_tests
+from tests.support.respx_platform import RespxPlatform
 from tests.unit.gateway.conftest import calls
 
 pytestmark = pytest.mark.anyio
@@ -88,11 +89,11 @@ def test_old_failures_leave_the_window() -> None:
     [
         ("content", "GET", "timeout", True),
         ("read", "GET", "status", True),
-        ("read", "POST", "connect", True),
+        ("read", "POST", "unreachable", True),
         ("read", "POST", "timeout", False),
         ("read", "POST", "broken", False),
         ("read", "POST", "status", False),
-        ("exclusive", "POST", "connect", False),
+        ("exclusive", "POST", "unreachable", False),
     ],
 )
 def test_what_may_be_sent_again(policy: Any, method: str, failure: str, allowed: bool) -> None:
@@ -121,11 +122,17 @@ async def test_a_content_get_is_retried_past_a_502(visitor: Browser, upstream: r
 
 
 async def test_a_read_post_is_sent_again_only_when_nothing_was_sent(visitor: Browser, upstream: respx.Router) -> None:
-    providers = upstream.post(PROVIDERS).mock(side_effect=[httpx.ConnectError("refused"), httpx.Response(200, json=[])])
-    assert (await visitor.post(PROVIDERS)).status_code == 200 and calls(providers) == 2
+    ok = httpx.Response(200, json=[])
+    providers = upstream.post(PROVIDERS).mock(side_effect=[ok, httpx.ConnectError("dropped idle"), ok])
+    assert (await visitor.post(PROVIDERS)).status_code == 200, "a connection the pool keeps alive"
+    again = await visitor.post(PROVIDERS)  # the platform drops that connection as the call goes out
+    assert again.status_code == 200 and calls(providers) == 3, "never read by the platform: sent again"
+    async with visitor.refusing():
+        down = await visitor.post(PROVIDERS)
+    assert down.status_code == 502 and down.json()["code"] == "UPSTREAM_UNREACHABLE" and calls(providers) == 3
     providers.side_effect = httpx.ReadError("connection reset")
     lost = await visitor.post(PROVIDERS)
-    assert lost.status_code == 502 and lost.json()["code"] == "UPSTREAM_FAILED" and calls(providers) == 3
+    assert lost.status_code == 502 and lost.json()["code"] == "UPSTREAM_FAILED" and calls(providers) == 4
 
 
 async def test_a_money_call_is_never_retried_and_a_lost_answer_is_not_sent_twice(
@@ -138,13 +145,14 @@ async def test_a_money_call_is_never_retried_and_a_lost_answer_is_not_sent_twice
     assert first.status_code == 502 and calls(cashout) == 1
     again = await visitor.post("/api/cashier/cashout12", {"amount": 1000}, headers=key)
     assert again.headers["idempotent-replayed"] == "true" and calls(cashout) == 1, "the platform may have paid"
-    cashout.side_effect = httpx.ConnectError("refused")
     key = {"Idempotency-Key": "withdraw-unsent-01"}
-    await visitor.post("/api/cashier/cashout12", {"amount": 1000}, headers=key)
+    async with visitor.refusing():
+        refused = await visitor.post("/api/cashier/cashout12", {"amount": 1000}, headers=key)
+    assert refused.json()["code"] == "UPSTREAM_UNREACHABLE"
     cashout.side_effect = None
     cashout.return_value = httpx.Response(200, json={"success": True})
     retried = await visitor.post("/api/cashier/cashout12", {"amount": 1000}, headers=key)
-    assert retried.json() == {"success": True} and calls(cashout) == 3, "nothing was sent: the key is free again"
+    assert retried.json() == {"success": True} and calls(cashout) == 2, "nothing was sent: the key is free again"
 
 
 async def test_the_deadline_covers_a_hanging_platform(upstream: respx.Router) -> None:
@@ -181,6 +189,7 @@ async def test_an_open_breaker_answers_at_once_without_calling(upstream: respx.R
 
 @pytest.fixture
 async def admin(upstream: respx.Router) -> AsyncIterator[tuple[Browser, httpx.AsyncClient]]:
+    upstream.get("/").mock(return_value=httpx.Response(404))  # the status page probes each upstream
     app = gateway_app(upstream, admin_token=TOKEN, probe_upstreams=False)
     transport = httpx.ASGITransport(app=admin_app(app), client=("10.0.0.9", 50000))
     async with browser_on(app) as browser, httpx.AsyncClient(transport=transport, base_url="http://admin") as ops:
@@ -208,11 +217,12 @@ async def test_an_upstream_swap_is_validated_and_takes_the_next_request(
     wrong_name = await ops.put("/admin/skins/aurora/upstreams/wallet", json={"url": "http://x.test"}, headers=AUTH)
     assert wrong_name.status_code == 404
     version = (await ops.get("/admin/status", headers=AUTH)).json()["config"]["version"]
-    changed = await ops.put("/admin/skins/aurora/upstreams/api", json={"url": "http://10.1.2.3:9000"}, headers=AUTH)
-    assert changed.json()["outcome"] == "applied" and changed.json()["version"] != version
     before = upstream.post(PROVIDERS).mock(return_value=httpx.Response(200, json=[]))
     after = upstream.route(url="http://10.1.2.3:9000" + PROVIDERS).mock(return_value=httpx.Response(200, json=[]))
-    await browser.post(PROVIDERS)
+    async with RespxPlatform(upstream, base_url="http://10.1.2.3:9000") as wallet_2:
+        changed = await ops.put("/admin/skins/aurora/upstreams/api", json={"url": wallet_2.url}, headers=AUTH)
+        assert changed.json()["outcome"] == "applied" and changed.json()["version"] != version
+        await browser.post(PROVIDERS)
     assert calls(before) == 0 and calls(after) == 1
     back = await ops.delete("/admin/skins/aurora/upstreams/api", headers=AUTH)
     assert back.json()["version"] == version, "back to the file's value: the first version again"
@@ -313,7 +323,7 @@ async def test_spans_carry_the_request_id_and_the_upstream_gets_traceparent(upst
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     banners = upstream.get("/capi/home-banners").mock(return_value=httpx.Response(200, json=[]))
-    app = create_app(settings_for_tests(otel=True), transport=mock_transport(upstream), tracer_provider=provider)
+    app = gateway_app(upstream, otel=True, tracer_provider=provider)
     async with browser_on(app) as browser:
         answer = await browser.get("/capi/home-banners", headers={"x-request-id": "trace-me-123"})
     assert answer.status_code == 200

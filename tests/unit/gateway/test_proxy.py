@@ -10,7 +10,8 @@ import httpx
 import pytest
 import respx
 
-from gateway.proxy import refused_path
+from gateway.pipeline.guard import refused_path
+from gateway.resilience import parse_policies
 from tests.support.gateway import Browser, browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
@@ -236,12 +237,14 @@ async def test_upstream_statuses_and_bodies_pass_through(visitor: Browser, upstr
     assert "x-internal" not in response.headers
 
 
-async def test_unreachable_and_slow_upstreams_have_one_error_shape(visitor: Browser, upstream: respx.Router) -> None:
-    upstream.get("/capi/home-banners").mock(side_effect=httpx.ConnectError("refused"))
+async def test_unreachable_and_slow_upstreams_have_one_error_shape(upstream: respx.Router) -> None:
     upstream.get("/capi/lobby-slot-images").mock(side_effect=httpx.ReadTimeout("slow"))
-    unreachable = await visitor.get("/capi/home-banners")
-    slow = await visitor.get("/capi/lobby-slot-images")
-    assert unreachable.status_code == 502 and slow.status_code == 504
+    async with browser_on(gateway_app(upstream, policies=parse_policies("content=0.2/0.2/0.5"))) as visitor:
+        async with visitor.refusing():
+            unreachable = await visitor.get("/capi/home-banners")
+        slow = await visitor.get("/capi/lobby-slot-images")
+    assert (unreachable.status_code, unreachable.json()["code"]) == (502, "UPSTREAM_UNREACHABLE")
+    assert (slow.status_code, slow.json()["code"]) == (504, "UPSTREAM_TIMEOUT")
     for answer in (unreachable, slow):
         assert set(answer.json()) == {"message", "code", "requestId"}
         assert answer.json()["requestId"] == answer.headers["x-request-id"]

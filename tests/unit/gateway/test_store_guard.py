@@ -8,7 +8,8 @@ import contextlib
 
 import pytest
 
-from gateway.shared import FailFast, StoreUnavailable
+from gateway.store import StoreUnavailable
+from gateway.store.redis import FailFast
 
 pytestmark = pytest.mark.anyio
 

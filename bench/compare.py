@@ -1,0 +1,67 @@
+"""Two checkouts of the gateway side by side, in one run: before and after a change.
+
+    .venv/bin/python bench/compare.py BEFORE_DIR [AFTER_DIR]   (AFTER_DIR: this checkout)
+
+The same fixed upstream, the bare aiohttp proxy as the yardstick, and for each checkout a
+gateway (one process, in memory) running from its own directory with its own virtualenv:
+the logged-in POST read and the content hit at 64 connections, rounds interleaved so both
+see the same machine (bench/throughput.py's rules: servers on core 0, wrk on core 1).
+Prints medians and each gateway's ratio to the aiohttp proxy; writes nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import throughput as tp
+
+
+def gateway_from(checkout: Path, name: str, work: Path, upstream: tp.Server) -> tp.Server:
+    port = tp.free_port()
+    env = {"SKINS_FILE": str(tp.skins_file(work, upstream.url, 1)), "SECRET_KEY": "bench-secret-key",
+           "GATEWAY_ENV": "development", "LOG_FORMAT": "json", "LOG_LEVEL": "info"}  # fmt: skip
+    python = str(checkout / ".venv" / "bin" / "python")
+    return tp.start(name, [python, "-m", "gateway", "--port", str(port)], port, work, env, cwd=checkout)
+
+
+def main(before: Path, after: Path) -> None:
+    tp.ensure_tools()
+    with tempfile.TemporaryDirectory(prefix="compare-") as tmp, tp.servers() as running:
+        work = Path(tmp)
+        upstream = tp.fixed_upstream(work)
+        running.append(upstream)
+        port = tp.free_port()
+        ceiling = tp.start("aiohttp-proxy", [tp.PYTHON, str(tp.ROOT / "bench" / "aiohttp_proxy.py"), str(port),
+                                             upstream.url], port, work)  # fmt: skip
+        running.append(ceiling)
+        gateways = {label: gateway_from(path, f"gateway-{label}", work, upstream)
+                    for label, path in (("before", before), ("after", after))}  # fmt: skip
+        running += gateways.values()
+        plain = tp.lua_script(work, "plain", "POST", "/api/cashier/balance", None, False)
+        cases = [tp.Case("aiohttp proxy c64", ceiling, plain, 64)]
+        for label, server in gateways.items():
+            players = tp.log_in_players(server.url, 64, work / f"{label}.sessions")
+            post = tp.lua_script(work, f"post-{label}", "POST", "/api/cashier/balance", players, False)
+            hit = tp.lua_script(work, f"hit-{label}", "GET", "/capi/home-banners", None, False)
+            cases += [tp.Case(f"{label}: POST read c64", server, post, 64),
+                      tp.Case(f"{label}: content hit c64", server, hit, 64)]  # fmt: skip
+        for case in cases:
+            tp.run_wrk(case.server.url, case.script, case.connections, 1)
+        for round_no in range(1, tp.ROUNDS + 1):
+            for case in cases:
+                case.measure(tp.SECONDS)
+                print(f"round {round_no} {case.name:28} {case.runs[-1]['rps']:>9.0f} req/s", flush=True)
+        rows = {case.name: case.summary() for case in cases}
+    yardstick = rows["aiohttp proxy c64"]["rps"]
+    for name, row in rows.items():
+        print(f"{name:28} {row['rps']:>9} req/s  p99 {row['p99_ms']:>6} ms  {row['cpu_us_per_request']:>6} us/req"
+              f"  {row['rps'] / yardstick:.2f}x aiohttp  rounds {row['all_rps']}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    here = Path(__file__).resolve().parents[1]
+    main(Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve() if len(sys.argv) > 2 else here)

@@ -1,0 +1,50 @@
+"""What the composition root (`gateway.app`) makes: the shared stores, and the long-lived parts
+the CLI, the admin listener and tests reach for. The pipeline's stages get only their own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from litestar.stores.base import Store
+from redis.asyncio import Redis
+
+from gateway.cache import ContentCache
+from gateway.dedup import SharedFlights
+from gateway.health import Health
+from gateway.lifecycle import Lifecycle
+from gateway.live import LiveConfig
+from gateway.metrics import Metrics
+from gateway.outcome import Outcome
+from gateway.presence import Presence
+from gateway.resilience import Breakers
+from gateway.session import Sessions
+from gateway.settings import Settings
+from gateway.store import Shared
+from gateway.upstream import UpstreamClients
+
+
+@dataclass(frozen=True)
+class Stores:
+    """Where the instances' shared state lives: Redis with `REDIS_URL`, else this process."""
+
+    shared: Shared
+    sessions: Store
+    redis: Redis | None = None
+    flights: SharedFlights[Outcome] | None = None
+    presence: Presence | None = None
+
+
+@dataclass(frozen=True)
+class Gateway:
+    """What the composition root made, for the CLI, the admin listener and tests."""
+
+    settings: Settings
+    lifecycle: Lifecycle
+    metrics: Metrics
+    stores: Stores
+    config: LiveConfig
+    clients: UpstreamClients
+    breakers: Breakers
+    sessions: Sessions
+    cache: ContentCache
+    health: Health

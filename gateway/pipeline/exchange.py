@@ -1,0 +1,50 @@
+"""The one object a proxied request carries through the stages: what the player sent, what each
+stage learnt of it, and, once a stage answers, that answer."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from contracts.catalogue import Route
+from gateway.asgi import Incoming, RequestContext
+from gateway.ratelimit import Admission
+from gateway.session import Session
+from gateway.skins import Skin
+
+
+@dataclass(slots=True)
+class Exchange:
+    incoming: Incoming
+    ctx: RequestContext
+    skin: Skin | None = None
+    """1. skin: the Host's skin."""
+    route: Route | None = None
+    """2. guard: the catalogue route, its path parameters, the client's address, the body."""
+    params: dict[str, str] = field(default_factory=dict)
+    address: str = ""
+    """The client as limits count it (`ratelimit.address_key`)."""
+    body: bytes | None = None
+    upload: AsyncIterator[bytes] | None = None
+    """A multipart body, streamed to the platform as it arrives."""
+    login: str | None = None
+    """The login name sent at login, register and forgot-password."""
+    remember: bool = False
+    """`rememberMe` at login: the gateway's to keep (a persistent cookie), never the platform's."""
+    admission: Admission | None = None
+    """The places this call holds in rate limits (given back on success, in observe)."""
+    session: Session = field(default_factory=Session.anonymous)
+    """3. session: the player's (an anonymous stand-in for content)."""
+    conditions: dict[str, str] = field(default_factory=dict)
+    """The cache's own validators for a copy it asks the platform about (`If-None-Match`...)."""
+    headers: dict[str, str] = field(default_factory=dict)
+    """5. forward: what goes to the platform besides cookies."""
+
+    @property
+    def exclusive(self) -> bool:
+        return self.route is not None and self.route.policy == "exclusive"
+
+    def site(self) -> tuple[Skin, Route]:
+        """The skin and the route, known past the guard."""
+        assert self.skin is not None and self.route is not None, "asked before the guard ran"
+        return self.skin, self.route

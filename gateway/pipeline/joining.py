@@ -1,0 +1,82 @@
+"""Under policy: identical requests in flight share one call. In this process first (`Dedup`),
+then across instances through the store (`SharedFlights`, with Redis). A request is identical
+when its skin, session (content: none), method, path, query, body and, for money and account
+calls, its `Idempotency-Key` are: two player actions are never one call. A different request on
+an exclusive route while one of the session's is in flight is refused (409)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Hashable
+from urllib.parse import parse_qsl, urlencode
+
+import structlog
+
+from contracts.catalogue import Policy as RouteClass
+from gateway.asgi import Outgoing
+from gateway.cache import shareable
+from gateway.dedup import Dedup, ExclusiveConflict, LeaderLost, SharedFlights, body_digest
+from gateway.errors import in_progress, store_unavailable
+from gateway.outcome import Outcome
+from gateway.pipeline.exchange import Exchange
+from gateway.resilience import CallPolicy
+from gateway.store import StoreUnavailable
+
+Call = Callable[[], Awaitable[Outcome]]
+log = structlog.get_logger("gateway.flights")
+
+
+def shared_outcome(outcome: Outcome) -> bool:
+    """Whether an outcome may serve the other requests joined to its flight: always within one
+    session; for anonymous content only as the platform's Cache-Control and Vary allow."""
+    return outcome.session is not None or shareable(outcome.headers)
+
+
+def sorted_query(query: str) -> str:
+    return urlencode(sorted(parse_qsl(query, keep_blank_values=True))) if query else ""
+
+
+class Flights:
+    def __init__(self, shared: SharedFlights[Outcome] | None, policies: dict[RouteClass, CallPolicy]) -> None:
+        self.local: Dedup[tuple[Outcome, str]] = Dedup()
+        self.shared = shared
+        """Across instances; None with one instance (the memory store)."""
+        self.policies = policies
+
+    async def join(self, x: Exchange, call: Call) -> Outcome | Outgoing:
+        """The flight's outcome; 409 for a conflicting exclusive call; 503 without the store."""
+        skin, route = x.site()
+        content = route.policy == "content"
+        action = x.incoming.headers.get("idempotency-key", "") if route.policy == "exclusive" else ""
+        key = (skin.id, "" if content else x.session.id, route.method, x.incoming.path,
+               sorted_query(x.incoming.query), body_digest(x.body) if x.body else "", action)  # fmt: skip
+        slot = (skin.id, x.session.id, route.name) if route.policy == "exclusive" else None
+        try:
+            (outcome, role), joined = await self.local.run(key, lambda: self._lead(x, key, slot, call), slot)
+        except ExclusiveConflict:
+            return in_progress(x.ctx)
+        except LeaderLost:
+            return Outcome.failed("lost")
+        except StoreUnavailable:
+            return store_unavailable(x.ctx)
+        except TimeoutError:
+            log.warning("flight.wait_timed_out", skin=skin.id, route=route.name)
+            return Outcome.failed("timeout")
+        x.ctx.dedup = "follower" if joined == "follower" else role
+        if joined == "follower" and not shared_outcome(outcome):
+            return await call()  # one visitor's private answer is not another's
+        return outcome
+
+    async def _lead(self, x: Exchange, key: Hashable, slot: tuple[str, ...] | None, call: Call) -> tuple[Outcome, str]:
+        """This process's call for the key: made here, or joined to another instance's."""
+        _, route = x.site()
+        if self.shared is None:
+            return await call(), "leader"
+        try:
+            return await self.shared.run(
+                body_digest(repr(key).encode()), call, ":".join(slot) if slot is not None else None,
+                takeover=route.policy != "exclusive", within_s=self.policies[route.policy].deadline_s,
+            )  # fmt: skip
+        except StoreUnavailable:
+            if route.policy != "content":
+                raise
+            return await call(), "leader"  # anonymous content goes on without Redis

@@ -1,0 +1,84 @@
+"""State the gateway instances share: Redis when `REDIS_URL` is set, process memory otherwise.
+
+`Shared` is what the gateway asks of either (`gateway.store.memory`, `gateway.store.redis`).
+Nothing larger than `MAX_VALUE_BYTES` is ever written (`TooLarge` instead): one oversized
+write would hold Redis past every instance's socket timeout and read as an outage to all.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol
+
+MAX_VALUE_BYTES = 1024 * 1024
+"""The largest value written to the shared store (a flight's result, a cached copy, a record)."""
+
+
+class StoreUnavailable(Exception):
+    """The shared store cannot be reached right now."""
+
+
+class TooLarge(ValueError):
+    """A value over `MAX_VALUE_BYTES`: it is not written."""
+
+
+def checked(value: bytes) -> bytes:
+    if len(value) > MAX_VALUE_BYTES:
+        raise TooLarge(f"{len(value)} bytes is over the store's {MAX_VALUE_BYTES}")
+    return value
+
+
+Lead = Literal["lead", "follow", "lost", "conflict"]
+"""`lead`: the flight is ours; `follow`: a live holder has it; `lost`: its holder died and the
+flight may not be taken over; `conflict`: another request holds the exclusive slot."""
+
+
+class Shared(Protocol):
+    distributed: bool
+
+    async def get(self, key: str) -> bytes | None: ...
+    async def set(self, key: str, value: bytes, ttl_ms: int) -> None: ...
+    async def set_capped(self, key: str, value: bytes, ttl_ms: int, index: str, limit: int) -> None:
+        """`set`, and `key` joins `index`; past `limit` members the oldest are deleted."""
+        ...
+
+    async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool: ...
+    async def delete(self, *keys: str) -> None: ...
+    async def set_and_release(self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes) -> None:
+        """`set(key, value, ttl_ms)`, and the lease deleted while it still holds `token`, in one round trip."""
+        ...
+
+    async def swap(self, key: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
+        """Replaces `key`'s value only while it is still `expected`."""
+        ...
+
+    async def lead(
+        self, lease: str, token: bytes, ttl_ms: int, slot: str | None, flight: str, takeover: bool
+    ) -> tuple[Lead, bytes | None]:
+        """Takes a flight's lease (and its exclusive slot), or names the live holder to follow."""
+        ...
+
+    async def poll(self, result: str, lease: str, holder: bytes) -> tuple[bytes | None, bool]:
+        """(the flight's result, whether it is still in flight under `holder`)."""
+        ...
+
+    async def land(
+        self, result: str, value: bytes | None, ttl_ms: int, lease: str, token: bytes, slot: str | None, flight: str
+    ) -> None:
+        """Stores a leader's result (None: not shared) and gives up its lease and slot."""
+        ...
+
+    async def claim(
+        self, record: str, value: bytes, ttl_ms: int, lease: str, token: bytes, lease_ms: int
+    ) -> tuple[bool, bytes | None, bool]:
+        """(claimed, the existing record, whether its holder lives): a record for a new call
+        with its holder's lease, or the one already there."""
+        ...
+
+    async def hit(self, key: str, window_ms: int) -> tuple[int, int]: ...
+    async def reserve(self, key: str, limit: int, window_ms: int) -> tuple[bool, int]:
+        """Takes one of `limit` places in the window: (taken, ms until the window ends)."""
+        ...
+
+    async def give_back(self, key: str) -> None: ...
+    async def ping(self) -> None: ...
+    async def delete_prefix(self, prefix: str) -> int: ...

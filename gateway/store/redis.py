@@ -1,0 +1,245 @@
+"""Many instances: the shared store in Redis, one connection pool per process.
+
+Redis trouble must cost milliseconds, not hang players: calls have short socket timeouts,
+and after a failure the store answers `StoreUnavailable` at once for a second before it
+tries Redis again (so service resumes by itself when Redis returns).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import structlog
+from litestar.stores.base import Store
+from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+
+from gateway.store import Lead, StoreUnavailable, checked
+from gateway.store.scripts import CLAIM, GIVE_BACK, HIT, LAND, LEAD, POLL, RESERVE, SET_AND_RELEASE, SWAP
+
+T = TypeVar("T")
+RETRY_AFTER_S = 1.0
+
+log = structlog.get_logger("gateway.store")
+
+
+class FailFast:
+    """After a Redis failure, refuse at once for `RETRY_AFTER_S`, then try again."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._down_until = 0.0
+        self._clock = clock
+
+    @property
+    def up(self) -> bool:
+        return self._clock() >= self._down_until
+
+    async def __call__(self, operation: Callable[[], Awaitable[T]]) -> T:
+        if not self.up:
+            raise StoreUnavailable("redis is down")
+        try:
+            result = await operation()
+        except (RedisError, OSError, TimeoutError) as exc:
+            self._down_until = self._clock() + RETRY_AFTER_S
+            raise StoreUnavailable(type(exc).__name__) from exc
+        except Exception as exc:  # redis-py leaks the event loop's own errors ("handler is closed") when Redis dies
+            self._down_until = self._clock() + RETRY_AFTER_S
+            log.warning("store.unexpected_error", error=type(exc).__name__, detail=str(exc)[:200])
+            raise StoreUnavailable(type(exc).__name__) from exc
+        # On Python 3.11 a cancellation that lands while redis-py waits inside its own timeout can
+        # be swallowed; the task still counts it, so it is raised here instead of lost.
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise asyncio.CancelledError
+        return result
+
+
+class RedisShared:
+    """Many instances: one Redis connection pool per process, namespaced keys."""
+
+    distributed = True
+
+    def __init__(self, redis: Redis, guard: FailFast) -> None:
+        self.redis = redis
+        self.guard = guard
+        # EVALSHA, the script loaded again by redis-py after a Redis restart forgot it.
+        script = redis.register_script
+        self._set_and_release, self._swap, self._lead, self._poll = (
+            script(SET_AND_RELEASE),
+            script(SWAP),
+            script(LEAD),
+            script(POLL),
+        )
+        self._land, self._claim, self._hit, self._reserve, self._give_back = (
+            script(LAND),
+            script(CLAIM),
+            script(HIT),
+            script(RESERVE),
+            script(GIVE_BACK),
+        )
+
+    async def get(self, key: str) -> bytes | None:
+        value = await self.guard(lambda: self.redis.get(key))
+        return value if isinstance(value, bytes) else None
+
+    async def set(self, key: str, value: bytes, ttl_ms: int) -> None:
+        checked(value)
+        await self.guard(lambda: self.redis.set(key, value, px=ttl_ms))
+
+    async def set_capped(self, key: str, value: bytes, ttl_ms: int, index: str, limit: int) -> None:
+        """One round trip (a second only past the limit): distinct content URLs are the
+        client's to choose, so without a cap a flood of them would fill Redis for a day."""
+        checked(value)
+
+        async def store() -> None:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.set(key, value, px=ttl_ms)
+                pipe.zadd(index, {key: time.time()})
+                pipe.pexpire(index, ttl_ms)
+                pipe.zcard(index)
+                *_, members = await pipe.execute()
+            excess = int(members) - limit
+            if excess > 0:
+                oldest: list[Any] = await self.redis.zpopmin(index, excess)
+                if oldest:
+                    await self.redis.unlink(*[pair[0] for pair in oldest])
+
+        await self.guard(store)
+
+    async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool:
+        checked(value)
+        done = await self.guard(lambda: self.redis.set(key, value, px=ttl_ms, nx=True))
+        return bool(done)
+
+    async def delete(self, *keys: str) -> None:
+        await self.guard(lambda: self.redis.delete(*keys))
+
+    async def set_and_release(self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes) -> None:
+        checked(value)
+        await self.guard(lambda: self._set_and_release([key, lease], [value, ttl_ms, token]))
+
+    async def swap(self, key: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
+        checked(value)
+        done = await self.guard(lambda: self._swap([key], [expected, value, ttl_ms]))
+        return bool(done)
+
+    async def lead(
+        self, lease: str, token: bytes, ttl_ms: int, slot: str | None, flight: str, takeover: bool
+    ) -> tuple[Lead, bytes | None]:
+        keys = [lease, slot] if slot is not None else [lease]
+        args: list[bytes | str | int] = [token, ttl_ms, flight, "1" if takeover else "0"]
+        answer = await self.guard(lambda: self._lead(keys, args))
+        holder = answer[1] if len(answer) > 1 else None
+        kind = answer[0].decode()
+        if kind == "lead" or kind == "follow" or kind == "lost" or kind == "conflict":
+            return kind, holder
+        raise StoreUnavailable(f"unexpected answer {kind!r}")
+
+    async def poll(self, result: str, lease: str, holder: bytes) -> tuple[bytes | None, bool]:
+        answer = await self.guard(lambda: self._poll([result, lease], [holder]))
+        if isinstance(answer, bytes):
+            return answer, False
+        return None, answer == 0
+
+    async def land(
+        self, result: str, value: bytes | None, ttl_ms: int, lease: str, token: bytes, slot: str | None, flight: str
+    ) -> None:
+        keys = [result, lease, slot] if slot is not None else [result, lease]
+        shared = checked(value) if value is not None else b""
+        await self.guard(lambda: self._land(keys, [shared, ttl_ms, token, flight]))
+
+    async def claim(
+        self, record: str, value: bytes, ttl_ms: int, lease: str, token: bytes, lease_ms: int
+    ) -> tuple[bool, bytes | None, bool]:
+        checked(value)
+        answer = await self.guard(lambda: self._claim([record, lease], [value, ttl_ms, token, lease_ms]))
+        if answer[0] == 1:
+            return True, None, True
+        return False, answer[1] or None, answer[2] == 1
+
+    async def hit(self, key: str, window_ms: int) -> tuple[int, int]:
+        count, ttl = await self.guard(lambda: self._hit([key], [window_ms]))
+        return int(count), max(int(ttl), 0)
+
+    async def reserve(self, key: str, limit: int, window_ms: int) -> tuple[bool, int]:
+        taken, ttl = await self.guard(lambda: self._reserve([key], [limit, window_ms]))
+        return taken == 1, max(int(ttl), 0)
+
+    async def give_back(self, key: str) -> None:
+        await self.guard(lambda: self._give_back([key]))
+
+    async def ping(self) -> None:
+        await self.guard(lambda: self.redis.ping())
+
+    async def delete_prefix(self, prefix: str) -> int:
+        """SCAN (never KEYS, which blocks Redis) and UNLINK in batches; `prefix` holds no glob characters."""
+
+        async def scan_and_unlink() -> int:
+            deleted = 0
+            batch: list[bytes] = []
+            async for key in self.redis.scan_iter(match=f"{prefix}*", count=500):
+                batch.append(key)
+                if len(batch) >= 500:
+                    deleted += await self.redis.unlink(*batch)
+                    batch.clear()
+            if batch:
+                deleted += await self.redis.unlink(*batch)
+            return deleted
+
+        return await self.guard(scan_and_unlink)
+
+
+def connect(url: str) -> Redis:
+    """One pool per process; short timeouts so a dead Redis is noticed in well under a second.
+
+    The pool blocks (briefly) when all its connections are busy: redis-py's default pool
+    raises instead, and under a burst that would read as "Redis is down".
+    """
+    pool = BlockingConnectionPool.from_url(
+        url,
+        max_connections=128,
+        timeout=0.5,
+        socket_timeout=0.3,
+        socket_connect_timeout=0.3,
+        retry_on_timeout=False,
+        # One immediate retry on a new connection: after Redis restarts, pooled sockets are stale.
+        retry=Retry(NoBackoff(), 1),
+        retry_on_error=[RedisConnectionError],
+        health_check_interval=5,
+    )
+    return Redis(connection_pool=pool, decode_responses=False)
+
+
+class FailFastStore(Store):
+    """A Litestar store (the sessions') behind the same fail-fast guard."""
+
+    def __init__(self, store: Store, guard: FailFast) -> None:
+        self._store = store
+        self._guard = guard
+
+    async def set(self, key: str, value: str | bytes, expires_in: int | Any = None) -> None:
+        await self._guard(lambda: self._store.set(key, value, expires_in=expires_in))
+
+    async def get(self, key: str, renew_for: int | Any = None) -> bytes | None:
+        value: bytes | None = await self._guard(lambda: self._store.get(key, renew_for=renew_for))
+        return value
+
+    async def delete(self, key: str) -> None:
+        await self._guard(lambda: self._store.delete(key))
+
+    async def delete_all(self) -> None:
+        await self._guard(self._store.delete_all)
+
+    async def exists(self, key: str) -> bool:
+        found: bool = await self._guard(lambda: self._store.exists(key))
+        return found
+
+    async def expires_in(self, key: str) -> int | None:
+        left: int | None = await self._guard(lambda: self._store.expires_in(key))
+        return left
