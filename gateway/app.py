@@ -18,7 +18,6 @@ import structlog
 from litestar import Litestar, Request
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
-from litestar.stores.redis import RedisStore
 
 from contracts.catalogue import Catalogue
 from gateway import bff, keys, skins
@@ -58,8 +57,9 @@ from gateway.session import Sessions
 from gateway.settings import Settings
 from gateway.skins import Skin
 from gateway.spa import spa_handlers
+from gateway.store.copies import SessionCopies
 from gateway.store.memory import MemoryShared, ProcessStore
-from gateway.store.redis import FailFast, FailFastStore, RedisShared, connect
+from gateway.store.redis import FailFast, RedisShared, connect
 from gateway.tracing import Tracing
 from gateway.upstream import UpstreamClients
 
@@ -75,7 +75,7 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     clients = UpstreamClients()
     breakers = Breakers(settings.breaker, on_change=lambda breaker: _breaker_changed(metrics, breaker))
     config = live_config(settings, stores, clients, breakers, cache, metrics, lifecycle)
-    sessions = Sessions(stores.sessions, stores.shared, join_reads=stores.redis is not None)
+    sessions = Sessions(stores.sessions, stores.shared)
     gateway = Gateway(settings, lifecycle, metrics, stores, config, clients, breakers, sessions, cache,
                       Health(lifecycle, stores.shared, sessions, config, clients))  # fmt: skip
     tracing = Tracing(settings.otel, tracer_provider)
@@ -104,8 +104,8 @@ def open_stores(settings: Settings, instance: str) -> Stores:
     guard = FailFast()
     shared = RedisShared(redis, guard)
     flights = SharedFlights(shared, encode, decode, instance, shareable=shared_outcome)
-    sessions = FailFastStore(RedisStore(redis, namespace=keys.SESSIONS), guard)
-    return Stores(shared, sessions, redis, flights, Presence(redis, instance))
+    sessions = SessionCopies(redis, guard, instance)
+    return Stores(shared, sessions, redis, flights, Presence(redis, instance, [sessions]))
 
 
 def live_config(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 SESSIONS = "bff:sessions"
 """The session store's namespace (Litestar's stores join it with ':')."""
+SESSION_CHANGES = "bff:sessions:changed"
+"""Where a session's write or delete is announced, `<instance>|<key>` (`gateway.store.copies`)."""
 CONFIG_OVERRIDES = "bff:config:overrides"
 CONFIG_CHANNEL = "bff:config"
 PRESENCE_CHANNEL = "bff:instance:"

@@ -18,8 +18,8 @@ import msgspec
 from litestar.stores.base import Store
 
 from gateway import keys
-from gateway.dedup import Dedup
 from gateway.store import Shared, StoreUnavailable
+from gateway.store.copies import SessionCopies
 from gateway.store.memory import MemoryShared
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
@@ -116,25 +116,18 @@ def new_id() -> str:
 class Sessions:
     """Loads and saves sessions in a Litestar store, namespaced per skin.
 
-    With a store across the network (`join_reads`), concurrent loads of one session share
-    one store read (a balance poll burst, a double click); each request still gets its own
-    copy of the data to change. An in-process store is read directly: joining would cost more
-    than the read.
+    With Redis the store is `SessionCopies`: a session once found is read from this instance's
+    copy, and concurrent loads of one session not copied yet share one Redis read; each
+    request still gets its own decoded data to change.
     """
 
-    def __init__(self, store: Store, shared: Shared | None = None, join_reads: bool = True) -> None:
+    def __init__(self, store: Store, shared: Shared | None = None) -> None:
         self.store = store
         self.shared = shared or MemoryShared()
-        self.join_reads = join_reads
-        self._reads: Dedup[bytes | None] = Dedup()
 
     async def load(self, skin_id: str, session_id: str | None) -> Session:
         if session_id and SESSION_ID.match(session_id):
-            key = keys.session(skin_id, session_id)
-            if self.join_reads:
-                raw, _ = await self._reads.run(key, lambda: self.store.get(key, renew_for=None))
-            else:
-                raw = await self.store.get(key)
+            raw = await self.store.get(keys.session(skin_id, session_id))
             if raw is not None:
                 try:
                     return Session(session_id, _decoder.decode(raw), raw)
@@ -177,9 +170,11 @@ class Sessions:
         count, _ = await self.shared.hit(keys.of_skin(skin_id, keys.VISITORS, address), ANONYMOUS_WINDOW_S * 1000)
         if count > ANONYMOUS_PER_ADDRESS:
             return
-        encoded = session.encoded()
-        await self.shared.set_capped(keys.stored_session(skin_id, session.id), encoded, ANONYMOUS_SECONDS * 1000,
+        encoded, key = session.encoded(), keys.stored_session(skin_id, session.id)
+        await self.shared.set_capped(key, encoded, ANONYMOUS_SECONDS * 1000,
                                      keys.of_skin(skin_id, keys.VISITORS, "~index"), MAX_VISITORS)  # fmt: skip
+        if isinstance(self.store, SessionCopies):  # written beside the session store: announced
+            await self.store.changed(key)
         session.stored = encoded
 
     async def revoke(self, skin_id: str, session_id: str) -> None:

@@ -13,7 +13,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import structlog
-from litestar.stores.base import Store
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
@@ -214,32 +213,3 @@ def connect(url: str) -> Redis:
         health_check_interval=5,
     )
     return Redis(connection_pool=pool, decode_responses=False)
-
-
-class FailFastStore(Store):
-    """A Litestar store (the sessions') behind the same fail-fast guard."""
-
-    def __init__(self, store: Store, guard: FailFast) -> None:
-        self._store = store
-        self._guard = guard
-
-    async def set(self, key: str, value: str | bytes, expires_in: int | Any = None) -> None:
-        await self._guard(lambda: self._store.set(key, value, expires_in=expires_in))
-
-    async def get(self, key: str, renew_for: int | Any = None) -> bytes | None:
-        value: bytes | None = await self._guard(lambda: self._store.get(key, renew_for=renew_for))
-        return value
-
-    async def delete(self, key: str) -> None:
-        await self._guard(lambda: self._store.delete(key))
-
-    async def delete_all(self) -> None:
-        await self._guard(self._store.delete_all)
-
-    async def exists(self, key: str) -> bool:
-        found: bool = await self._guard(lambda: self._store.exists(key))
-        return found
-
-    async def expires_in(self, key: str) -> int | None:
-        left: int | None = await self._guard(lambda: self._store.expires_in(key))
-        return left

@@ -7,12 +7,11 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from litestar.stores.redis import RedisStore
 
-from gateway import keys
 from gateway.cache import CacheConfig, ContentCache, Entry
 from gateway.outcome import Outcome
-from gateway.store.redis import FailFast, FailFastStore, RedisShared, connect
+from gateway.store.copies import SessionCopies
+from gateway.store.redis import FailFast, RedisShared, connect
 from tests.support.cluster import RedisServer, require_redis_server
 from tests.support.stack import free_port
 
@@ -69,7 +68,7 @@ async def test_visitors_kept_in_redis_are_capped_per_skin(shared: RedisShared, m
     from gateway.session import ANONYMOUS_SECONDS, Session, SessionData, Sessions
 
     monkeypatch.setattr(gateway.session, "MAX_VISITORS", 25)
-    sessions = Sessions(FailFastStore(RedisStore(shared.redis, namespace=keys.SESSIONS), shared.guard), shared)
+    sessions = Sessions(SessionCopies(shared.redis, shared.guard, "test"), shared)
     for n in range(60):
         visitor = Session(f"visitor-{n:04d}-" + "x" * 30, SessionData(jars={"http://p": {"XSRF-TOKEN": "t"}}), None)
         await sessions.save("aurora", visitor, address=f"10.1.{n}.1")
