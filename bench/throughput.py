@@ -12,6 +12,10 @@ interleaved so that every configuration sees the same machine, medians reported:
   cache (a new query each time) and one that always hits it; at 1 and 64 connections;
 - scaling: 1 and 10 skins; 64 and 10,000 live sessions, in memory and in Redis.
 
+- Redis per proxied read: client round trips and commands (`redis_commands_per_request`);
+  `python bench/throughput.py redis-read` measures only the memory and Redis POST read rows and
+  that, and prints them.
+
 Each row: req/s, p50, p99, CPU time per request of the server process(es), peak RSS. Writes
 bench/results/throughput.json and, with scale.json and the SPA sizes, bench/RESULTS.md.
 Every process it starts is stopped by PID. `BENCH_SECONDS` / `BENCH_ROUNDS` shorten it.
@@ -434,6 +438,75 @@ class Case:
         }
 
 
+# --- Redis commands per proxied read (issue 23) -----------------------------------------------
+
+
+def redis_commands_per_request(url: str, sessions: Path, redis_url: str, requests: int = 2000) -> dict[str, Any]:
+    """What `requests` logged-in `POST /api/cashier/balance` reads (64 at a time, over the players
+    in `sessions`, after one read each to warm up) cost Redis, per read: `total` from `INFO
+    commandstats` (a script's own commands counted), `round_trips` from `MONITOR` (what clients
+    sent: a script is one; the commands it runs, marked `lua`, are not). The presence
+    connection's once-a-half-second PING is a per-instance cost, counted apart as `background`."""
+    import redis as redis_py
+
+    players = [line.split("\t") for line in sessions.read_text().splitlines() if line]
+
+    async def reads(count: int) -> list[int]:
+        semaphore = asyncio.Semaphore(64)
+        async with aiohttp.ClientSession() as client:
+
+            async def one(i: int) -> int:
+                cookie, token = players[i % len(players)]
+                headers = {"Cookie": cookie, "X-XSRF-TOKEN": token}
+                async with semaphore, client.post(url + "/api/cashier/balance", json={}, headers=headers) as answer:
+                    await answer.read()
+                    return answer.status
+
+            return await asyncio.gather(*(one(i) for i in range(count)))
+
+    def commandstats(client: redis_py.Redis) -> dict[str, int]:
+        stats: dict[str, dict[str, int]] = client.info("commandstats")
+        return {k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in stats.items()}
+
+    asyncio.run(reads(len(players)))
+    client = redis_py.Redis.from_url(redis_url)
+    sent: list[str] = []
+    with client.monitor() as monitor:
+        before = commandstats(client)
+        statuses = asyncio.run(reads(requests))
+        after = commandstats(client)
+        client.echo("bench-monitor-end")
+        for line in monitor.listen():
+            if "bench-monitor-end" in str(line["command"]):
+                break
+            if line["client_type"] != "lua":
+                sent.append(str(line["command"]).split(" ", 1)[0].upper())
+    client.close()
+    own = {"info", "monitor", "ping", "echo", "hello", "client|setinfo"}
+    total = {k: n - before.get(k, 0) for k, n in after.items() if n > before.get(k, 0) and k not in own}
+    round_trips = [c for c in sent if c not in {"INFO", "PING", "ECHO", "HELLO", "CLIENT"}]
+    return {
+        "requests": requests,
+        "ok": statuses.count(200),
+        "round_trips_per_request": round(len(round_trips) / requests, 4),
+        "commands_per_request": round(sum(total.values()) / requests, 4),
+        "commands": total,
+        "background": {"PING": sent.count("PING")},
+    }
+
+
+def redis_per_read_report(per_read: dict[str, Any]) -> list[str]:
+    return [
+        "",
+        "## Redis per proxied read (`redis_commands_per_request`, gateway with `REDIS_URL`)",
+        "",
+        f"- {per_read['requests']} logged-in balance reads, 64 at a time, after one read per player:"
+        f" {per_read['round_trips_per_request']} client round trips and {per_read['commands_per_request']}"
+        f" commands per read ({per_read['commands'] or 'none'}); the presence connection's PING in the"
+        f" meantime, per instance: {per_read['background']['PING']}",
+    ]
+
+
 # --- the SPA's first load ---------------------------------------------------------------------
 
 # Each top route: its screen's chunk (None: it comes with the entry) and the translation
@@ -605,6 +678,7 @@ def main() -> None:
                     flush=True,
                 )
         rows = {case.name: case.summary() for case in cases}
+        per_read = redis_commands_per_request(gw_redis.url, few["gateway-redis"], redis_url)
     results = {
         "machine": machine(),
         "seconds_per_run": SECONDS,
@@ -612,6 +686,7 @@ def main() -> None:
         "wall_seconds": round(time.monotonic() - began),
         "rows": rows,
         "ratios": ratios(rows),
+        "redis_per_read": per_read,
         "spa_initial_js_gzip_kb": spa_sizes(),
     }
     RESULTS.mkdir(exist_ok=True)
@@ -638,6 +713,7 @@ def ratios(rows: dict[str, dict[str, Any]]) -> dict[str, float]:
         f"{MANY_SESSIONS} / 64 sessions, memory, POST read c64": r(
             f"gateway POST read c64, {MANY_SESSIONS} sessions", "gateway POST read c64"
         ),
+        "Redis / memory, POST read c64": r("gateway POST read c64, Redis", "gateway POST read c64"),
         f"{MANY_SESSIONS} / 64 sessions, Redis, POST read c64": r(
             f"gateway POST read c64, Redis, {MANY_SESSIONS} sessions", "gateway POST read c64, Redis"
         ),
@@ -711,6 +787,8 @@ def write_report(results: dict[str, Any]) -> None:
         )
     lines += ["", "## Ratios (same run)", "", "| ratio | value |", "|---|---:|"]
     lines += [f"| {k} | {v} |" for k, v in results["ratios"].items()]
+    if "redis_per_read" in results:
+        lines += redis_per_read_report(results["redis_per_read"])
     if scale:
         one, three = scale["identical_reads_one_instance"], scale["identical_reads_three_instances_redis"]
         content = scale["content_steady_load"]
@@ -720,7 +798,7 @@ def write_report(results: dict[str, Any]) -> None:
             "",
             f"- {one['requests']} concurrent identical balance reads, 1 gateway: "
             f"{one['upstream_calls']} platform call(s), {one['ok']} x 200",
-            f"- the same through 3 gateways sharing Redis: "
+            f"- the same through 3 gateways sharing Redis (reads join per instance: at most 3): "
             f"{three['upstream_calls']} platform call(s), {three['ok']} x 200",
             f"- content at {content['rate_per_s']} req/s for {content['seconds']} s: "
             f"hit ratio {content['hit_ratio']:.2%}",
@@ -731,5 +809,41 @@ def write_report(results: dict[str, Any]) -> None:
     (Path(__file__).resolve().parent / "RESULTS.md").write_text("\n".join(lines) + "\n")
 
 
+def redis_read() -> None:
+    """Only the POST read c64 rows, memory and Redis, interleaved, and Redis commands per read:
+    `python bench/throughput.py redis-read` (prints; writes nothing)."""
+    ensure_tools()
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp, servers() as running:
+        work = Path(tmp)
+        upstream = fixed_upstream(work)
+        store, redis_url = redis(work)
+        gw = gateway("gateway", work, upstream)
+        gw_redis = gateway("gateway-redis", work, upstream, redis_url=redis_url)
+        running += [upstream, store, gw, gw_redis]
+        few = {g.name: log_in_players(g.url, 64, work / f"{g.name}.sessions") for g in (gw, gw_redis)}
+        script = "POST", "/api/cashier/balance"
+        cases = [
+            Case("gateway POST read c64", gw, lua_script(work, "gw-post", *script, few["gateway"], False), 64),
+            Case("gateway POST read c64, Redis", gw_redis,
+                 lua_script(work, "gwredis-post", *script, few["gateway-redis"], False), 64),
+        ]  # fmt: skip
+        for case in cases:
+            run_wrk(case.server.url, case.script, case.connections, 1)
+        for _ in range(ROUNDS):
+            for case in cases:
+                case.measure(SECONDS)
+        rows = {case.name: case.summary() for case in cases}
+        per_read = redis_commands_per_request(gw_redis.url, few["gateway-redis"], redis_url)
+    for name, row in rows.items():
+        print(f"{name:32} {row['rps']:>8,} req/s  p50 {row['p50_ms']} ms  p99 {row['p99_ms']} ms  "
+              f"{row['cpu_us_per_request']} us CPU/req  all {row['all_rps']}")  # fmt: skip
+    redis_rps, memory_rps = rows["gateway POST read c64, Redis"]["rps"], rows["gateway POST read c64"]["rps"]
+    print(f"Redis / memory, POST read c64: {redis_rps / memory_rps:.3f}")
+    print(f"Redis per proxied read: {json.dumps(per_read)}")
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["redis-read"]:
+        redis_read()
+    else:
+        main()
