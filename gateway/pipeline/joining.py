@@ -1,5 +1,6 @@
 """Under policy: identical requests in flight share one call. In this process first (`Dedup`),
-then across instances through the store (`SharedFlights`, with Redis). A request is identical
+then across instances through the store (`SharedFlights`, with Redis; not a call with an
+`Idempotency-Key`: its record and exclusive slot keep it single across instances). A request is identical
 when its skin, session (content: none), method, path, query, body and, for money and account
 calls, its `Idempotency-Key` are: two player actions are never one call. A different request on
 an exclusive route while one of the session's is in flight is refused (409)."""
@@ -69,7 +70,9 @@ class Flights:
     async def _lead(self, x: Exchange, key: Hashable, slot: tuple[str, ...] | None, call: Call) -> tuple[Outcome, str]:
         """This process's call for the key: made here, or joined to another instance's."""
         _, route = x.site()
-        if self.shared is None:
+        # A keyed money call is single across instances by its idempotency record and slot already.
+        keyed = route.policy == "exclusive" and "idempotency-key" in x.incoming.headers
+        if self.shared is None or keyed:
             return await call(), "leader"
         try:
             return await self.shared.run(
