@@ -7,15 +7,21 @@ from __future__ import annotations
 
 import concurrent.futures
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import partial
+from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.support.cluster import RedisServer, commands_between, start_cluster
-from tests.support.stack import start_stack
+from gateway import keys
+from gateway.store import Shared
+from gateway.store.memory import MemoryShared
+from gateway.store.redis import FailFast, RedisShared, connect
+from tests.support.cluster import RedisServer, commands_between, require_redis_server, start_cluster
+from tests.support.stack import free_port, start_stack
 
 CASHOUT = "/api/cashier/cashout12"
 WITHDRAWAL = {"paymentMethod": "paykassma", "amount": 1000, "accountType": "Paytm", "personalNumber": "demo@upi"}
@@ -112,8 +118,8 @@ def test_two_different_withdrawals_of_one_session_at_once_are_one_payment_and_on
     control.put("/_sandbox/faults/cashout12", json={"latencyMs": 500})
     for n in range(3):
         player = Player(site, control, f"other{n:02d}")
-        first, second = at_once(lambda p=player: p.withdraw(0, f"{p.login}-a-0001"),
-                                lambda p=player: p.withdraw(1, f"{p.login}-b-0001"))  # fmt: skip
+        first, second = at_once(partial(player.withdraw, 0, f"{player.login}-a-0001"),
+                                partial(player.withdraw, 1, f"{player.login}-b-0001"))  # fmt: skip
         assert sorted(a.status_code for a in (first, second)) == [200, 409], [first.text, second.text]
         refused = first if first.status_code == 409 else second
         assert refused.json()["code"] == "IN_PROGRESS"
@@ -153,3 +159,46 @@ def test_a_keyed_withdrawal_costs_three_redis_scripts(site: Site, control: httpx
     print(f"one keyed withdrawal: {used}")
     assert used.get("evalsha") == 3, used
     player.http.close()
+
+
+@pytest.fixture
+async def stores(tmp_path: Path) -> AsyncIterator[list[Shared]]:
+    """Redis (with instance `i` alive: listening on its presence channel) and one process's store."""
+    server = RedisServer(require_redis_server(), free_port(), tmp_path)
+    server.start()
+    redis = connect(server.url)
+    async with redis.pubsub() as presence:
+        await presence.subscribe(keys.PRESENCE_CHANNEL + "i")
+        yield [RedisShared(redis, FailFast()), MemoryShared()]
+    await redis.aclose()
+    server.stop()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_a_claim_holds_the_session_and_routes_slot_until_finished_or_abandoned(
+    stores: list[Shared], anyio_backend: str
+) -> None:
+    slot = keys.exclusive_slot("aurora", "s1", "cashout12")
+    first, second = "bff:aurora:idem:key-0001", "bff:aurora:idem:key-0002"
+    for store in stores:
+        await store.delete_prefix("bff:")
+        assert (await store.claim(first, b"r1", 60_000, first + ":holder", b"i:1", 5000, slot))[0] == "claimed"
+        assert (await store.claim(second, b"r2", 60_000, second + ":holder", b"i:2", 5000, slot))[0] == "conflict"
+        assert await store.get(second) is None, "a refused claim leaves no record"
+        kind, record, alive = await store.claim(first, b"r1", 60_000, first + ":holder", b"i:3", 5000, slot)
+        assert (kind, record, alive) == ("exists", b"r1", True), "a repeat of the first finds its record"
+        await store.set_and_release(first, b"done", 60_000, first + ":holder", b"i:1", slot)
+        assert await store.get(first) == b"done"
+        assert (await store.claim(second, b"r2", 60_000, second + ":holder", b"i:2", 5000, slot))[0] == "claimed"
+        await store.set_and_release(second, None, 60_000, second + ":holder", b"i:2", slot)
+        assert await store.get(second) is None, "abandoned: the key may be used again"
+        assert await store.get(slot) is None, "and the slot is free"
+        assert (await store.lead("bff:flight:lease:f", b"i:4", 5000, slot, "f", takeover=False))[0] == "lead"
+        assert (await store.claim(second, b"r2", 60_000, second + ":holder", b"i:5", 5000, slot))[0] == "conflict"
+        await store.set_and_release(second, b"late", 60_000, second + ":holder", b"i:5", slot)
+        assert await store.get(slot) is not None, "a release frees only a slot it holds"
+    redis = stores[0]
+    await redis.set(slot, b"gone:9|" + first.encode(), 5000)  # its instance died (nobody listens)
+    third = "bff:aurora:idem:key-0003"
+    assert (await redis.claim(third, b"r3", 60_000, third + ":holder", b"i:6", 5000, slot))[0] == "claimed"
