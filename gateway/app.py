@@ -70,7 +70,7 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     settings = settings or Settings.from_env()
     configure_logging(settings)
     lifecycle, metrics, instance = Lifecycle(), Metrics(), secrets.token_hex(4)
-    stores = open_stores(settings, instance)
+    stores = open_stores(settings, instance, lifecycle)
     cache = ContentCache(stores.shared, CacheConfig(ttl_s=settings.cache_ttl_s))
     clients = UpstreamClients()
     breakers = Breakers(settings.breaker, on_change=lambda breaker: _breaker_changed(metrics, breaker))
@@ -88,7 +88,8 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     observe = Observe(sessions, cookies, limiter, tracing)
     flights = Flights(stores.flights, settings.policies)
     plans = (ContentPlan(cache, flights, lifecycle),
-             KeyedCalls(IdempotencyRecords(stores.shared, instance), flights, settings.policies), flights)  # fmt: skip
+             KeyedCalls(IdempotencyRecords(stores.shared, instance), flights, settings.policies, lifecycle),
+             flights)  # fmt: skip
     policy = Policy(forward, attempts, observe, plans, limiter.visitors, breakers, settings.policies)
     pipeline = Pipeline(SkinStage(config), Guard(Catalogue(), cookies, limiter, proxies, settings),
                         SessionStage(sessions, cookies.session), policy, observe)  # fmt: skip
@@ -96,14 +97,14 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     return FrontDoor(site, pipeline, Access(metrics, settings), gateway, tracing)
 
 
-def open_stores(settings: Settings, instance: str) -> Stores:
+def open_stores(settings: Settings, instance: str, lifecycle: Lifecycle) -> Stores:
     if settings.redis_url is None:
         memory = MemoryShared()
         return Stores(memory, ProcessStore(memory, keys.SESSIONS + ":"))
     redis = connect(settings.redis_url)
     guard = FailFast()
     shared = RedisShared(redis, guard)
-    flights = SharedFlights(shared, encode, decode, instance, shareable=shared_outcome)
+    flights = SharedFlights(shared, encode, decode, instance, lifecycle, shareable=shared_outcome)
     sessions = SessionCopies(redis, guard, instance)
     return Stores(shared, sessions, redis, flights, Presence(redis, instance, [sessions]))
 

@@ -8,17 +8,21 @@ them. This issue does it in one process; the scale-out issue extends it across i
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import secrets
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Generic, Literal, TypeVar
 
+import structlog
+
 from gateway import keys
-from gateway.store import MAX_VALUE_BYTES, Shared, StoreUnavailable
+from gateway.lifecycle import Lifecycle
+from gateway.store import MAX_VALUE_BYTES, Shared, StoreUnavailable, settled
 
 R = TypeVar("R")
+log = structlog.get_logger("gateway.flights")
 Role = Literal["leader", "follower"]
 
 
@@ -96,13 +100,16 @@ class SharedFlights(Generic[R]):
     (money) calls the outcome is unknown and the followers say so rather than send it twice.
     A result over the store's size bound, or one that may not be shared (`shareable`), is given
     up with the lease without being stored: followers make their own call (or, for exclusive
-    calls, say the outcome is unknown).
+    calls, say the outcome is unknown). A landing the store refused is tried again by a chore
+    of the app's `lifecycle` until the lease would have ended: the session's next exclusive call
+    is not refused (409) for a slot nobody holds.
     """
 
     shared: Shared
     encode: Callable[[R], bytes]
     decode: Callable[[bytes], R]
     instance: str
+    lifecycle: Lifecycle
     shareable: Callable[[R], bool] = lambda _: True
     """Whether a result may go to followers (else they make their own call)."""
     result_ms: int = 15000
@@ -115,12 +122,14 @@ class SharedFlights(Generic[R]):
         lease = keys.flight("lease", key)
         slot_key = keys.flight("slot", slot) if slot is not None else None
         lease_ms = int(within_s * 1000) + LEASE_MARGIN_MS
-        deadline = asyncio.get_running_loop().time() + within_s
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within_s
         while True:
             token = f"{self.instance}:{secrets.token_hex(8)}".encode()
+            until = loop.time() + lease_ms / 1000
             kind, holder = await self.shared.lead(lease, token, lease_ms, slot_key, key, takeover)
             if kind == "lead":
-                return await self._lead(key, lease, token, call, slot_key), "leader"
+                return await self._lead(key, lease, token, slot_key, call, until), "leader"
             if kind == "conflict":
                 raise ExclusiveConflict
             if kind == "lost" or holder is None:
@@ -132,22 +141,32 @@ class SharedFlights(Generic[R]):
                 raise LeaderLost
 
     async def _lead(
-        self, key: str, lease: str, token: bytes, call: Callable[[], Awaitable[R]], slot_key: str | None
+        self, key: str, lease: str, token: bytes, slot_key: str | None, call: Callable[[], Awaitable[R]], until: float
     ) -> R:
         result_key = keys.flight("result", key, token.decode())
+
+        def land(value: bytes | None) -> Callable[[], Awaitable[None]]:
+            return partial(self.shared.land, result_key, value, self.result_ms, lease, token, slot_key, key)
+
         try:
             result = await call()
         except BaseException:
-            with contextlib.suppress(StoreUnavailable):  # followers see the lease go and take over at once
-                await self.shared.land(result_key, None, self.result_ms, lease, token, slot_key, key)
+            await self._land(land(None), until)  # followers see the lease go and take over at once
             raise
         encoded = self.encode(result) if self.shareable(result) else b""
         shared = encoded if 0 < len(encoded) <= MAX_VALUE_BYTES else None
         # The call was made: its answer goes back even if the store cannot take the result
-        # (followers then wait out the lease, and take over or say the outcome is unknown).
-        with contextlib.suppress(StoreUnavailable):
-            await self.shared.land(result_key, shared, self.result_ms, lease, token, slot_key, key)
+        # (followers then wait for the retry, or out the lease, and take over or say the outcome is unknown).
+        await self._land(land(shared), until)
         return result
+
+    async def _land(self, land: Callable[[], Awaitable[None]], until: float) -> None:
+        try:
+            await land()
+        except StoreUnavailable:
+            within_s = until - asyncio.get_running_loop().time()
+            log.warning("flight.land_deferred", within_s=round(within_s, 1))
+            self.lifecycle.spawn(settled(land, within_s))
 
     async def _follow(self, key: str, lease: str, holder: bytes, deadline: float) -> R | None:
         """The leader's result, or None when it went away without one."""

@@ -11,7 +11,9 @@ is 422. Where we differ from the draft:
   instead of being sent a second time;
 - a key is bound to the session that first used it: another session presenting it gets 409
   (never another player's answer);
-- the key is optional: exclusive calls without one are still joined while in flight.
+- the key is optional: exclusive calls without one are still joined while in flight;
+- a new key of a session whose other call on the same route is still in flight gets 409 (the
+  draft's answer for a repeat): the claim takes the route's exclusive slot with the record.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ class Record(msgspec.Struct, array_like=True):
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(Record)
 
-Kind = Literal["new", "replay", "unknown", "mismatch", "foreign"]
+Kind = Literal["new", "replay", "unknown", "mismatch", "foreign", "conflict"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,8 @@ class Verdict:
     """The recorded outcome (`replay`)."""
     token: bytes = b""
     """The holder token of a `new` call, to finish or abandon it with."""
+    until: float = 0.0
+    """When the holder's lease and slot of a `new` call end by themselves (the loop's clock)."""
 
 
 class IdempotencyRecords:
@@ -70,9 +74,10 @@ class IdempotencyRecords:
     def name(skin: str, key: str) -> str:
         return keys.of_skin(skin, keys.IDEMPOTENCY, key.strip(chr(34)))
 
-    async def begin(self, name: str, session: str, fingerprint: str, within_s: float) -> Verdict:
-        """Claims the key for a new call, or tells what became of the first call with it,
-        waiting up to `within_s` while that call is still in flight on a live instance."""
+    async def begin(self, name: str, slot: str, session: str, fingerprint: str, within_s: float) -> Verdict:
+        """Claims the key (and the session and route's exclusive `slot`) for a new call, or tells
+        what became of the first call with it, waiting up to `within_s` while that call is still
+        in flight on a live instance, or finds another call of the session and route in flight."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + within_s
         token = f"{self.instance}:{secrets.token_hex(8)}".encode()
@@ -80,9 +85,12 @@ class IdempotencyRecords:
         lease_ms = int(within_s * 1000) + LEASE_MARGIN_MS
         delay = self.poll_s
         while True:
-            claimed, raw, alive = await self.shared.claim(name, fresh, KEEP_MS, _lease(name), token, lease_ms)
-            if claimed:
-                return Verdict("new", token=token)
+            until = loop.time() + lease_ms / 1000
+            claim, raw, alive = await self.shared.claim(name, fresh, KEEP_MS, _lease(name), token, lease_ms, slot)
+            if claim == "claimed":
+                return Verdict("new", token=token, until=until)
+            if claim == "conflict":
+                return Verdict("conflict")
             if raw is None:
                 continue  # the record ended between the two looks: claim it again
             existing = _decoder.decode(raw)
@@ -103,16 +111,17 @@ class IdempotencyRecords:
             await asyncio.sleep(delay)
             delay = min(delay * 1.5, 0.2)
 
-    async def finish(self, name: str, session: str, fingerprint: str, outcome: bytes, token: bytes) -> None:
-        """Records the outcome for replays (one too large to keep is recorded as unknown)."""
+    async def finish(self, name: str, slot: str, token: bytes, outcome: bytes, session: str, fingerprint: str) -> None:
+        """Records the outcome for replays (one too large to keep is recorded as unknown) and
+        frees the slot for the session's next call, in one round trip."""
         record = Record(session, fingerprint, True, outcome)
         if len(outcome) > MAX_VALUE_BYTES - 1024:
             record = Record(session, fingerprint, False, unknown=True)
-        await self.shared.set_and_release(name, _encoder.encode(record), KEEP_MS, _lease(name), token)
+        await self.shared.set_and_release(name, _encoder.encode(record), KEEP_MS, _lease(name), token, slot)
 
-    async def abandon(self, name: str) -> None:
-        """The call never reached the platform: the key may be used again."""
-        await self.shared.delete(name, _lease(name))
+    async def abandon(self, name: str, slot: str, token: bytes) -> None:
+        """The call never reached the platform: the key may be used again, the slot is free."""
+        await self.shared.set_and_release(name, None, KEEP_MS, _lease(name), token, slot)
 
 
 def _lease(name: str) -> str:

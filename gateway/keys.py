@@ -58,3 +58,9 @@ def beside(key: str, what: str) -> str:
 def flight(kind: str, *parts: str) -> str:
     """`bff:flight:<lease|result|slot>:...`: a flight joined across instances (not a skin's)."""
     return ":".join(("bff:flight", kind, *parts))
+
+
+def exclusive_slot(skin: str, session: str, route: str) -> str:
+    """One session's call in flight on an exclusive route: taken by an idempotency record's claim,
+    or by a shared flight (`flight("slot", "<skin>:<session>:<route>")`, the same key)."""
+    return flight("slot", skin, session, route)

@@ -1,8 +1,9 @@
 """Under policy: identical requests in flight share one call. In this process first (`Dedup`);
 content and exclusive (money and account) calls then across instances through the store
-(`SharedFlights`, with Redis). Reads join in this process only: across instances a flight costs
-two Redis round trips (its lease, its landing) on every read, to save at most one platform call
-per instance for a burst of one player's identical reads. A request is identical
+(`SharedFlights`, with Redis), except a call with an `Idempotency-Key`: its record and exclusive
+slot keep it single across instances. Reads join in this process only: across instances a flight
+costs two Redis round trips (its lease, its landing) on every read, to save at most one platform
+call per instance for a burst of one player's identical reads. A request is identical
 when its skin, session (content: none), method, path, query, body and, for money and account
 calls, its `Idempotency-Key` are: two player actions are never one call. A different request on
 an exclusive route while one of the session's is in flight is refused (409)."""
@@ -72,7 +73,9 @@ class Flights:
     async def _lead(self, x: Exchange, key: Hashable, slot: tuple[str, ...] | None, call: Call) -> tuple[Outcome, str]:
         """This process's call for the key: made here, or joined to another instance's."""
         _, route = x.site()
-        if self.shared is None or route.policy == "read":
+        # A keyed money call is single across instances by its idempotency record and slot already.
+        keyed = route.policy == "exclusive" and "idempotency-key" in x.incoming.headers
+        if self.shared is None or route.policy == "read" or keyed:
             return await call(), "leader"
         try:
             return await self.shared.run(

@@ -1,27 +1,35 @@
 """Under policy: a money or account call carrying an `Idempotency-Key` (`gateway.idempotency`).
-A new key's call goes out (joined as usual) and its outcome is recorded for replays; a repeat
-replays it, or waits for it while it is in flight, or is told the outcome is unknown when the
-instance that made it died; a key of another session or another request is refused."""
+A new key's call goes out (joined in this process only: its record and the session and route's
+exclusive slot, taken in one claim, keep it single across instances) and its outcome is recorded
+for replays; a repeat replays it, or waits for it while it is in flight, or is told the outcome is
+unknown when the instance that made it died; a key of another session or another request is
+refused, and so is a new key while the session's other call on the route is in flight (409)."""
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
+
+import structlog
 
 from contracts.catalogue import Policy as RouteClass
+from gateway import keys
 from gateway.asgi import Outgoing
 from gateway.dedup import body_digest
-from gateway.errors import error, outcome_unknown, store_unavailable
+from gateway.errors import error, in_progress, outcome_unknown, store_unavailable
 from gateway.idempotency import IdempotencyRecords
+from gateway.lifecycle import Lifecycle
 from gateway.outcome import Outcome, decode, encode
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flights
 from gateway.pipeline.observe import answer
 from gateway.resilience import CallPolicy
-from gateway.store import StoreUnavailable
+from gateway.store import StoreUnavailable, settled
 
 Call = Callable[[], Awaitable[Outcome]]
+log = structlog.get_logger("gateway.idempotency")
 
 
 @dataclass
@@ -29,23 +37,27 @@ class KeyedCalls:
     records: IdempotencyRecords
     flights: Flights
     policies: dict[RouteClass, CallPolicy]
+    lifecycle: Lifecycle
+    """Owns the retries of a record's release the store refused."""
 
     async def run(self, x: Exchange, key: str, call: Call) -> Outgoing | Outcome:
         skin, route = x.site()
         records, ctx = self.records, x.ctx
         if not records.valid(key):
             return error(400, "BAD_IDEMPOTENCY_KEY", "Idempotency-Key must be 8-128 characters", ctx)
-        name = records.name(skin.id, key)
+        name, slot = records.name(skin.id, key), keys.exclusive_slot(skin.id, x.session.id, route.name)
         request = f"{route.method} {x.incoming.path}?{x.incoming.query}".encode() + (x.body or b"")
         fingerprint, session = body_digest(request), x.session.id
         try:
-            verdict = await records.begin(name, session, fingerprint, self.policies[route.policy].deadline_s)
+            verdict = await records.begin(name, slot, session, fingerprint, self.policies[route.policy].deadline_s)
         except StoreUnavailable:
             return store_unavailable(ctx)
         if verdict.kind == "foreign":
             return error(409, "IDEMPOTENCY_KEY_IN_USE", "This Idempotency-Key belongs to another session", ctx)
         if verdict.kind == "mismatch":
             return error(422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for a different request", ctx)
+        if verdict.kind == "conflict":
+            return in_progress(ctx)
         if verdict.kind == "unknown":
             ctx.dedup = "unknown"
             return outcome_unknown(ctx)
@@ -57,9 +69,20 @@ class KeyedCalls:
             again.headers.append((b"idempotent-replayed", b"true"))
             return again
         outcome = await self.flights.join(x, call)
-        with contextlib.suppress(StoreUnavailable):  # the answer still goes back; a replay finds it unknown
-            if isinstance(outcome, Outgoing) or outcome.unsent:
-                await records.abandon(name)  # refused before it left: the key may be used again
-            else:
-                await records.finish(name, session, fingerprint, encode(outcome), verdict.token)
+        if isinstance(outcome, Outgoing) or outcome.unsent:  # refused before it left: the key may be used again
+            release = partial(records.abandon, name, slot, verdict.token)
+        else:
+            release = partial(records.finish, name, slot, verdict.token, encode(outcome), session, fingerprint)
+        await self._release(release, verdict.until)
         return outcome
+
+    async def _release(self, release: Callable[[], Awaitable[None]], until: float) -> None:
+        """The record finished or abandoned, its lease and slot freed; the answer goes back even
+        when the store refuses that, and a chore tries again until the lease would have ended
+        (else the player's next call would be 409 and a replay wait for nothing, that long)."""
+        try:
+            await release()
+        except StoreUnavailable:
+            within_s = until - asyncio.get_running_loop().time()
+            log.warning("idempotency.release_deferred", within_s=round(within_s, 1))
+            self.lifecycle.spawn(settled(release, within_s))

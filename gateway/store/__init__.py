@@ -7,7 +7,13 @@ write would hold Redis past every instance's socket timeout and read as an outag
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Literal, Protocol
+
+import structlog
+
+log = structlog.get_logger("gateway.store")
 
 MAX_VALUE_BYTES = 1024 * 1024
 """The largest value written to the shared store (a flight's result, a cached copy, a record)."""
@@ -31,6 +37,10 @@ Lead = Literal["lead", "follow", "lost", "conflict"]
 """`lead`: the flight is ours; `follow`: a live holder has it; `lost`: its holder died and the
 flight may not be taken over; `conflict`: another request holds the exclusive slot."""
 
+Claim = Literal["claimed", "exists", "conflict"]
+"""`claimed`: the record, its holder's lease and the exclusive slot are ours; `exists`: the key's
+record is already there; `conflict`: another request of the session and route holds the slot."""
+
 
 class Shared(Protocol):
     distributed: bool
@@ -43,8 +53,11 @@ class Shared(Protocol):
 
     async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool: ...
     async def delete(self, *keys: str) -> None: ...
-    async def set_and_release(self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes) -> None:
-        """`set(key, value, ttl_ms)`, and the lease deleted while it still holds `token`, in one round trip."""
+    async def set_and_release(
+        self, key: str, value: bytes | None, ttl_ms: int, lease: str, token: bytes, slot: str | None = None
+    ) -> None:
+        """`set(key, value, ttl_ms)` (None: `key` deleted), and the lease and the exclusive slot taken
+        with `claim` deleted while they still hold `token`, in one round trip."""
         ...
 
     async def swap(self, key: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
@@ -68,10 +81,11 @@ class Shared(Protocol):
         ...
 
     async def claim(
-        self, record: str, value: bytes, ttl_ms: int, lease: str, token: bytes, lease_ms: int
-    ) -> tuple[bool, bytes | None, bool]:
-        """(claimed, the existing record, whether its holder lives): a record for a new call
-        with its holder's lease, or the one already there."""
+        self, record: str, value: bytes, ttl_ms: int, lease: str, token: bytes, lease_ms: int, slot: str
+    ) -> tuple[Claim, bytes | None, bool]:
+        """(verdict, the existing record, whether its holder lives): a record for a new call with
+        its holder's lease and the session and route's exclusive slot (all for `lease_ms`), or the
+        record already there, or a conflict with the different request that holds the slot."""
         ...
 
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]: ...
@@ -82,3 +96,23 @@ class Shared(Protocol):
     async def give_back(self, key: str) -> None: ...
     async def ping(self) -> None: ...
     async def delete_prefix(self, prefix: str) -> int: ...
+
+
+async def settled(release: Callable[[], Awaitable[None]], within_s: float, every_s: float = 1.0) -> bool:
+    """A release the store refused (a blip, a paused or failed-over Redis), tried again every
+    `every_s` until the store takes it or `within_s` passed, by when the leases it frees would
+    have expired anyway: whether it was taken. Meant to run as a chore, off the request."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + within_s
+    tries = 0
+    while loop.time() + every_s < give_up:
+        await asyncio.sleep(every_s)
+        tries += 1
+        try:
+            await release()
+        except StoreUnavailable:
+            continue
+        log.info("store.release_settled", tries=tries)
+        return True
+    log.warning("store.release_expired", tries=tries, within_s=round(within_s, 1))
+    return False

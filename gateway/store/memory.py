@@ -9,7 +9,7 @@ from datetime import timedelta
 from litestar.stores.base import Store
 
 from gateway import keys
-from gateway.store import Lead, checked
+from gateway.store import Claim, Lead, checked
 
 
 class MemoryShared:
@@ -59,9 +59,16 @@ class MemoryShared:
         if self._live(key) == token:
             del self._data[key]
 
-    async def set_and_release(self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes) -> None:
-        await self.set(key, value, ttl_ms)
+    async def set_and_release(
+        self, key: str, value: bytes | None, ttl_ms: int, lease: str, token: bytes, slot: str | None = None
+    ) -> None:
+        if value is None:
+            await self.delete(key)
+        else:
+            await self.set(key, value, ttl_ms)
         self._release(lease, token)
+        if slot is not None:
+            self._release(slot, token + b"|" + key.encode())
 
     async def swap(self, key: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
         if self._live(key) != expected:
@@ -99,12 +106,19 @@ class MemoryShared:
             self._release(slot, token + b"|" + flight.encode())
 
     async def claim(
-        self, record: str, value: bytes, ttl_ms: int, lease: str, token: bytes, lease_ms: int
-    ) -> tuple[bool, bytes | None, bool]:
-        if await self.set_nx(record, value, ttl_ms):
-            await self.set(lease, token, lease_ms)
-            return True, None, True
-        return False, self._live(record), self._live(lease) is not None
+        self, record: str, value: bytes, ttl_ms: int, lease: str, token: bytes, lease_ms: int, slot: str
+    ) -> tuple[Claim, bytes | None, bool]:
+        holder = self._live(lease)
+        existing = self._live(record)
+        if existing is not None:
+            return "exists", existing, holder is not None
+        held = self._live(slot)
+        if held is not None and held.partition(b"|")[2] != record.encode():
+            return "conflict", None, True
+        await self.set(record, value, ttl_ms)
+        await self.set(lease, token, lease_ms)
+        await self.set(slot, token + b"|" + record.encode(), lease_ms)
+        return "claimed", None, True
 
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]:
         now = self._clock()

@@ -19,7 +19,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
-from gateway.store import Lead, StoreUnavailable, checked
+from gateway.store import Claim, Lead, StoreUnavailable, checked
 from gateway.store.scripts import CLAIM, GIVE_BACK, HIT, LAND, LEAD, POLL, RESERVE, SET_AND_RELEASE, SWAP
 
 T = TypeVar("T")
@@ -119,9 +119,12 @@ class RedisShared:
     async def delete(self, *keys: str) -> None:
         await self.guard(lambda: self.redis.delete(*keys))
 
-    async def set_and_release(self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes) -> None:
-        checked(value)
-        await self.guard(lambda: self._set_and_release([key, lease], [value, ttl_ms, token]))
+    async def set_and_release(
+        self, key: str, value: bytes | None, ttl_ms: int, lease: str, token: bytes, slot: str | None = None
+    ) -> None:
+        stored = checked(value) if value is not None else b""
+        keys = [key, lease, slot] if slot is not None else [key, lease]
+        await self.guard(lambda: self._set_and_release(keys, [stored, ttl_ms, token]))
 
     async def swap(self, key: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
         checked(value)
@@ -154,13 +157,16 @@ class RedisShared:
         await self.guard(lambda: self._land(keys, [shared, ttl_ms, token, flight]))
 
     async def claim(
-        self, record: str, value: bytes, ttl_ms: int, lease: str, token: bytes, lease_ms: int
-    ) -> tuple[bool, bytes | None, bool]:
+        self, record: str, value: bytes, ttl_ms: int, lease: str, token: bytes, lease_ms: int, slot: str
+    ) -> tuple[Claim, bytes | None, bool]:
         checked(value)
-        answer = await self.guard(lambda: self._claim([record, lease], [value, ttl_ms, token, lease_ms]))
-        if answer[0] == 1:
-            return True, None, True
-        return False, answer[1] or None, answer[2] == 1
+        answer = await self.guard(lambda: self._claim([record, lease, slot], [value, ttl_ms, token, lease_ms]))
+        kind = answer[0].decode()
+        if kind == "exists":
+            return kind, answer[1], answer[2] == 1
+        if kind == "claimed" or kind == "conflict":
+            return kind, None, True
+        raise StoreUnavailable(f"unexpected answer {kind!r}")
 
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]:
         count, ttl = await self.guard(lambda: self._hit([key], [window_ms]))

@@ -147,6 +147,55 @@ def test_a_retry_waiting_on_a_slow_withdrawal_does_not_hold_up_shutdown(
     player.close()
 
 
+def withdraw_while_redis_pauses_writes(
+    cluster: Cluster, control: httpx.Client, player: Browser, key: str | None
+) -> httpx.Response:
+    """A withdrawal whose answer comes back while Redis takes no writes (`CLIENT PAUSE ... WRITE`:
+    a failover, a blip), so its record cannot be finished nor its slot freed; returned once
+    Redis takes writes again and the instance had time to retry (its fail-fast second, one more)."""
+    control.put("/_sandbox/faults/cashout12", json={"latencyMs": 1000, "count": 1})
+    headers = {"Idempotency-Key": key} if key is not None else {}
+    with concurrent.futures.ThreadPoolExecutor(1) as pool, cluster.redis.client() as redis:
+        first = pool.submit(player.post, 0, CASHOUT, WITHDRAWAL, headers)
+        time.sleep(0.4)  # the slot is taken; the platform has the call
+        redis.execute_command("CLIENT", "PAUSE", 2000, "WRITE")
+        made = first.result(timeout=15)
+        redis.set("paused-probe", b"1", px=1000)  # answers once the pause is over
+    time.sleep(2.0)
+    return made
+
+
+def test_a_withdrawal_whose_release_redis_refused_does_not_block_the_next_one(
+    cluster: Cluster, control: httpx.Client
+) -> None:
+    """Seen from outside before the release was retried: the player's next withdrawal was 409 and a
+    replay of the first waited the route's whole deadline, then said the outcome was unknown."""
+    player = new_player(cluster, control, "paused01", "127.0.31.5")
+    made = withdraw_while_redis_pauses_writes(cluster, control, player, "paused01-withdrawal-1")
+    assert made.status_code == 200 and made.json()["success"] is True, made.text
+    fresh = player.post(1, CASHOUT, WITHDRAWAL, {"Idempotency-Key": "paused01-withdrawal-2"})
+    started = time.monotonic()
+    replay = player.post(2, CASHOUT, WITHDRAWAL, {"Idempotency-Key": "paused01-withdrawal-1"})
+    took = time.monotonic() - started
+    player.close()
+    assert fresh.status_code == 200 and fresh.json()["success"] is True, fresh.text
+    assert replay.status_code == 200 and replay.headers.get("idempotent-replayed") == "true", replay.text
+    assert replay.json() == made.json() and took < 1.0, f"the first outcome, at once ({took:.2f} s)"
+    assert withdrawals(control, "paused01") == (2, Decimal(98000))
+
+
+def test_a_withdrawal_without_a_key_whose_landing_redis_refused_does_not_block_the_next_one(
+    cluster: Cluster, control: httpx.Client
+) -> None:
+    player = new_player(cluster, control, "paused02", "127.0.31.6")
+    made = withdraw_while_redis_pauses_writes(cluster, control, player, None)
+    assert made.status_code == 200 and made.json()["success"] is True, made.text
+    fresh = player.post(1, CASHOUT, {**WITHDRAWAL, "amount": 2000})
+    player.close()
+    assert fresh.status_code == 200 and fresh.json()["success"] is True, fresh.text
+    assert withdrawals(control, "paused02") == (2, Decimal(97000))
+
+
 def test_after_load_an_idle_cluster_sends_redis_only_its_own_traffic(cluster: Cluster, control: httpx.Client) -> None:
     """Seen from outside: after bursts of identical reads, dozens of lease renewals went on
     calling Redis twice a second each, for flights that had ended."""

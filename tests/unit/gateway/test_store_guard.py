@@ -8,7 +8,7 @@ import contextlib
 
 import pytest
 
-from gateway.store import StoreUnavailable
+from gateway.store import StoreUnavailable, settled
 from gateway.store.redis import FailFast
 
 pytestmark = pytest.mark.anyio
@@ -58,3 +58,34 @@ async def test_a_cancellation_swallowed_inside_the_client_is_raised_at_the_guard
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(task, 1.0)
     assert calls == 1
+
+
+async def test_a_release_the_store_refused_is_retried_until_it_is_taken() -> None:
+    """A withdrawal's record finished while Redis was paused: left alone, its slot stayed held
+    and the player's next withdrawal was 409 until the lease expired."""
+    refusals = 2
+    tries = 0
+
+    async def release() -> None:
+        nonlocal tries, refusals
+        tries += 1
+        if refusals:
+            refusals -= 1
+            raise StoreUnavailable("paused")
+
+    assert await settled(release, within_s=1.0, every_s=0.05) is True
+    assert tries == 3, "once taken it is not sent again"
+
+
+async def test_a_release_is_given_up_once_the_lease_would_have_expired_anyway() -> None:
+    tries = 0
+
+    async def release() -> None:
+        nonlocal tries
+        tries += 1
+        raise StoreUnavailable("down")
+
+    started = asyncio.get_running_loop().time()
+    assert await settled(release, within_s=0.3, every_s=0.05) is False
+    took = asyncio.get_running_loop().time() - started
+    assert took < 0.35 and 4 <= tries <= 6, (took, tries)
