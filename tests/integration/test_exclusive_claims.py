@@ -147,11 +147,12 @@ def test_a_keyed_and_an_unkeyed_withdrawal_of_one_session_hold_the_same_slot(sit
 
 def test_a_keyed_withdrawal_costs_three_redis_scripts(site: Site, control: httpx.Client) -> None:
     """The cashier rate limit, the claim (record, lease and slot) and the finish (record, lease
-    and slot given back): the flight of a keyed call is not led, polled or landed in Redis."""
+    and slot given back): the flight of a keyed call is not led, polled or landed in Redis, and
+    the session is the instance's copy (warmed by the first withdrawal there)."""
     if site.redis is None:
         pytest.skip("the memory store makes no round trips")
     player = Player(site, control, "trips01")
-    player.withdraw(0, "trips01-w-0000")
+    player.withdraw(1, "trips01-w-0000")
     before = site.redis.commands()
     answer = player.withdraw(1, "trips01-w-0001")
     used = commands_between(before, site.redis.commands())
