@@ -19,14 +19,16 @@ import signal
 import socket
 import sys
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import structlog
 import uvicorn
 
-from gateway.app import admin_app, create_app
 from gateway.listener import guarded_protocol
-from gateway.parts import Gateway
 from gateway.settings import Settings
+
+if TYPE_CHECKING:
+    from gateway.parts import Gateway
 
 log = structlog.get_logger("gateway")
 
@@ -124,6 +126,8 @@ class _Server(uvicorn.Server):
 async def _serve(
     settings: Settings, host: str, port: int, sandbox_port: int | None, worker: Worker | None = None
 ) -> None:
+    from gateway.app import admin_app, create_app  # here: a supervisor starts its workers without it
+
     others: list[uvicorn.Server] = []
     if sandbox_port is not None:
         from sandbox.app import SandboxSettings

@@ -31,17 +31,19 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 import uvicorn
 from prometheus_client.multiprocess import mark_process_dead
 
-from gateway.app import admin_app, create_app, lifespan
 from gateway.cli import _Server
 from gateway.metrics import aggregate, requests_answered
-from gateway.parts import Gateway
+from gateway.observability import configure_logging
 from gateway.settings import Settings
+
+if TYPE_CHECKING:
+    from gateway.parts import Gateway
 
 log = structlog.get_logger("gateway.workers")
 RESTART_PAUSE_S = 1.0
@@ -51,6 +53,7 @@ KILL_GRACE_S = 5.0
 
 def supervise(settings: Settings, host: str, port: int, count: int) -> int:
     """Serves `host:port` with `count` workers until SIGTERM / SIGINT; the exit status."""
+    configure_logging(settings)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listening = socket.create_server((host, port), family=family, backlog=2048)
     directory = Path(tempfile.mkdtemp(prefix="bff-metrics-"))
@@ -93,10 +96,10 @@ class Supervisor:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, self._stop)
         loop.add_signal_handler(signal.SIGHUP, self._reload)
+        for slot in range(self.count):  # they start while the admin listener's parts are made
+            await self._start(slot)
+        log.info("workers.started", workers=self.count, pid=os.getpid())
         async with self._admin_listener():
-            for slot in range(self.count):
-                await self._start(slot)
-            log.info("workers.started", workers=self.count, pid=os.getpid())
             await self._gone.wait()
         log.info("gateway.stopped", workers=self.count)
         return 0
@@ -189,6 +192,8 @@ class Supervisor:
         if not self.settings.admin_token:
             yield
             return
+        from gateway.app import admin_app, create_app, lifespan  # after the workers started: they need it first
+
         app = create_app(self.settings)
         self.gateway = app.gateway
         config = uvicorn.Config(

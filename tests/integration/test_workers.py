@@ -5,6 +5,7 @@ and the in-memory store is refused."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import signal
@@ -22,7 +23,7 @@ import httpx
 import pytest
 
 from tests.support.cluster import ADMIN_TOKEN, Process, RedisServer, require_redis_server, skins_toml
-from tests.support.stack import free_port
+from tests.support.stack import ROOT, free_port
 
 ADMIN = {"authorization": f"Bearer {ADMIN_TOKEN}", "x-admin-user": "workers-test"}
 
@@ -50,10 +51,8 @@ class Served:
 
 def _sandbox(name: str, workdir: Path) -> Process:
     port = free_port()
-    process = Process(name, [sys.executable, "-m", "sandbox", "--port", str(port)], {**os.environ},
-                      f"http://127.0.0.1:{port}", workdir / f"{name}.log")  # fmt: skip
-    process.start("/_sandbox/health")
-    return process
+    return Process(name, [sys.executable, "-m", "sandbox", "--port", str(port)], {**os.environ},
+                   f"http://127.0.0.1:{port}", workdir / f"{name}.log")  # fmt: skip
 
 
 def _supervisor(workdir: Path, redis_url: str, sandbox_url: str, **env: str) -> tuple[Process, str]:
@@ -66,8 +65,25 @@ def _supervisor(workdir: Path, redis_url: str, sandbox_url: str, **env: str) -> 
     environment.pop("SECRET_KEY", None)  # the supervisor gives its workers one key
     process = Process("supervisor", [sys.executable, "-m", "gateway", "--port", str(port), "--workers", "2"],
                       environment, f"http://127.0.0.1:{port}", workdir / "supervisor.log")  # fmt: skip
-    process.start("/bff/health")
     return process, f"http://127.0.0.1:{admin_port}"
+
+
+def _start(*processes: Process) -> None:
+    """Started at once and given a minute and a half: each takes seconds to import, many on a
+    loaded machine."""
+    for process in processes:
+        process.process = subprocess.Popen(process.argv, cwd=ROOT, env=process.env, stdout=process.log.open("ab"),
+                                           stderr=subprocess.STDOUT)  # fmt: skip
+    for process in processes:
+        health = process.url + ("/_sandbox/health" if "sandbox" in process.name else "/bff/health")
+        _until(functools.partial(_answers, health), 90, f"{process.name} serves ({process.log})")
+
+
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(url, timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
 
 
 def _until(check: Callable[[], bool], within_s: float, what: str) -> None:
@@ -83,11 +99,12 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     redis = RedisServer(require_redis_server(), free_port(), workdir)
     redis.start()
     a, b = _sandbox("sandbox-a", workdir), _sandbox("sandbox-b", workdir)
-    # Sandbox B is told apart from A by its provider list: ezugi is off there.
-    httpx.put(b.url + "/_sandbox/sites/aurora/providers/ezugi", json={"enabled": False})
-    supervisor, admin_url = _supervisor(workdir, redis.url, a.url, SKINS_POLL_S="0.2")
+    supervisor, admin_url = _supervisor(workdir, redis.url, a.url)
     running = Served(supervisor, admin_url, redis, a, b)
     try:
+        _start(a, b, supervisor)
+        # Sandbox B is told apart from A by its provider list: ezugi is off there.
+        httpx.put(b.url + "/_sandbox/sites/aurora/providers/ezugi", json={"enabled": False})
         _until(lambda: running.workers()["serving"] == 2, 30, "both workers serve")
         yield running
     finally:
@@ -166,12 +183,11 @@ def test_a_worker_killed_with_9_is_replaced_and_service_goes_on(served: Served) 
     assert {status for status, _ in _player_reads(served.supervisor.url, players=8, reads=3)} == {200}
 
 
-def test_sigterm_drains_a_slow_call_in_every_worker_then_exits_0(tmp_path: Path) -> None:
-    redis = RedisServer(require_redis_server(), free_port(), tmp_path)
-    redis.start()
-    sandbox = _sandbox("sandbox-drain", tmp_path)
-    supervisor, _ = _supervisor(tmp_path, redis.url, sandbox.url, DRAIN_DELAY_S="0.5", DRAIN_TIMEOUT_S="5")
+def test_sigterm_drains_a_slow_call_in_every_worker_then_exits_0(served: Served, tmp_path: Path) -> None:
+    sandbox = served.sandbox_a
+    supervisor, _ = _supervisor(tmp_path, served.redis.url, sandbox.url, DRAIN_DELAY_S="0.5", DRAIN_TIMEOUT_S="5")
     try:
+        _start(supervisor)
         assert list(tmp_path.glob("bff-metrics-*")), "the supervisor's metrics directory"
         with httpx.Client(base_url=supervisor.url, timeout=10) as http:
             http.get("/bff/session")
@@ -199,8 +215,7 @@ def test_sigterm_drains_a_slow_call_in_every_worker_then_exits_0(tmp_path: Path)
             httpx.get(supervisor.url + "/bff/health", timeout=1)
     finally:
         supervisor.kill()
-        sandbox.stop()
-        redis.stop()
+        httpx.delete(sandbox.url + "/_sandbox/faults")
 
 
 def test_workers_without_redis_are_refused_with_the_reason() -> None:
