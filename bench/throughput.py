@@ -741,7 +741,8 @@ def machine() -> dict[str, Any]:
                 "httptools",
             )
         },
-        "pinning": f"servers on core {SERVER_CPU}, wrk on core {LOAD_CPU} (taskset)",
+        "pinning": f"servers on core {SERVER_CPU}, wrk on core {LOAD_CPU} (taskset); the workers rows' gateways"
+        f" (1 process, 2 workers) on cores {WORKERS_CPUS}",
     }
 
 

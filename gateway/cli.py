@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.serve_fd is not None:
             listening = socket.socket(fileno=args.serve_fd)
             _drain_when_orphaned()
-            runner.run(_serve(settings, args.host, args.port, None, Worker(listening, args.ready_fd)))
+            runner.run(_serve(settings, args.host, args.port, None, FromSupervisor(listening, args.ready_fd)))
             return
         runner.run(_serve(settings, args.host, args.port, args.sandbox_port if args.with_sandbox else None))
 
@@ -85,7 +85,7 @@ def _drain_when_orphaned() -> None:
 
 
 @dataclasses.dataclass(frozen=True)
-class Worker:
+class FromSupervisor:
     """A worker's part of `--workers N`: the supervisor's socket, and the pipe that says it serves."""
 
     listening: socket.socket
@@ -124,7 +124,7 @@ class _Server(uvicorn.Server):
 
 
 async def _serve(
-    settings: Settings, host: str, port: int, sandbox_port: int | None, worker: Worker | None = None
+    settings: Settings, host: str, port: int, sandbox_port: int | None, worker: FromSupervisor | None = None
 ) -> None:
     from gateway.app import admin_app, create_app  # here: a supervisor starts its workers without it
 

@@ -208,6 +208,9 @@ class Supervisor:
             finally:
                 admin.should_exit = True
                 await serving
+                # Its background work (retiring pools after a swap) serves nobody once the
+                # workers are gone: cancelled now, not waited on for the lifespan's 5 s.
+                await app.gateway.lifecycle.settle()
 
     def metrics(self) -> bytes:
         return aggregate(self.directory)
