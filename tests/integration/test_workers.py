@@ -99,7 +99,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     redis = RedisServer(require_redis_server(), free_port(), workdir)
     redis.start()
     a, b = _sandbox("sandbox-a", workdir), _sandbox("sandbox-b", workdir)
-    supervisor, admin_url = _supervisor(workdir, redis.url, a.url)
+    supervisor, admin_url = _supervisor(workdir, redis.url, a.url, SKINS_POLL_S="3600")  # changes only by SIGHUP
     running = Served(supervisor, admin_url, redis, a, b)
     try:
         _start(a, b, supervisor)
@@ -165,6 +165,37 @@ def test_an_admin_override_reaches_both_workers(served: Served) -> None:
         assert answers and all(answer == (200, "b") for answer in answers), "every read went to sandbox B"
     finally:
         served.admin("DELETE", "/admin/skins/aurora/upstreams/api")
+
+
+def test_sighup_makes_every_worker_re_read_the_skins_file(served: Served) -> None:
+    skins = Path(served.supervisor.env["SKINS_FILE"])
+    original = skins.read_text()
+
+    def hup_until_converged() -> None:
+        before = served.admin("GET", "/admin/status").json()["config"]["version"]
+        assert served.supervisor.process is not None
+        served.supervisor.process.send_signal(signal.SIGHUP)
+
+        def converged() -> bool:
+            status = served.admin("GET", "/admin/status").json()
+            text = served.admin("GET", "/metrics").text
+            new = status["config"]["version"]
+            return (
+                new != before
+                and f'bff_config_info{{version="{before}"}} 1.0' not in text
+                and (f'bff_config_info{{version="{new}"}} 1.0' in text)
+            )
+
+        _until(converged, 5, "the supervisor and every live worker run the re-read file")
+
+    try:
+        skins.write_text(original.replace(served.sandbox_a.url, served.sandbox_b.url))
+        hup_until_converged()
+        answers = _player_reads(served.supervisor.url, players=8, reads=3)
+        assert answers and all(answer == (200, "b") for answer in answers), "every read went to sandbox B"
+    finally:
+        skins.write_text(original)
+        hup_until_converged()
 
 
 def test_a_worker_killed_with_9_is_replaced_and_service_goes_on(served: Served) -> None:
