@@ -10,7 +10,9 @@ interleaved so that every configuration sees the same machine, medians reported:
 - the gateway with everything on (skin lookup, session, XSRF check, dedup bookkeeping, rate
   limits, access log) for a logged-in POST read, an anonymous content GET that always misses the
   cache (a new query each time) and one that always hits it; at 1 and 64 connections;
-- scaling: 1 and 10 skins; 64 and 10,000 live sessions, in memory and in Redis.
+- scaling: 1 and 10 skins; 64 and 10,000 live sessions, in memory and in Redis;
+- every core: `--workers 2` on Redis against one process on Redis, both allowed cores 0 and 1
+  (`python bench/throughput.py workers` runs only these).
 
 - Redis per proxied read: client round trips and commands (`redis_commands_per_request`);
   `python bench/throughput.py redis-read` measures only the memory and Redis POST read rows and
@@ -507,6 +509,69 @@ def redis_per_read_report(per_read: dict[str, Any]) -> list[str]:
     ]
 
 
+# --- every core: 2 workers against 1 process, both on Redis ------------------------------------
+
+WORKERS_CPUS = "0,1"
+"""`--workers 2` may use both cores, which wrk (core 1), the upstream and Redis (core 0) share with
+it; its 1-process yardstick runs on the same cores, so the worker count is all that differs."""
+
+
+def gateway_on_cores(name: str, workdir: Path, upstream: Server, redis_url: str, workers: int) -> Server:
+    """A gateway on Redis with `workers` processes (1: no supervisor), allowed both cores (the
+    inner taskset widens `start`'s core 0)."""
+    port = free_port()
+    env = {"SKINS_FILE": str(skins_file(workdir, upstream.url, 1)), "SECRET_KEY": "bench-secret-key",
+           "GATEWAY_ENV": "development", "LOG_FORMAT": "json", "LOG_LEVEL": "info", "REDIS_URL": redis_url}  # fmt: skip
+    argv = ["taskset", "-c", WORKERS_CPUS, PYTHON, "-m", "gateway", "--port", str(port), "--workers", str(workers)]
+    server = start(name, argv, port, workdir, env)
+    time.sleep(3 if workers > 1 else 0)  # the port answers once one worker serves: let the others start
+    return server
+
+
+def workers_cases(workdir: Path, upstream: Server, redis_url: str, running: list[Server]) -> list[Case]:
+    """ "gateway POST read c64, Redis, 2 workers" and its 1-process yardstick, same placement."""
+    cases = []
+    for workers, label in ((1, "1 process"), (2, "2 workers")):
+        server = gateway_on_cores(f"gateway-redis-{workers}w", workdir, upstream, redis_url, workers)
+        running.append(server)
+        players = log_in_players(server.url, 64, workdir / f"{server.name}.sessions")
+        script = lua_script(workdir, f"{server.name}-post", "POST", "/api/cashier/balance", players, False)
+        cases.append(Case(f"gateway POST read c64, Redis, {label} on cores {WORKERS_CPUS}", server, script, 64))
+    return cases
+
+
+def workers_ratios(rows: dict[str, dict[str, Any]]) -> dict[str, float]:
+    one = rows[f"gateway POST read c64, Redis, 1 process on cores {WORKERS_CPUS}"]
+    two = rows[f"gateway POST read c64, Redis, 2 workers on cores {WORKERS_CPUS}"]
+    return {
+        "2 workers / 1 process, Redis, POST read c64 (req/s)": round(two["rps"] / one["rps"], 3),
+        "2 workers / 1 process, Redis, POST read c64 (CPU per request)": round(
+            two["cpu_us_per_request"] / one["cpu_us_per_request"], 3
+        ),
+    }
+
+
+def main_workers() -> None:
+    """`python bench/throughput.py workers`: only the workers rows and their ratios, printed."""
+    ensure_tools()
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp, servers() as running:
+        work = Path(tmp)
+        upstream = fixed_upstream(work)
+        store, redis_url = redis(work)
+        running += [upstream, store]
+        cases = workers_cases(work, upstream, redis_url, running)
+        for case in cases:
+            run_wrk(case.server.url, case.script, case.connections, 1)
+        for round_no in range(1, ROUNDS + 1):
+            for case in cases:
+                case.measure(SECONDS)
+                last = case.runs[-1]
+                print(f"round {round_no} {case.name:56} {last['rps']:>8.0f} req/s  {last['cpu_us_per_request']} us/req"
+                      f"  p99 {last['p99_ms']} ms", flush=True)  # fmt: skip
+        rows = {case.name: case.summary() for case in cases}
+    print(json.dumps({"rows": rows, "ratios": workers_ratios(rows)}, indent=2))
+
+
 # --- the SPA's first load ---------------------------------------------------------------------
 
 # Each top route: its screen's chunk (None: it comes with the entry) and the translation
@@ -664,6 +729,7 @@ def main() -> None:
                 64,
             ),
         ]
+        cases += workers_cases(work, upstream, redis_url, running)
 
         print(f"warming up {len(cases)} cases", flush=True)
         for case in cases:
@@ -685,7 +751,7 @@ def main() -> None:
         "rounds": ROUNDS,
         "wall_seconds": round(time.monotonic() - began),
         "rows": rows,
-        "ratios": ratios(rows),
+        "ratios": {**ratios(rows), **workers_ratios(rows)},
         "redis_per_read": per_read,
         "spa_initial_js_gzip_kb": spa_sizes(),
     }
@@ -751,7 +817,8 @@ def machine() -> dict[str, Any]:
                 "httptools",
             )
         },
-        "pinning": f"servers on core {SERVER_CPU}, wrk on core {LOAD_CPU} (taskset)",
+        "pinning": f"servers on core {SERVER_CPU}, wrk on core {LOAD_CPU} (taskset); the workers rows' gateways"
+        f" (1 process, 2 workers) on cores {WORKERS_CPUS}",
     }
 
 
@@ -845,5 +912,7 @@ def redis_read() -> None:
 if __name__ == "__main__":
     if sys.argv[1:] == ["redis-read"]:
         redis_read()
+    elif sys.argv[1:] == ["workers"]:
+        main_workers()
     else:
         main()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hmac
 import html
 import time
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import msgspec
 import structlog
@@ -39,6 +39,17 @@ class UpstreamChange(msgspec.Struct, forbid_unknown_fields=True):
     url: str
     probe: bool = True
     """Refuse the change unless the new base URL answers HTTP."""
+
+
+@runtime_checkable
+class Workers(Protocol):
+    """The worker processes of `--workers N`, when the supervisor serves this listener."""
+
+    def metrics(self) -> bytes:
+        """Every worker's metrics, aggregated."""
+        ...
+
+    def describe(self) -> dict[str, Any]: ...
 
 
 class Bearer:
@@ -70,13 +81,22 @@ def unknown_skin(gateway: Gateway, skin_id: str, ctx: RequestContext) -> Outgoin
 
 
 @get("/metrics", sync_to_thread=False)
-def metrics(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
-    return Outgoing.page(200, gateway.metrics.render(), CONTENT_TYPE, RequestContext.of(request.scope))
+def metrics(
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], workers: NamedDependency[Workers | None]
+) -> Outgoing:
+    text = workers.metrics() if workers is not None else gateway.metrics.render()
+    return Outgoing.page(200, text, CONTENT_TYPE, RequestContext.of(request.scope))
 
 
 @get("/admin/status")
-async def status(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
-    return Outgoing.json(200, await _status(gateway), RequestContext.of(request.scope))
+async def status(
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], workers: NamedDependency[Workers | None]
+) -> Outgoing:
+    answer = await _status(gateway)
+    if workers is not None:
+        answer["workers"] = workers.describe()
+        del answer["breakers"]  # the supervisor's own never see a call: the workers' are in /metrics
+    return Outgoing.json(200, answer, RequestContext.of(request.scope))
 
 
 @post("/admin/reload", status_code=200)
@@ -166,12 +186,15 @@ def page(request: Request[Any, Any, Any]) -> Outgoing:
     return Outgoing.page(200, _PAGE, "text/html", ctx, {"content-security-policy": _PAGE_CSP})
 
 
-def create_admin_app(gateway: NamedDependency[Gateway]) -> Litestar:
+def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None = None) -> Litestar:
     if not gateway.settings.admin_token:
         raise ValueError("the admin listener needs ADMIN_TOKEN")
     return Litestar(
         route_handlers=[metrics, status, reload, set_upstream, clear_upstream, purge, revoke, page],
-        dependencies={"gateway": Provide(lambda: gateway, sync_to_thread=False)},
+        dependencies={
+            "gateway": Provide(lambda: gateway, sync_to_thread=False),
+            "workers": Provide(lambda: workers, sync_to_thread=False),
+        },
         guards=[Bearer(gateway.settings.admin_token)],
         middleware=[_entered],
         exception_handlers=EXCEPTION_HANDLERS,

@@ -21,7 +21,7 @@ from litestar.openapi import OpenAPIConfig
 
 from contracts.catalogue import Catalogue
 from gateway import bff, keys, skins
-from gateway.admin import create_admin_app
+from gateway.admin import Workers, create_admin_app
 from gateway.asgi import Incoming
 from gateway.cache import CacheConfig, ContentCache
 from gateway.clients import TrustedProxies
@@ -202,9 +202,10 @@ def _constant(part: object) -> Callable[[], object]:
     return lambda: part
 
 
-def admin_app(app: FrontDoor) -> Litestar:
-    """The admin listener of an app built by `create_app` (needs `ADMIN_TOKEN`)."""
-    return create_admin_app(app.gateway)
+def admin_app(app: FrontDoor, workers: Workers | None = None) -> Litestar:
+    """The admin listener of an app built by `create_app` (needs `ADMIN_TOKEN`); with `workers`,
+    the supervisor's, whose metrics and status are those of the worker processes."""
+    return create_admin_app(app.gateway, workers)
 
 
 def _breaker_changed(metrics: Metrics, breaker: Breaker) -> None:

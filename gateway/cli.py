@@ -3,7 +3,8 @@ admin listener when `ADMIN_TOKEN` is set).
 
 Signals: SIGTERM / Ctrl-C drain (readiness false at once, new connections refused after
 `DRAIN_DELAY_S`, requests in flight finish within `DRAIN_TIMEOUT_S`, exit 0); a second one
-stops at once. SIGHUP re-reads the skins file.
+stops at once. SIGHUP re-reads the skins file. With `--workers N` (and `REDIS_URL`) a supervisor
+(gateway/workers.py) runs N such processes on one socket and relays these signals to them.
 """
 
 from __future__ import annotations
@@ -11,18 +12,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ctypes
 import dataclasses
+import os
 import signal
+import socket
 import sys
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import structlog
 import uvicorn
 
-from gateway.app import admin_app, create_app
 from gateway.listener import guarded_protocol
-from gateway.parts import Gateway
 from gateway.settings import Settings
+
+if TYPE_CHECKING:
+    from gateway.parts import Gateway
 
 log = structlog.get_logger("gateway")
 
@@ -31,35 +37,64 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m gateway", description="Serve the casino BFF gateway.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--workers", type=int, default=1, help="processes (production: one per core)")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes sharing the port (production: one per core; needs REDIS_URL)"
+    )
     parser.add_argument(
         "--with-sandbox", action="store_true", help="also serve the sandbox platform (the built-in skin's upstream)"
     )
     parser.add_argument("--sandbox-port", type=int, default=8001)
+    # A worker of `--workers N` (started by the supervisor): the inherited listening socket,
+    # and a pipe it writes to once it serves.
+    parser.add_argument("--serve-fd", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--ready-fd", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     try:
         settings = Settings.from_env()
     except ValueError as exc:
         sys.exit(f"gateway: {exc}")
-    if args.workers > 1 and not args.with_sandbox:
-        if settings.admin_token:
-            print("gateway: the admin listener runs with one process only; it is off with --workers", file=sys.stderr)
-        uvicorn.run(
-            "gateway.app:create_app",
-            factory=True,
-            host=args.host,
-            port=args.port,
-            workers=args.workers,
-            log_level="warning",
-            log_config=None,
-            access_log=False,
-            proxy_headers=False,
-            timeout_graceful_shutdown=int(settings.drain_timeout_s),
-            http="gateway.listener:WorkerProtocol",
-        )
-        return
+    if args.workers > 1:
+        sys.exit(_supervise(settings, args.host, args.port, args.workers, args.with_sandbox))
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        if args.serve_fd is not None:
+            listening = socket.socket(fileno=args.serve_fd)
+            _drain_when_orphaned()
+            runner.run(_serve(settings, args.host, args.port, None, FromSupervisor(listening, args.ready_fd)))
+            return
         runner.run(_serve(settings, args.host, args.port, args.sandbox_port if args.with_sandbox else None))
+
+
+def _supervise(settings: Settings, host: str, port: int, workers: int, with_sandbox: bool) -> int:
+    if with_sandbox:
+        sys.exit("gateway: --with-sandbox serves one process; run the sandbox on its own (python -m sandbox)")
+    if settings.redis_url is None:
+        sys.exit(
+            "gateway: --workers needs REDIS_URL: workers share sessions, joined calls, idempotency records and "
+            "configuration through Redis; with the in-memory store each would have its own (a player logged in "
+            "on one worker would be a stranger to the next)"
+        )
+    from gateway.workers import supervise
+
+    return supervise(settings, host, port, workers)
+
+
+def _drain_when_orphaned() -> None:
+    """A worker whose supervisor was killed gets SIGTERM (Linux's parent-death signal): it drains
+    and exits instead of holding the port with nobody to replace or stop it."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+@dataclasses.dataclass(frozen=True)
+class FromSupervisor:
+    """A worker's part of `--workers N`: the supervisor's socket, and the pipe that says it serves."""
+
+    listening: socket.socket
+    ready_fd: int | None
+
+    def started(self) -> None:
+        if self.ready_fd is not None:
+            os.write(self.ready_fd, b"1")
+            os.close(self.ready_fd)
 
 
 def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -76,12 +111,23 @@ class _Server(uvicorn.Server):
     """A uvicorn server that leaves signals to its owner (`_serve`), which stops the servers
     in order and lets the process exit 0."""
 
+    on_started: Callable[[], None] | None = None
+
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
         yield
 
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and self.on_started is not None:
+            self.on_started()
 
-async def _serve(settings: Settings, host: str, port: int, sandbox_port: int | None) -> None:
+
+async def _serve(
+    settings: Settings, host: str, port: int, sandbox_port: int | None, worker: FromSupervisor | None = None
+) -> None:
+    from gateway.app import admin_app, create_app  # here: a supervisor starts its workers without it
+
     others: list[uvicorn.Server] = []
     if sandbox_port is not None:
         from sandbox.app import SandboxSettings
@@ -106,7 +152,9 @@ async def _serve(settings: Settings, host: str, port: int, sandbox_port: int | N
             http=guarded_protocol(settings.listener),
         )
     )  # fmt: skip
-    if settings.admin_token:
+    if worker is not None:
+        public.on_started = worker.started
+    if settings.admin_token:  # a worker's supervisor keeps the token (and the admin listener) to itself
         admin = uvicorn.Config(
             admin_app(app), host=settings.admin_host, port=settings.admin_port, lifespan="off",
             log_level="warning", log_config=None, access_log=False,
@@ -124,7 +172,7 @@ async def _serve(settings: Settings, host: str, port: int, sandbox_port: int | N
     # the admin listener stop after it.
     serving = [asyncio.ensure_future(server.serve()) for server in others]
     try:
-        await public.serve()
+        await public.serve([worker.listening] if worker is not None else None)
     finally:
         for server in others:
             server.should_exit = True

@@ -20,7 +20,7 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from gateway.deadline import MovingDeadline
-from gateway.settings import ListenerLimits, Settings
+from gateway.settings import ListenerLimits
 
 
 class _Refused(Exception):
@@ -139,13 +139,3 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 def guarded_protocol(limits: ListenerLimits) -> type[GuardedHttpToolsProtocol]:
     """The protocol class for uvicorn's `http=` with these limits."""
     return type("GuardedHttpToolsProtocol", (GuardedHttpToolsProtocol,), {"limits": limits})
-
-
-class WorkerProtocol(GuardedHttpToolsProtocol):
-    """For `--workers N`: uvicorn imports the protocol by name in each worker process, so the
-    limits come from that process's settings."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        if "limits" not in WorkerProtocol.__dict__:
-            WorkerProtocol.limits = Settings.from_env().listener
-        super().__init__(*args, **kwargs)
