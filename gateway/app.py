@@ -60,6 +60,7 @@ from gateway.skins import Skin
 from gateway.spa import spa_handlers
 from gateway.store.memory import MemoryShared, ProcessStore
 from gateway.store.redis import FailFast, FailFastStore, RedisShared, connect
+from gateway.store.sentinel import close
 from gateway.tracing import Tracing
 from gateway.upstream import UpstreamClients
 
@@ -97,12 +98,12 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
 
 
 def open_stores(settings: Settings, instance: str) -> Stores:
-    if settings.redis_url is None:
+    if settings.shared_redis is None:
         memory = MemoryShared()
         return Stores(memory, ProcessStore(memory, keys.SESSIONS + ":"))
-    redis = connect(settings.redis_url)
-    guard = FailFast()
-    shared = RedisShared(redis, guard)
+    redis = connect(settings.shared_redis)
+    guard = FailFast(on_readonly=redis.connection_pool.disconnect)
+    shared = RedisShared(redis, guard, settings.shared_redis.wait_replicas)
     flights = SharedFlights(shared, encode, decode, instance, shareable=shared_outcome)
     sessions = FailFastStore(RedisStore(redis, namespace=keys.SESSIONS), guard)
     return Stores(shared, sessions, redis, flights, Presence(redis, instance))
@@ -177,7 +178,7 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     # of the whole heap (such walks took ~40 ms each, the gateway's p99, bench/RESULTS.md).
     gc.collect()
     gc.freeze()
-    store = "redis" if stores.redis is not None else "memory"
+    store = settings.shared_redis.describe() if settings.shared_redis is not None else "memory"
     log.info("gateway.started", config_version=config.version, config_source=config.source,
              skins=[s.id for s in config.skins.all], store=store)  # fmt: skip
     watchers = [asyncio.ensure_future(config.watch(settings.skins_poll_s)), asyncio.ensure_future(config.listen())]
@@ -194,7 +195,7 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
         await gateway.lifecycle.settle(within_s=min(5.0, settings.drain_timeout_s))
         await gateway.clients.aclose()
         if stores.redis is not None:
-            await stores.redis.aclose()
+            await close(stores.redis)
 
 
 def _constant(part: object) -> Callable[[], object]:

@@ -110,9 +110,10 @@ class IdempotencyRecords:
             record = Record(session, fingerprint, False, unknown=True)
         await self.shared.set_and_release(name, _encoder.encode(record), KEEP_MS, _lease(name), token)
 
-    async def abandon(self, name: str) -> None:
-        """The call never reached the platform: the key may be used again."""
-        await self.shared.delete(name, _lease(name))
+    async def abandon(self, name: str, token: bytes) -> None:
+        """The call never reached the platform: the key may be used again (once the store can
+        take that, if it cannot now)."""
+        await self.shared.release(name, _lease(name), token)
 
 
 def _lease(name: str) -> str:

@@ -59,7 +59,7 @@ class KeyedCalls:
         outcome = await self.flights.join(x, call)
         with contextlib.suppress(StoreUnavailable):  # the answer still goes back; a replay finds it unknown
             if isinstance(outcome, Outgoing) or outcome.unsent:
-                await records.abandon(name)  # refused before it left: the key may be used again
+                await records.abandon(name, verdict.token)  # refused before it left: the key may be used again
             else:
                 await records.finish(name, session, fingerprint, encode(outcome), verdict.token)
         return outcome

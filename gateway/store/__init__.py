@@ -74,6 +74,11 @@ class Shared(Protocol):
         with its holder's lease, or the one already there."""
         ...
 
+    async def release(self, record: str, lease: str, token: bytes) -> None:
+        """Gives up a claim still held by `token` (its call never went out), now or, when the
+        store cannot be reached, as soon as it can again."""
+        ...
+
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]: ...
     async def reserve(self, key: str, limit: int, window_ms: int) -> tuple[bool, int]:
         """Takes one of `limit` places in the window: (taken, ms until the window ends)."""

@@ -106,6 +106,10 @@ class MemoryShared:
             return True, None, True
         return False, self._live(record), self._live(lease) is not None
 
+    async def release(self, record: str, lease: str, token: bytes) -> None:
+        if self._live(lease) == token:
+            await self.delete(record, lease)
+
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]:
         now = self._clock()
         entry = self._data.get(key)

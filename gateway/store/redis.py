@@ -2,7 +2,9 @@
 
 Redis trouble must cost milliseconds, not hang players: calls have short socket timeouts,
 and after a failure the store answers `StoreUnavailable` at once for a second before it
-tries Redis again (so service resumes by itself when Redis returns).
+tries Redis again (so service resumes by itself when Redis returns, or when Sentinel has
+promoted a replica: `gateway.store.sentinel`). A server that answers `READONLY` was demoted:
+every connection is dropped, so the next ones find the new primary.
 """
 
 from __future__ import annotations
@@ -18,13 +20,19 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
+from redis.exceptions import ReadOnlyError, RedisError
 
+from gateway.settings import SharedRedis
 from gateway.store import Lead, StoreUnavailable, checked
-from gateway.store.scripts import CLAIM, GIVE_BACK, HIT, LAND, LEAD, POLL, RESERVE, SET_AND_RELEASE, SWAP
+from gateway.store.scripts import CLAIM, GIVE_BACK, HIT, LAND, LEAD, POLL, RELEASE, RESERVE, SET_AND_RELEASE, SWAP
+from gateway.store.sentinel import primary
 
 T = TypeVar("T")
 RETRY_AFTER_S = 1.0
+WAIT_TIMEOUT_MS = 200
+"""How long a money call's claim waits for `REDIS_WAIT_REPLICAS` replicas: under the 0.3 s socket timeout."""
+RELEASE_WITHIN_S = 30.0
+"""How long a claim whose call never went out is offered back to a Redis that could not take it."""
 
 log = structlog.get_logger("gateway.store")
 
@@ -32,9 +40,13 @@ log = structlog.get_logger("gateway.store")
 class FailFast:
     """After a Redis failure, refuse at once for `RETRY_AFTER_S`, then try again."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, on_readonly: Callable[[], Awaitable[None]] | None = None
+    ) -> None:
         self._down_until = 0.0
         self._clock = clock
+        self._on_readonly = on_readonly
+        """Drops the pool's connections: they lead to a primary that was demoted."""
 
     @property
     def up(self) -> bool:
@@ -47,6 +59,9 @@ class FailFast:
             result = await operation()
         except (RedisError, OSError, TimeoutError) as exc:
             self._down_until = self._clock() + RETRY_AFTER_S
+            if isinstance(exc, ReadOnlyError) and self._on_readonly is not None:
+                log.warning("store.primary_demoted")
+                await self._on_readonly()
             raise StoreUnavailable(type(exc).__name__) from exc
         except Exception as exc:  # redis-py leaks the event loop's own errors ("handler is closed") when Redis dies
             self._down_until = self._clock() + RETRY_AFTER_S
@@ -65,9 +80,11 @@ class RedisShared:
 
     distributed = True
 
-    def __init__(self, redis: Redis, guard: FailFast) -> None:
+    def __init__(self, redis: Redis, guard: FailFast, wait_replicas: int = 0) -> None:
         self.redis = redis
         self.guard = guard
+        self.wait_replicas = wait_replicas
+        self._releasing: set[asyncio.Task[None]] = set()
         # EVALSHA, the script loaded again by redis-py after a Redis restart forgot it.
         script = redis.register_script
         self._set_and_release, self._swap, self._lead, self._poll = (
@@ -83,6 +100,7 @@ class RedisShared:
             script(RESERVE),
             script(GIVE_BACK),
         )
+        self._release = script(RELEASE)
 
     async def get(self, key: str) -> bytes | None:
         value = await self.guard(lambda: self.redis.get(key))
@@ -158,10 +176,54 @@ class RedisShared:
         self, record: str, value: bytes, ttl_ms: int, lease: str, token: bytes, lease_ms: int
     ) -> tuple[bool, bytes | None, bool]:
         checked(value)
-        answer = await self.guard(lambda: self._claim([record, lease], [value, ttl_ms, token, lease_ms]))
+        args: list[bytes | int] = [value, ttl_ms, token, lease_ms]
+        try:
+            answer, acked = await self.guard(lambda: self._claim_on_replicas([record, lease], args))
+        except StoreUnavailable as exc:
+            if exc.__cause__ is not None:  # it reached Redis: the answer was lost, not necessarily the claim
+                await self.release(record, lease, token)
+            raise
+        if answer[0] == 1 and acked < self.wait_replicas:
+            await self.release(record, lease, token)
+            raise StoreUnavailable(f"{acked} of {self.wait_replicas} replicas took the claim in {WAIT_TIMEOUT_MS} ms")
         if answer[0] == 1:
             return True, None, True
         return False, answer[1] or None, answer[2] == 1
+
+    async def _claim_on_replicas(self, keys: list[str], args: list[bytes | int]) -> tuple[Any, int]:
+        """The claim, and with `wait_replicas` a WAIT on the same connection (WAIT counts the
+        writes of its own connection): a replica promoted later holds the claim, so a retry
+        there cannot send the call a second time."""
+        if not self.wait_replicas:
+            return await self._claim(keys, args), 0
+        async with self.redis.pipeline(transaction=False) as pipe:
+            await self._claim(keys, args, client=pipe)
+            pipe.wait(self.wait_replicas, WAIT_TIMEOUT_MS)
+            answer, acked = await pipe.execute()
+        return answer, int(acked)
+
+    async def release(self, record: str, lease: str, token: bytes) -> None:
+        """Gives up a claim still held by `token` (its call never went out). When Redis cannot
+        take that now, it is offered again every half second for a while: a player's retry with
+        the same key is then not kept waiting behind a call that was never made."""
+        try:
+            await self.guard(lambda: self._release([record, lease], [token]))
+        except StoreUnavailable:
+            task = asyncio.ensure_future(self._release_soon(record, lease, token))
+            self._releasing.add(task)
+            task.add_done_callback(self._releasing.discard)
+
+    async def _release_soon(self, record: str, lease: str, token: bytes) -> None:
+        loop = asyncio.get_running_loop()
+        until, error = loop.time() + RELEASE_WITHIN_S, ""
+        while loop.time() < until:
+            await asyncio.sleep(0.5)
+            try:
+                await self._release([record, lease], [token])
+                return
+            except Exception as exc:  # still unreachable (or failing over): offered again
+                error = type(exc).__name__
+        log.warning("store.release_failed", record=record, error=error)
 
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]:
         count, ttl = await self.guard(lambda: self._hit([key], [window_ms]))
@@ -195,25 +257,27 @@ class RedisShared:
         return await self.guard(scan_and_unlink)
 
 
-def connect(url: str) -> Redis:
+def connect(shared: SharedRedis) -> Redis:
     """One pool per process; short timeouts so a dead Redis is noticed in well under a second.
 
     The pool blocks (briefly) when all its connections are busy: redis-py's default pool
     raises instead, and under a burst that would read as "Redis is down".
     """
-    pool = BlockingConnectionPool.from_url(
-        url,
+    pool: dict[str, Any] = dict(
         max_connections=128,
         timeout=0.5,
         socket_timeout=0.3,
         socket_connect_timeout=0.3,
         retry_on_timeout=False,
-        # One immediate retry on a new connection: after Redis restarts, pooled sockets are stale.
+        # One immediate retry on a new connection: after Redis restarts (or fails over), pooled sockets are stale.
         retry=Retry(NoBackoff(), 1),
         retry_on_error=[RedisConnectionError],
         health_check_interval=5,
     )
-    return Redis(connection_pool=pool, decode_responses=False)
+    if shared.sentinels:
+        return primary(shared, **pool)
+    assert shared.url is not None
+    return Redis(connection_pool=BlockingConnectionPool.from_url(shared.url, **pool), decode_responses=False)
 
 
 class FailFastStore(Store):

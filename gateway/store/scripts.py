@@ -56,6 +56,9 @@ CLAIM = ALIVE + (
     "if holder == ARGV[3] then return {1} end "  # our own claim: this script ran once already (a client retry)
     "return {0, redis.call('get', KEYS[1]) or '', (holder and alive(holder)) and 1 or 0}"
 )
+# Gives up a claim (record and lease) while the lease is still ours: its call never went out.
+# KEYS: record, lease; ARGV: token.
+RELEASE = "if redis.call('get', KEYS[2]) == ARGV[1] then redis.call('del', KEYS[1], KEYS[2]) return 1 end return 0"
 # Replaces a value only while it is still the one we read.
 SWAP = (
     "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 end "
