@@ -1,0 +1,129 @@
+"""A Redis that fails over, as managed Redis services run it: a primary, its replicas and three
+Redis Sentinels watching them (real `redis-server` processes, the sentinels in `--sentinel` mode)."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import redis
+
+from tests.support.cluster import RedisServer, require_redis_server
+from tests.support.stack import free_port
+
+SERVICE = "bff"
+
+
+@dataclass
+class SentinelProcess:
+    binary: str
+    port: int
+    config: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self, primary_port: int, down_after_ms: int) -> None:
+        self.config.write_text(
+            f"port {self.port}\nbind 127.0.0.1\ndir {self.config.parent}\nlogfile {self.config.with_suffix('.log')}\n"
+            f"sentinel monitor {SERVICE} 127.0.0.1 {primary_port} 2\n"
+            f"sentinel down-after-milliseconds {SERVICE} {down_after_ms}\n"
+            f"sentinel failover-timeout {SERVICE} 3000\n"
+            f"sentinel parallel-syncs {SERVICE} 1\n"
+        )
+        self.process = subprocess.Popen(
+            [self.binary, str(self.config), "--sentinel"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+
+    def client(self) -> redis.Redis:
+        return redis.Redis(port=self.port, socket_timeout=1, decode_responses=True)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None
+
+
+@dataclass
+class ReplicaSet:
+    primary: RedisServer
+    replicas: list[RedisServer]
+    sentinels: list[SentinelProcess] = field(default_factory=list)
+
+    @property
+    def addresses(self) -> str:
+        """`REDIS_SENTINELS`."""
+        return ",".join(f"127.0.0.1:{s.port}" for s in self.sentinels)
+
+    def primary_port(self) -> int | None:
+        """The primary's port as the first sentinel that answers names it."""
+        for sentinel in self.sentinels:
+            try:
+                with sentinel.client() as client:
+                    address = client.sentinel_get_master_addr_by_name(SERVICE)
+                return int(address[1]) if address else None
+            except redis.RedisError:
+                continue
+        return None
+
+    def promoted(self) -> RedisServer | None:
+        """A replica that has become a primary (it says so itself, before the sentinels do)."""
+        for replica in self.replicas:
+            with replica.client() as client:
+                if client.info("replication").get("role") == "master":
+                    return replica
+        return None
+
+    def stop(self) -> None:
+        for process in [*self.sentinels, *self.replicas, self.primary]:
+            process.stop()
+
+
+def start_replica_set(workdir: Path, replicas: int = 2, sentinels: int = 3, down_after_ms: int = 1000) -> ReplicaSet:
+    binary = require_redis_server()
+    # A replica's first sync starts at once, not after Redis 7's 5 s wait for more replicas.
+    primary = RedisServer(binary, free_port(), workdir / "primary", options=("--repl-diskless-sync-delay", "0"))
+    group = ReplicaSet(primary, [])
+    try:
+        for directory in [primary.workdir, *(workdir / f"replica-{n}" for n in range(replicas))]:
+            directory.mkdir()
+        primary.start()
+        for n in range(replicas):
+            replica = RedisServer(binary, free_port(), workdir / f"replica-{n}",
+                                  options=("--replicaof", "127.0.0.1", str(primary.port)))  # fmt: skip
+            replica.start()
+            group.replicas.append(replica)
+        _until(lambda: all(_in_sync(r) for r in group.replicas), "replicas in sync")
+        for n in range(sentinels):
+            sentinel = SentinelProcess(binary, free_port(), workdir / f"sentinel-{n}.conf")
+            sentinel.start(primary.port, down_after_ms)
+            group.sentinels.append(sentinel)
+        _until(lambda: all(_sees_everyone(s, replicas, sentinels) for s in group.sentinels), "sentinels agreed")
+    except BaseException:
+        group.stop()
+        raise
+    return group
+
+
+def _in_sync(replica: RedisServer) -> bool:
+    with replica.client() as client:
+        return client.info("replication").get("master_link_status") == "up"
+
+
+def _sees_everyone(sentinel: SentinelProcess, replicas: int, sentinels: int) -> bool:
+    try:
+        with sentinel.client() as client:
+            state = client.sentinel_master(SERVICE)
+    except redis.RedisError:
+        return False
+    return int(state["num-slaves"]) == replicas and int(state["num-other-sentinels"]) == sentinels - 1
+
+
+def _until(check: object, what: str, within_s: float = 20.0) -> None:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        if check():  # type: ignore[operator]
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"no {what} within {within_s} s")
