@@ -26,7 +26,7 @@ from gateway.store.redis import FailFast, RedisShared, connect
 from gateway.store.sentinel import close
 from tests.support.browsers import Browser
 from tests.support.cluster import Cluster, RedisServer, require_redis_server, start_cluster
-from tests.support.sentinels import SERVICE, ReplicaSet, start_replica_set
+from tests.support.sentinels import SERVICE, ReplicaSet, online_replicas, start_replica_set
 from tests.support.stack import free_port
 
 pytestmark = pytest.mark.redis
@@ -192,9 +192,8 @@ def test_a_money_claim_no_replica_took_is_refused_and_given_back(tmp_path_factor
         with primary.client() as client:
             assert client.exists(record, record + ":h") == 0, "the claim was given back"
         replica.start()
-        with replica.client() as client:
-            while client.info("replication").get("master_link_status") != "up":
-                time.sleep(0.05)
+        while online_replicas(primary) < 1:
+            time.sleep(0.05)
         assert asyncio.run(claim()) == (True, None, True)
         with replica.client() as client:
             assert client.get(record) == b"r", "the replica holds the claim before the call goes out"
