@@ -60,7 +60,7 @@ from gateway.skins import Skin
 from gateway.spa import spa_handlers
 from gateway.store.memory import MemoryShared, ProcessStore
 from gateway.store.redis import FailFast, FailFastStore, RedisShared, connect
-from gateway.store.sentinel import close
+from gateway.store.sentinel import close, follow
 from gateway.tracing import Tracing
 from gateway.upstream import UpstreamClients
 
@@ -182,6 +182,8 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     log.info("gateway.started", config_version=config.version, config_source=config.source,
              skins=[s.id for s in config.skins.all], store=store)  # fmt: skip
     watchers = [asyncio.ensure_future(config.watch(settings.skins_poll_s)), asyncio.ensure_future(config.listen())]
+    if stores.redis is not None:
+        watchers.append(asyncio.ensure_future(follow(stores.redis)))
     if stores.presence is not None:  # listening before the first lease names this instance
         watchers.append(await stores.presence.start())
     try:

@@ -30,6 +30,8 @@ from gateway.store import MAX_VALUE_BYTES, Shared
 KEY = re.compile(r'^"?[A-Za-z0-9_.:+/=-]{8,128}"?$')
 KEEP_MS = 24 * 3600 * 1000
 LEASE_MARGIN_MS = 2000
+PRESENCE_GRACE_S = 1.0
+"""A holder seen dead is looked at once more after this (twice `gateway.store.sentinel.follow`'s period)."""
 
 
 class Record(msgspec.Struct, array_like=True):
@@ -78,7 +80,7 @@ class IdempotencyRecords:
         token = f"{self.instance}:{secrets.token_hex(8)}".encode()
         fresh = _encoder.encode(Record(session, fingerprint, done=False))
         lease_ms = int(within_s * 1000) + LEASE_MARGIN_MS
-        delay = self.poll_s
+        delay, doubted = self.poll_s, False
         while True:
             claimed, raw, alive = await self.shared.claim(name, fresh, KEEP_MS, _lease(name), token, lease_ms)
             if claimed:
@@ -94,6 +96,10 @@ class IdempotencyRecords:
                 return Verdict("replay", existing.outcome)
             if existing.unknown:
                 return Verdict("unknown")
+            if not alive and not doubted:  # in a Redis failover instances reach the new primary a moment apart
+                doubted = True
+                await asyncio.sleep(PRESENCE_GRACE_S)
+                continue
             if not alive:
                 lost = _encoder.encode(Record(session, fingerprint, done=False, unknown=True))
                 await self.shared.swap(name, raw, lost, KEEP_MS)

@@ -152,7 +152,13 @@ class RedisShared:
     ) -> tuple[Lead, bytes | None]:
         keys = [lease, slot] if slot is not None else [lease]
         args: list[bytes | str | int] = [token, ttl_ms, flight, "1" if takeover else "0"]
-        answer = await self.guard(lambda: self._lead(keys, args))
+        try:
+            answer = await self.guard(lambda: self._lead(keys, args))
+        except StoreUnavailable as exc:
+            if exc.__cause__ is not None:  # it reached Redis: the lease (and the exclusive slot) may be ours
+                given_up = [lease, lease, slot] if slot is not None else [lease, lease]  # LAND with no result
+                await self._offer(lambda: self._land(given_up, [b"", 0, token, flight]))
+            raise
         holder = answer[1] if len(answer) > 1 else None
         kind = answer[0].decode()
         if kind == "lead" or kind == "follow" or kind == "lost" or kind == "conflict":
@@ -203,27 +209,30 @@ class RedisShared:
         return answer, int(acked)
 
     async def release(self, record: str, lease: str, token: bytes) -> None:
-        """Gives up a claim still held by `token` (its call never went out). When Redis cannot
-        take that now, it is offered again every half second for a while: a player's retry with
-        the same key is then not kept waiting behind a call that was never made."""
+        await self._offer(lambda: self._release([record, lease], [token]))
+
+    async def _offer(self, give_up: Callable[[], Awaitable[Any]]) -> None:
+        """Gives up something still held by this instance's token (a claim or a lease whose call
+        never went out). When Redis cannot take that now, it is offered again every half second
+        for a while: a player's retry is then not kept waiting behind a call that was never made."""
         try:
-            await self.guard(lambda: self._release([record, lease], [token]))
+            await self.guard(give_up)
         except StoreUnavailable:
-            task = asyncio.ensure_future(self._release_soon(record, lease, token))
+            task = asyncio.ensure_future(self._offer_again(give_up))
             self._releasing.add(task)
             task.add_done_callback(self._releasing.discard)
 
-    async def _release_soon(self, record: str, lease: str, token: bytes) -> None:
+    async def _offer_again(self, give_up: Callable[[], Awaitable[Any]]) -> None:
         loop = asyncio.get_running_loop()
         until, error = loop.time() + RELEASE_WITHIN_S, ""
         while loop.time() < until:
             await asyncio.sleep(0.5)
             try:
-                await self._release([record, lease], [token])
+                await give_up()
                 return
             except Exception as exc:  # still unreachable (or failing over): offered again
                 error = type(exc).__name__
-        log.warning("store.release_failed", record=record, error=error)
+        log.warning("store.give_up_failed", error=error)
 
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]:
         count, ttl = await self.guard(lambda: self._hit([key], [window_ms]))

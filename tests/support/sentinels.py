@@ -14,6 +14,8 @@ from tests.support.cluster import RedisServer, require_redis_server
 from tests.support.stack import free_port
 
 SERVICE = "bff"
+NO_SYNC_DELAY = ("--repl-diskless-sync-delay", "0")
+"""A replica's first sync starts at once, not after Redis 7's 5 s wait for more replicas."""
 
 
 @dataclass
@@ -56,34 +58,43 @@ class ReplicaSet:
         """`REDIS_SENTINELS`."""
         return ",".join(f"127.0.0.1:{s.port}" for s in self.sentinels)
 
-    def primary_port(self) -> int | None:
-        """The primary's port as the first sentinel that answers names it."""
+    def current(self) -> RedisServer:
+        """The primary as the first sentinel that answers names it."""
         for sentinel in self.sentinels:
             try:
                 with sentinel.client() as client:
-                    address = client.sentinel_get_master_addr_by_name(SERVICE)
-                return int(address[1]) if address else None
+                    _, port = client.sentinel_get_master_addr_by_name(SERVICE)
+                return next(s for s in [self.primary, *self.replicas] if s.port == int(port))
             except redis.RedisError:
                 continue
-        return None
+        raise AssertionError("no sentinel answers")
 
-    def promoted(self) -> RedisServer | None:
-        """A replica that has become a primary (it says so itself, before the sentinels do)."""
-        for replica in self.replicas:
-            with replica.client() as client:
-                if client.info("replication").get("role") == "master":
-                    return replica
-        return None
+    def promoted(self, besides: RedisServer) -> bool:
+        """Whether a server other than `besides` has become a primary (it says so itself, before the sentinels do)."""
+        for server in [self.primary, *self.replicas]:
+            if server is not besides and server.process is not None:
+                with server.client() as client:
+                    if client.info("replication").get("role") == "master":
+                        return True
+        return False
+
+    def revive(self) -> None:
+        """Servers killed earlier start again as replicas of the current primary; back when it counts them."""
+        current, servers = self.current(), [self.primary, *self.replicas]
+        for server in servers:
+            if server.process is None:
+                server.options = ("--replicaof", "127.0.0.1", str(current.port), *NO_SYNC_DELAY)
+                server.start()
+        _until(lambda: online_replicas(current) == len(servers) - 1, "replicas back")
 
     def stop(self) -> None:
         for process in [*self.sentinels, *self.replicas, self.primary]:
             process.stop()
 
 
-def start_replica_set(workdir: Path, replicas: int = 2, sentinels: int = 3, down_after_ms: int = 1000) -> ReplicaSet:
+def start_replica_set(workdir: Path, replicas: int = 2, sentinels: int = 3, down_after_ms: int = 1500) -> ReplicaSet:
     binary = require_redis_server()
-    # A replica's first sync starts at once, not after Redis 7's 5 s wait for more replicas.
-    primary = RedisServer(binary, free_port(), workdir / "primary", options=("--repl-diskless-sync-delay", "0"))
+    primary = RedisServer(binary, free_port(), workdir / "primary", options=NO_SYNC_DELAY)
     group = ReplicaSet(primary, [])
     try:
         for directory in [primary.workdir, *(workdir / f"replica-{n}" for n in range(replicas))]:
@@ -91,7 +102,7 @@ def start_replica_set(workdir: Path, replicas: int = 2, sentinels: int = 3, down
         primary.start()
         for n in range(replicas):
             replica = RedisServer(binary, free_port(), workdir / f"replica-{n}",
-                                  options=("--replicaof", "127.0.0.1", str(primary.port)))  # fmt: skip
+                                  options=("--replicaof", "127.0.0.1", str(primary.port), *NO_SYNC_DELAY))  # fmt: skip
             replica.start()
             group.replicas.append(replica)
         _until(lambda: online_replicas(primary) == replicas, "replicas in sync")
