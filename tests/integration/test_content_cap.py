@@ -12,6 +12,7 @@ from litestar.stores.redis import RedisStore
 from gateway import keys
 from gateway.cache import CacheConfig, ContentCache, Entry
 from gateway.outcome import Outcome
+from gateway.settings import SharedRedis
 from gateway.store.redis import FailFast, FailFastStore, RedisShared, connect
 from tests.support.cluster import RedisServer, require_redis_server
 from tests.support.stack import free_port
@@ -29,7 +30,7 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
 
 @pytest.fixture
 async def shared(redis_server: RedisServer) -> AsyncIterator[RedisShared]:
-    redis = connect(redis_server.url)
+    redis = connect(SharedRedis(url=redis_server.url))
     yield RedisShared(redis, FailFast())
     await redis.aclose()
 
