@@ -191,14 +191,18 @@ def test_a_primary_killed_under_load_fails_over_with_503s_only_and_an_exact_ledg
     team = players(cluster, control, "killed", 33)
     primary = replicas.current()
 
+    readiness: set[int] = set()
+
     def kill() -> float:
         primary.kill()
         while not replicas.promoted(besides=primary):
+            readiness.add(httpx.get(cluster.gateways[0].url + "/bff/ready", timeout=2).status_code)
             time.sleep(0.02)
         return time.monotonic()
 
     load, failover = under_load(cluster, team, kill)
     assert [a for a in load.answers if a.status == 503], "the failover was seen"
+    assert 503 in readiness, "an instance without a primary says it is not ready (balancers drain it)"
     assert_served_through(load, failover, control, "primary killed -9")
 
 
