@@ -60,6 +60,7 @@ from gateway.spa import spa_handlers
 from gateway.store.copies import SessionCopies
 from gateway.store.memory import MemoryShared, ProcessStore
 from gateway.store.redis import FailFast, RedisShared, connect
+from gateway.store.sentinel import close, follow
 from gateway.tracing import Tracing
 from gateway.upstream import UpstreamClients
 
@@ -98,12 +99,12 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
 
 
 def open_stores(settings: Settings, instance: str, lifecycle: Lifecycle) -> Stores:
-    if settings.redis_url is None:
+    if settings.shared_redis is None:
         memory = MemoryShared()
         return Stores(memory, ProcessStore(memory, keys.SESSIONS + ":"))
-    redis = connect(settings.redis_url)
-    guard = FailFast()
-    shared = RedisShared(redis, guard)
+    redis = connect(settings.shared_redis)
+    guard = FailFast(on_readonly=redis.connection_pool.disconnect)
+    shared = RedisShared(redis, guard, settings.shared_redis.wait_replicas, lifecycle.spawn)
     flights = SharedFlights(shared, encode, decode, instance, lifecycle, shareable=shared_outcome)
     sessions = SessionCopies(redis, guard, instance)
     return Stores(shared, sessions, redis, flights, Presence(redis, instance, [sessions]))
@@ -178,10 +179,12 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     # of the whole heap (such walks took ~40 ms each, the gateway's p99, bench/RESULTS.md).
     gc.collect()
     gc.freeze()
-    store = "redis" if stores.redis is not None else "memory"
+    store = settings.shared_redis.describe() if settings.shared_redis is not None else "memory"
     log.info("gateway.started", config_version=config.version, config_source=config.source,
              skins=[s.id for s in config.skins.all], store=store)  # fmt: skip
     watchers = [asyncio.ensure_future(config.watch(settings.skins_poll_s)), asyncio.ensure_future(config.listen())]
+    if stores.redis is not None:
+        watchers.append(asyncio.ensure_future(follow(stores.redis)))
     if stores.presence is not None:  # listening before the first lease names this instance
         watchers.append(await stores.presence.start())
     try:
@@ -195,7 +198,7 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
         await gateway.lifecycle.settle(within_s=min(5.0, settings.drain_timeout_s))
         await gateway.clients.aclose()
         if stores.redis is not None:
-            await stores.redis.aclose()
+            await close(stores.redis)
 
 
 def _constant(part: object) -> Callable[[], object]:

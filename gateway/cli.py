@@ -67,11 +67,11 @@ def main(argv: list[str] | None = None) -> None:
 def _supervise(settings: Settings, host: str, port: int, workers: int, with_sandbox: bool) -> int:
     if with_sandbox:
         sys.exit("gateway: --with-sandbox serves one process; run the sandbox on its own (python -m sandbox)")
-    if settings.redis_url is None:
+    if settings.shared_redis is None:
         sys.exit(
-            "gateway: --workers needs REDIS_URL: workers share sessions, joined calls, idempotency records and "
-            "configuration through Redis; with the in-memory store each would have its own (a player logged in "
-            "on one worker would be a stranger to the next)"
+            "gateway: --workers needs REDIS_URL or REDIS_SENTINELS: workers share sessions, joined calls, "
+            "idempotency records and configuration through Redis; with the in-memory store each would have its "
+            "own (a player logged in on one worker would be a stranger to the next)"
         )
     from gateway.workers import supervise
 

@@ -32,6 +32,8 @@ from gateway.store import MAX_VALUE_BYTES, Shared
 KEY = re.compile(r'^"?[A-Za-z0-9_.:+/=-]{8,128}"?$')
 KEEP_MS = 24 * 3600 * 1000
 LEASE_MARGIN_MS = 2000
+PRESENCE_GRACE_S = 1.0
+"""A holder seen dead is looked at once more after this (twice `gateway.store.sentinel.follow`'s period)."""
 
 
 class Record(msgspec.Struct, array_like=True):
@@ -83,7 +85,7 @@ class IdempotencyRecords:
         token = f"{self.instance}:{secrets.token_hex(8)}".encode()
         fresh = _encoder.encode(Record(session, fingerprint, done=False))
         lease_ms = int(within_s * 1000) + LEASE_MARGIN_MS
-        delay = self.poll_s
+        delay, doubted = self.poll_s, False
         while True:
             until = loop.time() + lease_ms / 1000
             claim, raw, alive = await self.shared.claim(name, fresh, KEEP_MS, _lease(name), token, lease_ms, slot)
@@ -102,6 +104,10 @@ class IdempotencyRecords:
                 return Verdict("replay", existing.outcome)
             if existing.unknown:
                 return Verdict("unknown")
+            if not alive and not doubted:  # in a Redis failover instances reach the new primary a moment apart
+                doubted = True
+                await asyncio.sleep(PRESENCE_GRACE_S)
+                continue
             if not alive:
                 lost = _encoder.encode(Record(session, fingerprint, done=False, unknown=True))
                 await self.shared.swap(name, raw, lost, KEEP_MS)
@@ -120,8 +126,9 @@ class IdempotencyRecords:
         await self.shared.set_and_release(name, _encoder.encode(record), KEEP_MS, _lease(name), token, slot)
 
     async def abandon(self, name: str, slot: str, token: bytes) -> None:
-        """The call never reached the platform: the key may be used again, the slot is free."""
-        await self.shared.set_and_release(name, None, KEEP_MS, _lease(name), token, slot)
+        """The call never reached the platform: the key may be used again and the slot is free
+        (once the store can take that, if it cannot now)."""
+        await self.shared.release(name, _lease(name), token, slot)
 
 
 def _lease(name: str) -> str:

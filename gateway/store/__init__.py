@@ -54,9 +54,9 @@ class Shared(Protocol):
     async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool: ...
     async def delete(self, *keys: str) -> None: ...
     async def set_and_release(
-        self, key: str, value: bytes | None, ttl_ms: int, lease: str, token: bytes, slot: str | None = None
+        self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes, slot: str | None = None
     ) -> None:
-        """`set(key, value, ttl_ms)` (None: `key` deleted), and the lease and the exclusive slot taken
+        """`set(key, value, ttl_ms)`, and the lease and the exclusive slot taken
         with `claim` deleted while they still hold `token`, in one round trip."""
         ...
 
@@ -86,6 +86,11 @@ class Shared(Protocol):
         """(verdict, the existing record, whether its holder lives): a record for a new call with
         its holder's lease and the session and route's exclusive slot (all for `lease_ms`), or the
         record already there, or a conflict with the different request that holds the slot."""
+        ...
+
+    async def release(self, record: str, lease: str, token: bytes, slot: str | None = None) -> None:
+        """Gives up a claim (record, lease, slot) still held by `token` (its call never went out),
+        now or, when the store cannot be reached, as soon as it can again."""
         ...
 
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]: ...

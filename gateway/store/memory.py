@@ -60,12 +60,9 @@ class MemoryShared:
             del self._data[key]
 
     async def set_and_release(
-        self, key: str, value: bytes | None, ttl_ms: int, lease: str, token: bytes, slot: str | None = None
+        self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes, slot: str | None = None
     ) -> None:
-        if value is None:
-            await self.delete(key)
-        else:
-            await self.set(key, value, ttl_ms)
+        await self.set(key, value, ttl_ms)
         self._release(lease, token)
         if slot is not None:
             self._release(slot, token + b"|" + key.encode())
@@ -119,6 +116,12 @@ class MemoryShared:
         await self.set(lease, token, lease_ms)
         await self.set(slot, token + b"|" + record.encode(), lease_ms)
         return "claimed", None, True
+
+    async def release(self, record: str, lease: str, token: bytes, slot: str | None = None) -> None:
+        if self._live(lease) == token:
+            await self.delete(record, lease)
+        if slot is not None:
+            self._release(slot, token + b"|" + record.encode())
 
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]:
         now = self._clock()

@@ -2,14 +2,16 @@
 
 Redis trouble must cost milliseconds, not hang players: calls have short socket timeouts,
 and after a failure the store answers `StoreUnavailable` at once for a second before it
-tries Redis again (so service resumes by itself when Redis returns).
+tries Redis again (so service resumes by itself when Redis returns, or when Sentinel has
+promoted a replica: `gateway.store.sentinel`). A server that answers `READONLY` was demoted:
+every connection is dropped, so the next ones find the new primary.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import structlog
@@ -17,13 +19,19 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
+from redis.exceptions import ReadOnlyError, RedisError
 
-from gateway.store import Claim, Lead, StoreUnavailable, checked
-from gateway.store.scripts import CLAIM, GIVE_BACK, HIT, LAND, LEAD, POLL, RESERVE, SET_AND_RELEASE, SWAP
+from gateway.settings import SharedRedis
+from gateway.store import Claim, Lead, StoreUnavailable, checked, settled
+from gateway.store.scripts import CLAIM, GIVE_BACK, HIT, LAND, LEAD, POLL, RELEASE, RESERVE, SET_AND_RELEASE, SWAP
+from gateway.store.sentinel import primary
 
 T = TypeVar("T")
 RETRY_AFTER_S = 1.0
+WAIT_TIMEOUT_MS = 200
+"""How long a money call's claim waits for `REDIS_WAIT_REPLICAS` replicas: under the 0.3 s socket timeout."""
+RELEASE_WITHIN_S = 30.0
+"""How long a claim whose call never went out is offered back to a Redis that could not take it."""
 
 log = structlog.get_logger("gateway.store")
 
@@ -31,9 +39,13 @@ log = structlog.get_logger("gateway.store")
 class FailFast:
     """After a Redis failure, refuse at once for `RETRY_AFTER_S`, then try again."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, on_readonly: Callable[[], Awaitable[None]] | None = None
+    ) -> None:
         self._down_until = 0.0
         self._clock = clock
+        self._on_readonly = on_readonly
+        """Drops the pool's connections: they lead to a primary that was demoted."""
 
     @property
     def up(self) -> bool:
@@ -46,6 +58,9 @@ class FailFast:
             result = await operation()
         except (RedisError, OSError, TimeoutError) as exc:
             self._down_until = self._clock() + RETRY_AFTER_S
+            if isinstance(exc, ReadOnlyError) and self._on_readonly is not None:
+                log.warning("store.primary_demoted")
+                await self._on_readonly()
             raise StoreUnavailable(type(exc).__name__) from exc
         except Exception as exc:  # redis-py leaks the event loop's own errors ("handler is closed") when Redis dies
             self._down_until = self._clock() + RETRY_AFTER_S
@@ -59,14 +74,24 @@ class FailFast:
         return result
 
 
+Later = Callable[[Coroutine[Any, Any, Any]], object]
+
+
+def _task(chore: Coroutine[Any, Any, Any]) -> object:
+    return asyncio.ensure_future(chore)
+
+
 class RedisShared:
     """Many instances: one Redis connection pool per process, namespaced keys."""
 
     distributed = True
 
-    def __init__(self, redis: Redis, guard: FailFast) -> None:
+    def __init__(self, redis: Redis, guard: FailFast, wait_replicas: int = 0, later: Later = _task) -> None:
         self.redis = redis
         self.guard = guard
+        self.wait_replicas = wait_replicas
+        self.later = later
+        """Runs a chore off the request (the app's `Lifecycle.spawn`: drained at shutdown)."""
         # EVALSHA, the script loaded again by redis-py after a Redis restart forgot it.
         script = redis.register_script
         self._set_and_release, self._swap, self._lead, self._poll = (
@@ -82,6 +107,7 @@ class RedisShared:
             script(RESERVE),
             script(GIVE_BACK),
         )
+        self._release = script(RELEASE)
 
     async def get(self, key: str) -> bytes | None:
         value = await self.guard(lambda: self.redis.get(key))
@@ -120,11 +146,11 @@ class RedisShared:
         await self.guard(lambda: self.redis.delete(*keys))
 
     async def set_and_release(
-        self, key: str, value: bytes | None, ttl_ms: int, lease: str, token: bytes, slot: str | None = None
+        self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes, slot: str | None = None
     ) -> None:
-        stored = checked(value) if value is not None else b""
+        checked(value)
         keys = [key, lease, slot] if slot is not None else [key, lease]
-        await self.guard(lambda: self._set_and_release(keys, [stored, ttl_ms, token]))
+        await self.guard(lambda: self._set_and_release(keys, [value, ttl_ms, token]))
 
     async def swap(self, key: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
         checked(value)
@@ -136,7 +162,13 @@ class RedisShared:
     ) -> tuple[Lead, bytes | None]:
         keys = [lease, slot] if slot is not None else [lease]
         args: list[bytes | str | int] = [token, ttl_ms, flight, "1" if takeover else "0"]
-        answer = await self.guard(lambda: self._lead(keys, args))
+        try:
+            answer = await self.guard(lambda: self._lead(keys, args))
+        except StoreUnavailable as exc:
+            if exc.__cause__ is not None:  # it reached Redis: the lease (and the exclusive slot) may be ours
+                given_up = [lease, lease, slot] if slot is not None else [lease, lease]  # LAND with no result
+                await self._offer(lambda: self._land(given_up, [b"", 0, token, flight]))
+            raise
         holder = answer[1] if len(answer) > 1 else None
         kind = answer[0].decode()
         if kind == "lead" or kind == "follow" or kind == "lost" or kind == "conflict":
@@ -160,13 +192,47 @@ class RedisShared:
         self, record: str, value: bytes, ttl_ms: int, lease: str, token: bytes, lease_ms: int, slot: str
     ) -> tuple[Claim, bytes | None, bool]:
         checked(value)
-        answer = await self.guard(lambda: self._claim([record, lease, slot], [value, ttl_ms, token, lease_ms]))
+        args: list[bytes | int] = [value, ttl_ms, token, lease_ms]
+        try:
+            answer, acked = await self.guard(lambda: self._claim_on_replicas([record, lease, slot], args))
+        except StoreUnavailable as exc:
+            if exc.__cause__ is not None:  # it reached Redis: the answer was lost, not necessarily the claim
+                await self.release(record, lease, token, slot)
+            raise
         kind = answer[0].decode()
+        if kind == "claimed" and acked < self.wait_replicas:
+            await self.release(record, lease, token, slot)
+            raise StoreUnavailable(f"{acked} of {self.wait_replicas} replicas took the claim in {WAIT_TIMEOUT_MS} ms")
         if kind == "exists":
             return kind, answer[1], answer[2] == 1
         if kind == "claimed" or kind == "conflict":
             return kind, None, True
         raise StoreUnavailable(f"unexpected answer {kind!r}")
+
+    async def _claim_on_replicas(self, keys: list[str], args: list[bytes | int]) -> tuple[Any, int]:
+        """The claim, and with `wait_replicas` a WAIT on the same connection (WAIT counts the
+        writes of its own connection): a replica promoted later holds the claim, so a retry
+        there cannot send the call a second time."""
+        if not self.wait_replicas:
+            return await self._claim(keys, args), 0
+        async with self.redis.pipeline(transaction=False) as pipe:
+            await self._claim(keys, args, client=pipe)
+            pipe.wait(self.wait_replicas, WAIT_TIMEOUT_MS)
+            answer, acked = await pipe.execute()
+        return answer, int(acked)
+
+    async def release(self, record: str, lease: str, token: bytes, slot: str | None = None) -> None:
+        keys = [record, lease, slot] if slot is not None else [record, lease]
+        await self._offer(lambda: self._release(keys, [token]))
+
+    async def _offer(self, give_up: Callable[[], Awaitable[Any]]) -> None:
+        """Gives up something still held by this instance's token (a claim or a lease whose call
+        never went out). When Redis cannot take that now, a chore offers it again every half second
+        for a while: a player's retry is then not kept waiting behind a call that was never made."""
+        try:
+            await self.guard(give_up)
+        except StoreUnavailable:
+            self.later(settled(lambda: self.guard(give_up), RELEASE_WITHIN_S, every_s=0.5))
 
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]:
         count, ttl = await self.guard(lambda: self._hit([key], [window_ms]))
@@ -200,22 +266,24 @@ class RedisShared:
         return await self.guard(scan_and_unlink)
 
 
-def connect(url: str) -> Redis:
+def connect(shared: SharedRedis) -> Redis:
     """One pool per process; short timeouts so a dead Redis is noticed in well under a second.
 
     The pool blocks (briefly) when all its connections are busy: redis-py's default pool
     raises instead, and under a burst that would read as "Redis is down".
     """
-    pool = BlockingConnectionPool.from_url(
-        url,
+    pool: dict[str, Any] = dict(
         max_connections=128,
         timeout=0.5,
         socket_timeout=0.3,
         socket_connect_timeout=0.3,
         retry_on_timeout=False,
-        # One immediate retry on a new connection: after Redis restarts, pooled sockets are stale.
+        # One immediate retry on a new connection: after Redis restarts (or fails over), pooled sockets are stale.
         retry=Retry(NoBackoff(), 1),
         retry_on_error=[RedisConnectionError],
         health_check_interval=5,
     )
-    return Redis(connection_pool=pool, decode_responses=False)
+    if shared.sentinels:
+        return primary(shared, **pool)
+    assert shared.url is not None
+    return Redis(connection_pool=BlockingConnectionPool.from_url(shared.url, **pool), decode_responses=False)

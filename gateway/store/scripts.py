@@ -12,7 +12,7 @@ from gateway import keys
 # and exclusive slot while they are still ours: one round trip.
 # KEYS: record, lease[, slot]; ARGV: record ('' : deleted), ttl ms, token.
 SET_AND_RELEASE = (
-    "if ARGV[1] == '' then redis.call('del', KEYS[1]) else redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) end "
+    "redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) "
     "if redis.call('get', KEYS[2]) == ARGV[3] then redis.call('del', KEYS[2]) end "
     "if KEYS[3] and redis.call('get', KEYS[3]) == ARGV[3] .. '|' .. KEYS[1] then redis.call('del', KEYS[3]) end "
     "return 1"
@@ -66,6 +66,13 @@ CLAIM = SLOT_TAKEN + (
     "if taken(KEYS[3], KEYS[1]) then return {'conflict'} end "
     "redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) redis.call('set', KEYS[2], ARGV[3], 'PX', ARGV[4]) "
     "redis.call('set', KEYS[3], ARGV[3] .. '|' .. KEYS[1], 'PX', ARGV[4]) return {'claimed'}"
+)
+# Gives up a claim (record and lease, and the exclusive slot) while they are still ours: its call
+# never went out. KEYS: record, lease[, slot]; ARGV: token.
+RELEASE = (
+    "local ours = redis.call('get', KEYS[2]) == ARGV[1] if ours then redis.call('del', KEYS[1], KEYS[2]) end "
+    "if KEYS[3] and redis.call('get', KEYS[3]) == ARGV[1] .. '|' .. KEYS[1] then redis.call('del', KEYS[3]) end "
+    "return ours and 1 or 0"
 )
 # Replaces a value only while it is still the one we read.
 SWAP = (

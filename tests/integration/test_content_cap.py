@@ -10,6 +10,7 @@ import pytest
 
 from gateway.cache import CacheConfig, ContentCache, Entry
 from gateway.outcome import Outcome
+from gateway.settings import SharedRedis
 from gateway.store.copies import SessionCopies
 from gateway.store.redis import FailFast, RedisShared, connect
 from tests.support.cluster import RedisServer, require_redis_server
@@ -28,7 +29,7 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
 
 @pytest.fixture
 async def shared(redis_server: RedisServer) -> AsyncIterator[RedisShared]:
-    redis = connect(redis_server.url)
+    redis = connect(SharedRedis(url=redis_server.url))
     yield RedisShared(redis, FailFast())
     await redis.aclose()
 

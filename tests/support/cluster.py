@@ -35,6 +35,8 @@ class RedisServer:
     port: int
     workdir: Path
     process: subprocess.Popen[bytes] | None = None
+    options: tuple[str, ...] = ()
+    """More command-line options (e.g. `--replicaof 127.0.0.1 6379`)."""
 
     @property
     def url(self) -> str:
@@ -43,7 +45,7 @@ class RedisServer:
     def start(self) -> None:
         self.process = subprocess.Popen(
             [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.workdir)],
+             "--dir", str(self.workdir), *self.options],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
@@ -205,10 +207,16 @@ def bound_client(url: str, source: str, **kw: object) -> httpx.Client:
 
 
 def start_cluster(
-    workdir: Path, instances: int = 3, env: dict[str, str] | None = None, extra_skins: str = ""
+    workdir: Path,
+    instances: int = 3,
+    env: dict[str, str] | None = None,
+    extra_skins: str = "",
+    redis: RedisServer | None = None,
 ) -> Cluster:
-    redis = RedisServer(require_redis_server(), free_port(), workdir)
-    redis.start()
+    """`redis`: one already started (the gateways' `REDIS_*` variables then come with `env`)."""
+    if redis is None:
+        redis = RedisServer(require_redis_server(), free_port(), workdir)
+        redis.start()
     sandbox_port = free_port()
     sandbox_url = f"http://127.0.0.1:{sandbox_port}"
     base_env = {**os.environ}

@@ -9,6 +9,7 @@ import httpx
 import pytest
 import respx
 
+from gateway.settings import SharedRedis
 from gateway.spa import accepts_gzip
 from tests.support.gateway import Browser, browser_on, gateway_app
 from tests.support.stack import free_port
@@ -166,8 +167,8 @@ def test_gzip_is_sent_only_to_browsers_that_accept_it(header: str, gzip_ok: bool
 
 async def test_with_the_store_down_the_bff_routes_answer_503_not_500(upstream: respx.Router) -> None:
     """Found by the fault suite: /bff/session answered 500 while Redis was away."""
-    closed = free_port()
-    async with browser_on(gateway_app(upstream, redis_url=f"redis://127.0.0.1:{closed}/0")) as visitor:
+    away = SharedRedis(url=f"redis://127.0.0.1:{free_port()}/0")
+    async with browser_on(gateway_app(upstream, shared_redis=away)) as visitor:
         visitor.client.cookies.set("bff", "S" * 43)  # a returning player's session, which lives in the store
         for answer in (await visitor.client.get("/bff/session"),
                        await visitor.client.post("/bff/session/adopt", json={"sid": "A" * 32})):  # fmt: skip
