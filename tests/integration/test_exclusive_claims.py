@@ -192,7 +192,9 @@ async def test_a_claim_holds_the_session_and_routes_slot_until_finished_or_aband
         await store.set_and_release(first, b"done", 60_000, first + ":holder", b"i:1", slot)
         assert await store.get(first) == b"done"
         assert (await store.claim(second, b"r2", 60_000, second + ":holder", b"i:2", 5000, slot))[0] == "claimed"
-        await store.set_and_release(second, None, 60_000, second + ":holder", b"i:2", slot)
+        await store.release(second, second + ":holder", b"i:9", slot)
+        assert await store.get(second) == b"r2", "only its holder gives a claim back"
+        await store.release(second, second + ":holder", b"i:2", slot)
         assert await store.get(second) is None, "abandoned: the key may be used again"
         assert await store.get(slot) is None, "and the slot is free"
         assert (await store.lead("bff:flight:lease:f", b"i:4", 5000, slot, "f", takeover=False))[0] == "lead"
