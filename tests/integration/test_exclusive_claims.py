@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from gateway import keys
+from gateway.settings import SharedRedis
 from gateway.store import Shared
 from gateway.store.memory import MemoryShared
 from gateway.store.redis import FailFast, RedisShared, connect
@@ -167,7 +168,7 @@ async def stores(tmp_path: Path) -> AsyncIterator[list[Shared]]:
     """Redis (with instance `i` alive: listening on its presence channel) and one process's store."""
     server = RedisServer(require_redis_server(), free_port(), tmp_path)
     server.start()
-    redis = connect(server.url)
+    redis = connect(SharedRedis(url=server.url))
     async with redis.pubsub() as presence:
         await presence.subscribe(keys.PRESENCE_CHANNEL + "i")
         yield [RedisShared(redis, FailFast()), MemoryShared()]

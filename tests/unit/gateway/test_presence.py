@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 
 from gateway import keys
 from gateway.presence import Presence
+from gateway.settings import SharedRedis
 from gateway.store.redis import connect
 from tests.support.cluster import RedisServer, require_redis_server
 from tests.support.stack import free_port
@@ -47,7 +48,7 @@ class Ear:
 
 @pytest.fixture
 async def redis(redis_server: RedisServer) -> AsyncIterator[Redis]:
-    client = connect(redis_server.url)
+    client = connect(SharedRedis(url=redis_server.url))
     yield client
     await client.aclose()
 

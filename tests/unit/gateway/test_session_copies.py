@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from gateway.settings import SharedRedis
 from gateway.store.copies import SessionCopies
 from gateway.store.redis import FailFast, connect
 from tests.support.cluster import RedisServer, commands_between, require_redis_server
@@ -38,7 +39,7 @@ class Clock:
 
 @pytest.fixture
 async def copies(redis_server: RedisServer) -> AsyncIterator[SessionCopies]:
-    redis = connect(redis_server.url)
+    redis = connect(SharedRedis(url=redis_server.url))
     await redis.flushall()
     store = SessionCopies(redis, FailFast(), "me", clock=Clock(), max_copies=3)
     store.hearing()  # as the presence connection says once subscribed
@@ -190,7 +191,7 @@ async def test_a_copy_never_outlives_the_keys_own_ttl(copies: SessionCopies) -> 
 async def test_redis_down_is_store_unavailable_fast(tmp_path: Path) -> None:
     from gateway.store import StoreUnavailable
 
-    store = SessionCopies(connect(f"redis://127.0.0.1:{free_port()}/0"), FailFast(), "me")
+    store = SessionCopies(connect(SharedRedis(url=f"redis://127.0.0.1:{free_port()}/0")), FailFast(), "me")
     store.hearing()
     with pytest.raises(StoreUnavailable):
         await asyncio.wait_for(store.get("aurora:s1"), 1.0)
