@@ -21,7 +21,7 @@ import pytest
 
 from gateway import keys
 from gateway.settings import SharedRedis
-from gateway.store import StoreUnavailable
+from gateway.store import Claim, StoreUnavailable
 from gateway.store.redis import FailFast, RedisShared, connect
 from gateway.store.sentinel import close
 from tests.support.browsers import Browser
@@ -238,11 +238,13 @@ def test_a_money_claim_no_replica_took_is_refused_and_given_back(tmp_path_factor
                           options=("--replicaof", "127.0.0.1", str(primary.port)))  # fmt: skip
     record = keys.of_skin("aurora", keys.IDEMPOTENCY, "lonely-key")
 
-    async def claim() -> tuple[bool, bytes | None, bool]:
+    slot = keys.exclusive_slot("aurora", "s1", "cashout12")
+
+    async def claim() -> tuple[Claim, bytes | None, bool]:
         redis = connect(SharedRedis(url=primary.url, wait_replicas=1))
         try:
             return await RedisShared(redis, FailFast(), wait_replicas=1).claim(record, b"r", 60_000, record + ":h",
-                                                                               b"i:1", 5_000)  # fmt: skip
+                                                                               b"i:1", 5_000, slot)  # fmt: skip
         finally:
             await close(redis)
 
@@ -250,14 +252,14 @@ def test_a_money_claim_no_replica_took_is_refused_and_given_back(tmp_path_factor
         with pytest.raises(StoreUnavailable, match="0 of 1 replicas"):
             asyncio.run(claim())
         with primary.client() as client:
-            assert client.exists(record, record + ":h") == 0, "the claim was given back"
+            assert client.exists(record, record + ":h", slot) == 0, "the claim (and its slot) was given back"
         replica.start()
         while online_replicas(primary) < 1:
             time.sleep(0.05)
         with primary.client() as client:  # the replica acknowledges writes (its first ack may take a second)
             while client.set("warm", b"1") and client.wait(1, 1000) < 1:
                 pass
-        assert asyncio.run(claim()) == (True, None, True)
+        assert asyncio.run(claim()) == ("claimed", None, True)
         with replica.client() as client:
             assert client.get(record) == b"r", "the replica holds the claim before the call goes out"
     finally:

@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from tests.security.conftest import upstream_calls
+from tests.support.cluster import RedisServer, require_redis_server
 from tests.support.rawhttp import raw, request
 from tests.support.stack import ROOT, Stack, free_port
 from tests.support.visitor import Player
@@ -338,7 +339,10 @@ def test_the_listener_limits_hold_with_several_workers(tmp_path: Path) -> None:
     """`--workers N` (the bare-host production command) imports the protocol by name in each
     worker: its limits still come from the environment."""
     port = free_port()
-    env = {**os.environ, "GATEWAY_ENV": "development", "LOG_FORMAT": "json", "MAX_REQUEST_HEAD_BYTES": "4096"}
+    store = RedisServer(require_redis_server(), free_port(), tmp_path)  # workers share one store
+    store.start()
+    env = {**os.environ, "GATEWAY_ENV": "development", "LOG_FORMAT": "json", "MAX_REQUEST_HEAD_BYTES": "4096",
+           "REDIS_URL": store.url}  # fmt: skip
     argv = [sys.executable, "-m", "gateway", "--port", str(port), "--workers", "2"]
     with (tmp_path / "workers.log").open("wb") as log:
         process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -359,3 +363,4 @@ def test_the_listener_limits_hold_with_several_workers(tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        store.stop()
