@@ -8,7 +8,8 @@ Chromium, then guarded ones logged in, in one Chromium whose cookie jar holds a 
 session. A report whose final URL is not the page asked for (a guarded page sent to /home) fails
 the run. Pages run one after another, ROUNDS times each; the median of each score and metric goes
 to bench/results/lighthouse.json and a table to stdout. Run by `make lighthouse`;
-`--pages /deposit,/mybalance` runs only those (and writes no results), `--reports DIR` keeps every report.
+`--pages /deposit,/mybalance` runs only those and replaces their entries in the results,
+`--reports DIR` keeps every report.
 """
 
 from __future__ import annotations
@@ -190,17 +191,25 @@ def main() -> int:
         finally:
             stack.stop()
     print(table(results))
-    if not args.pages:
-        write_results(results, args.rounds, started)
+    write_results(results, args.rounds, started, partial=bool(args.pages))
     wrong = {page.path: urls for page in chosen if (urls := redirected(page, results[page.path]))}
     for path, urls in wrong.items():
         print(f"{path}: the report is of {', '.join(urls)}, not of the page", file=sys.stderr)
     return 1 if wrong else 0
 
 
-def write_results(results: dict[str, dict[str, Any]], rounds: int, started: float) -> None:
-    """bench/results/lighthouse.json, only from a run of every page."""
+def write_results(results: dict[str, dict[str, Any]], rounds: int, started: float, *, partial: bool) -> None:
+    """bench/results/lighthouse.json; a run of some pages replaces those pages' entries (each
+    entry says when it was measured)."""
     RESULTS.mkdir(exist_ok=True)
+    measured = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    for figures in results.values():
+        figures["measured"] = measured
+    if partial:
+        previous = json.loads((RESULTS / "lighthouse.json").read_text())
+        previous["pages"].update(results)
+        (RESULTS / "lighthouse.json").write_text(json.dumps(previous, indent=2) + "\n")
+        return
     result = {
         "profile": "mobile (default), simulated throttling",
         "rounds": rounds,
