@@ -19,7 +19,7 @@ help:
 	@echo "make test   - install dev tools, then lint, type checks and pytest"
 	@echo "make contracts - regenerate the SPA's types from contracts/"
 	@echo "make bench  - benchmarks (not part of make test); results in bench/results/"
-	@echo "make lighthouse - Lighthouse on /home (mobile); results in bench/results/lighthouse.json"
+	@echo "make lighthouse - Lighthouse on every page (mobile), guarded ones logged in; results in bench/results/lighthouse.json"
 	@echo "make fuzz   - the OpenAPI fuzzing of tests/security with 300 examples per operation"
 
 $(UV):
@@ -90,7 +90,7 @@ bench: $(VENV)/.dev-deps spa/dist/index.html
 fuzz: $(VENV)/.dev-deps
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-300} $(PYTHON) -m pytest tests/security/test_fuzz.py
 
-# Lighthouse (mobile profile) on /home, from its own lock file in bench/lighthouse/.
+# Lighthouse (mobile profile) on every route of the SPA, from its own lock file in bench/lighthouse/.
 bench/lighthouse/node_modules/.installed: bench/lighthouse/package-lock.json
 	cd bench/lighthouse && npm ci --no-audit --no-fund
 	@touch $@

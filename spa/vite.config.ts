@@ -58,8 +58,19 @@ function inlineEntryCss(): Plugin {
 const bff = "http://127.0.0.1:8000";
 const bffPrefixes = ["/api", "/capi", "/sbapi", "/rest", "/bff"];
 
-export default defineConfig({
+/**
+ * React Router 7's package exports only its development build (remix-run/react-router#12532,
+ * "intended to be temporary"): its warnings and checks run on every navigation. The production
+ * build of the same version sits beside it; a build resolves to it.
+ */
+const routerProductionBuild = [
+  { find: /^react-router$/, replacement: join(import.meta.dirname, "node_modules/react-router/dist/production/index.mjs") },
+  { find: /^react-router\/dom$/, replacement: join(import.meta.dirname, "node_modules/react-router/dist/production/dom-export.mjs") },
+];
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), inlineEntryCss(), precompress()],
+  resolve: { alias: command === "build" ? routerProductionBuild : [] },
   server: {
     proxy: Object.fromEntries(bffPrefixes.map((prefix) => [prefix, { target: bff }])),
   },
@@ -76,4 +87,4 @@ export default defineConfig({
     restoreMocks: true,
     unstubGlobals: true,
   },
-});
+}));

@@ -16,6 +16,7 @@ import { contentApi } from "./lib/content/contentApi";
 import { sessionApi } from "./lib/session/sessionApi";
 import i18n from "./i18n";
 import { localeOf } from "./i18n/useLocale";
+import { nextTask } from "./utils/nextTask";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
@@ -33,12 +34,19 @@ if (LOBBY_PATHS.has(window.location.pathname)) {
   void store.dispatch(contentApi.util.prefetch("getHomeBanners", locale, {}));
   void store.dispatch(contentApi.util.prefetch("getLobbyBanners", locale, {}));
 }
-const router = createBrowserRouter(appRoutes);
+// Evaluating the entry's modules is one long task already: the router (which starts loading the
+// screen's code) and the first render each run in a task of their own, not at its end.
+async function start(root: HTMLElement) {
+  await nextTask();
+  const router = createBrowserRouter(appRoutes);
+  await nextTask();
+  createRoot(root).render(
+    <StrictMode>
+      <Provider store={store}>
+        <RouterProvider router={router} />
+      </Provider>
+    </StrictMode>,
+  );
+}
 
-createRoot(container).render(
-  <StrictMode>
-    <Provider store={store}>
-      <RouterProvider router={router} />
-    </Provider>
-  </StrictMode>,
-);
+void start(container);

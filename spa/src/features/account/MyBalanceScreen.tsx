@@ -98,7 +98,8 @@ export function MyBalanceScreen() {
         </section>
       )}
 
-      <PointsExchange points={points} money={money} />
+      {/* Below the targets, so it waits for them: arriving later, they would push it down. */}
+      {!levels.isLoading && <PointsExchange points={points} money={money} />}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { useTimedRedirect } from "../../lib/useTimedRedirect";
-import { useGetPaymentSystemsQuery } from "./cashierApi";
+import { useGetCashOutInfoQuery, useGetPaymentSystemsQuery } from "./cashierApi";
 import { OpenWithdrawals } from "./components/OpenWithdrawals";
 import { WageringInfo } from "./components/WageringInfo";
 import { WithdrawPanel } from "./components/WithdrawPanel";
@@ -20,6 +20,9 @@ export function WithdrawScreen() {
   const methods = (systems.data?.paymentSystems ?? []).filter((s) => s.type === "withdraw");
   const [chosen, setChosen] = useState<number | null>(null);
   const method = methods.find((m) => m.id === chosen) ?? methods[0];
+  // The panel's first line (cash and limits) wraps once the limits arrive: the screen waits for them.
+  const cashOut = useGetCashOutInfoQuery(method?.id ?? 0, { skip: !method });
+  const settled = !systems.isLoading && !cashOut.isLoading;
 
   return (
     <section className="screen">
@@ -33,11 +36,17 @@ export function WithdrawScreen() {
           ))}
         </div>
       )}
-      <div className="cashier-layout">
-        {method && <WithdrawPanel key={method.id} methodId={method.id} methodName={method.name} />}
-        <WageringInfo />
-      </div>
-      <OpenWithdrawals />
+      {/* Once the method and its limits are known: the form arriving or growing above the
+          wagering and the open requests would push them down. */}
+      {settled && (
+        <>
+          <div className="cashier-layout">
+            {method && <WithdrawPanel key={method.id} methodId={method.id} methodName={method.name} />}
+            <WageringInfo />
+          </div>
+          <OpenWithdrawals />
+        </>
+      )}
     </section>
   );
 }
