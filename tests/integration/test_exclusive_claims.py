@@ -43,11 +43,17 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     workdir = tmp_path_factory.mktemp(f"claims-{request.param}")
     if request.param == "redis":
         cluster = start_cluster(workdir, instances=3)
-        yield Site([g.url for g in cluster.gateways], cluster.sandbox.url, cluster.stop, cluster.redis)
-        cluster.assert_clean_logs()
+        try:
+            yield Site([g.url for g in cluster.gateways], cluster.sandbox.url, cluster.stop, cluster.redis)
+            cluster.assert_clean_logs()
+        finally:
+            cluster.stop()
         return
     stack = start_stack(workdir)
-    yield Site([stack.url] * 3, stack.sandbox_url, stack.stop)
+    try:
+        yield Site([stack.url] * 3, stack.sandbox_url, stack.stop)
+    finally:
+        stack.stop()
 
 
 @pytest.fixture
