@@ -1,5 +1,5 @@
-"""The front door: every HTTP request comes in here once. Its context (request id, bound in the
-log's context variables) is made here, its access line and metrics are written here, and while
+"""The front door: every HTTP request comes in here once. Its context (request id, set in the
+log's context variable `observability.REQUEST_ID`) is made here, its access line and metrics are written here, and while
 the instance drains its answer carries `Connection: close`. Then it goes one of two ways:
 
 - the proxied prefixes (`/api/`, `/capi/`, `/sbapi/`, `/rest/`) to `gateway.pipeline`, on the
@@ -22,7 +22,7 @@ from litestar.types import Send
 
 from gateway.asgi import ClientGone, Incoming, Outgoing, RequestContext
 from gateway.errors import error, shutdown, store_unavailable
-from gateway.observability import Access
+from gateway.observability import REQUEST_ID, Access
 from gateway.parts import Gateway
 from gateway.pipeline import Pipeline
 from gateway.pipeline.exchange import Exchange
@@ -52,7 +52,7 @@ class FrontDoor:
 
     async def _request(self, scope: Any, receive: Any, send: Any) -> None:
         incoming, ctx = Incoming.enter(scope, receive)
-        structlog.contextvars.bind_contextvars(request_id=ctx.request_id)
+        bound = REQUEST_ID.set(ctx.request_id)
         status = 500
         try:
             if scope["path"].startswith(PROXIED_PREFIXES):
@@ -62,7 +62,7 @@ class FrontDoor:
                     status = await self._site(scope, receive, send)
         finally:
             self.access.record(incoming.method, incoming.path, status, ctx)
-            structlog.contextvars.unbind_contextvars("request_id")
+            REQUEST_ID.reset(bound)
 
     async def _proxied(self, incoming: Incoming, ctx: RequestContext, send: Any) -> int:
         try:

@@ -13,6 +13,7 @@ import re
 import sys
 import time
 from collections.abc import MutableMapping
+from contextvars import ContextVar
 from typing import Any
 
 import msgspec
@@ -96,6 +97,18 @@ def _factory(settings: Settings) -> Any:
 
 _STAMP = structlog.processors.TimeStamper(fmt="iso", utc=True)
 
+REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
+"""The id of the request being handled, set once per request by the front door: one plain
+context variable (structlog's `bind_contextvars` and its unbind cost ~2 us a request, a tenth of
+a content hit's own work) that `_with_request_id` adds to every line written meanwhile."""
+
+
+def _with_request_id(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    request_id = REQUEST_ID.get()
+    if request_id is not None:
+        event.setdefault("request_id", request_id)
+    return event
+
 
 def configure_logging(settings: Settings) -> None:
     """One format for every line of the process: the gateway's own (structlog) and those of the
@@ -105,7 +118,8 @@ def configure_logging(settings: Settings) -> None:
     (bound by the front door in the context variables). Configured once per process by the app
     factory (structlog's configuration and the root logger are global)."""
     console, level = _console(settings), _level(settings)
-    shared: list[Any] = [structlog.contextvars.merge_contextvars, structlog.processors.add_log_level, _STAMP]
+    shared: list[Any] = [structlog.contextvars.merge_contextvars, _with_request_id, structlog.processors.add_log_level,
+                         _STAMP]  # fmt: skip
     structlog.configure(
         processors=[*shared, structlog.processors.format_exc_info, redact,
                     structlog.dev.ConsoleRenderer() if console else _render_json],
