@@ -15,14 +15,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Generic, Literal, TypeVar
 
-import structlog
-
 from gateway import keys
 from gateway.lifecycle import Lifecycle
-from gateway.store import MAX_VALUE_BYTES, Shared, StoreUnavailable, settled
+from gateway.store import MAX_VALUE_BYTES, Shared, hand_back
 
 R = TypeVar("R")
-log = structlog.get_logger("gateway.flights")
 Role = Literal["leader", "follower"]
 
 
@@ -161,12 +158,7 @@ class SharedFlights(Generic[R]):
         return result
 
     async def _land(self, land: Callable[[], Awaitable[None]], until: float) -> None:
-        try:
-            await land()
-        except StoreUnavailable:
-            within_s = until - asyncio.get_running_loop().time()
-            log.warning("flight.land_deferred", within_s=round(within_s, 1))
-            self.lifecycle.spawn(settled(land, within_s))
+        await hand_back(land, until - asyncio.get_running_loop().time(), self.lifecycle.spawn, "flight.land")
 
     async def _follow(self, key: str, lease: str, holder: bytes, deadline: float) -> R | None:
         """The leader's result, or None when it went away without one."""

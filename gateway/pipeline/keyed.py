@@ -12,8 +12,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
 
-import structlog
-
 from contracts.catalogue import Policy as RouteClass
 from gateway import keys
 from gateway.asgi import Outgoing
@@ -26,10 +24,9 @@ from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flights
 from gateway.pipeline.observe import answer
 from gateway.resilience import CallPolicy
-from gateway.store import StoreUnavailable, settled
+from gateway.store import StoreUnavailable, hand_back
 
 Call = Callable[[], Awaitable[Outcome]]
-log = structlog.get_logger("gateway.idempotency")
 
 
 @dataclass
@@ -76,13 +73,8 @@ class KeyedCalls:
         await self._release(release, verdict.until)
         return outcome
 
-    async def _release(self, release: Callable[[], Awaitable[None]], until: float) -> None:
+    async def _release(self, give_up: Callable[[], Awaitable[None]], until: float) -> None:
         """The record finished or abandoned, its lease and slot freed; the answer goes back even
         when the store refuses that, and a chore tries again until the lease would have ended
         (else the player's next call would be 409 and a replay wait for nothing, that long)."""
-        try:
-            await release()
-        except StoreUnavailable:
-            within_s = until - asyncio.get_running_loop().time()
-            log.warning("idempotency.release_deferred", within_s=round(within_s, 1))
-            self.lifecycle.spawn(settled(release, within_s))
+        await hand_back(give_up, until - asyncio.get_running_loop().time(), self.lifecycle.spawn, "idempotency.release")

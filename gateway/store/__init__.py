@@ -8,8 +8,8 @@ write would hold Redis past every instance's socket timeout and read as an outag
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Literal, Protocol
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Literal, Protocol
 
 import structlog
 
@@ -121,3 +121,18 @@ async def settled(release: Callable[[], Awaitable[None]], within_s: float, every
         return True
     log.warning("store.release_expired", tries=tries, within_s=round(within_s, 1))
     return False
+
+
+Later = Callable[[Coroutine[Any, Any, Any]], object]
+"""Runs a chore off the request (the app's `Lifecycle.spawn`: drained at shutdown)."""
+
+
+async def hand_back(give_up: Callable[[], Awaitable[None]], within_s: float, later: Later, what: str,
+                  every_s: float = 1.0) -> None:  # fmt: skip
+    """Gives something back to the store now (a lease, a slot, a record's landing); when the
+    store refuses, the caller goes on (its answer goes back) and a chore tries again (`settled`)."""
+    try:
+        await give_up()
+    except StoreUnavailable:
+        log.warning(what + "_deferred", within_s=round(within_s, 1))
+        later(settled(give_up, within_s, every_s))

@@ -22,7 +22,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ReadOnlyError, RedisError
 
 from gateway.settings import SharedRedis
-from gateway.store import Claim, Lead, StoreUnavailable, checked, settled
+from gateway.store import Claim, Later, Lead, StoreUnavailable, checked, hand_back
 from gateway.store.scripts import CLAIM, GIVE_BACK, HIT, LAND, LEAD, POLL, RELEASE, RESERVE, SET_AND_RELEASE, SWAP
 from gateway.store.sentinel import primary
 
@@ -72,9 +72,6 @@ class FailFast:
         if task is not None and task.cancelling():
             raise asyncio.CancelledError
         return result
-
-
-Later = Callable[[Coroutine[Any, Any, Any]], object]
 
 
 def _task(chore: Coroutine[Any, Any, Any]) -> object:
@@ -227,12 +224,9 @@ class RedisShared:
 
     async def _offer(self, give_up: Callable[[], Awaitable[Any]]) -> None:
         """Gives up something still held by this instance's token (a claim or a lease whose call
-        never went out). When Redis cannot take that now, a chore offers it again every half second
-        for a while: a player's retry is then not kept waiting behind a call that was never made."""
-        try:
-            await self.guard(give_up)
-        except StoreUnavailable:
-            self.later(settled(lambda: self.guard(give_up), RELEASE_WITHIN_S, every_s=0.5))
+        never went out), offered again every half second for a while when Redis cannot take it
+        now: a player's retry is then not kept waiting behind a call that was never made."""
+        await hand_back(lambda: self.guard(give_up), RELEASE_WITHIN_S, self.later, "store.give_up", every_s=0.5)
 
     async def hit(self, key: str, window_ms: int) -> tuple[int, int]:
         count, ttl = await self.guard(lambda: self._hit([key], [window_ms]))
