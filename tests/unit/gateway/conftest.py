@@ -1,18 +1,29 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import httpx
 import pytest
 import respx
 
+from tests.support.cluster import RedisServer, require_redis_server
 from tests.support.gateway import UPSTREAM, Browser, browser_on, gateway_app
+from tests.support.stack import free_port
 
 
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A real redis-server for the tests of one module (the session copies', presence's)."""
+    server = RedisServer(require_redis_server(), free_port(), tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ confirms the subscription again."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 from redis.asyncio import Redis
@@ -15,18 +15,9 @@ from gateway import keys
 from gateway.presence import Presence
 from gateway.settings import SharedRedis
 from gateway.store.redis import connect
-from tests.support.cluster import RedisServer, require_redis_server
-from tests.support.stack import free_port
+from tests.support.cluster import RedisServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    server = RedisServer(require_redis_server(), free_port(), tmp_path_factory.mktemp("redis"))
-    server.start()
-    yield server
-    server.stop()
 
 
 class Ear:

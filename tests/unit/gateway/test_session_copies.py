@@ -6,7 +6,7 @@ the key's own TTL."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,18 +15,10 @@ import pytest
 from gateway.settings import SharedRedis
 from gateway.store.copies import SessionCopies
 from gateway.store.redis import FailFast, connect
-from tests.support.cluster import RedisServer, commands_between, require_redis_server
+from tests.support.cluster import RedisServer, commands_between
 from tests.support.stack import free_port
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    server = RedisServer(require_redis_server(), free_port(), tmp_path_factory.mktemp("redis"))
-    server.start()
-    yield server
-    server.stop()
 
 
 class Clock:
