@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.cluster import ADMIN_TOKEN, Cluster, sandbox_control, start_cluster
+from tests.support.cluster import ADMIN_TOKEN, Cluster, ClusterBrowser, sandbox_control, start_cluster
 
 pytestmark = pytest.mark.redis
 
@@ -29,30 +29,9 @@ def control(cluster: Cluster) -> Iterator[httpx.Client]:
         yield client
 
 
-class Browser:
-    """One browser whose requests land on whichever instance the test picks."""
-
-    def __init__(self, cluster: Cluster) -> None:
-        self.urls = [g.url for g in cluster.gateways]
-        self.http = httpx.Client(timeout=30)
-        assert self.http.get(self.urls[0] + "/bff/session").status_code == 200
-
-    def post(self, instance: int, path: str, body: object = None, **kw: object) -> httpx.Response:
-        token = self.http.cookies.get("XSRF-TOKEN") or ""
-        headers = {"X-XSRF-TOKEN": token, **kw.pop("headers", {})}  # type: ignore[dict-item]
-        return self.http.post(self.urls[instance] + path, json={} if body is None else body, headers=headers, **kw)  # type: ignore[arg-type]
-
-    def get(self, instance: int, path: str) -> httpx.Response:
-        return self.http.get(self.urls[instance] + path)
-
-    def login(self, instance: int = 0) -> None:
-        answer = self.post(instance, "/api/player/login", {"login": "demo1", "password": "demo123"})
-        assert answer.status_code == 200 and answer.json().get("success") is True, answer.text
-
-
 @pytest.fixture
-def player(cluster: Cluster, control: httpx.Client) -> Iterator[Browser]:
-    b = Browser(cluster)
+def player(cluster: Cluster, control: httpx.Client) -> Iterator[ClusterBrowser]:
+    b = ClusterBrowser(cluster)
     yield b
     b.http.close()
 
@@ -61,7 +40,7 @@ def _calls(control: httpx.Client, route: str) -> int:
     return int(control.get("/_sandbox/calls").json().get(route, 0))
 
 
-def test_a_session_made_on_one_instance_works_on_the_others(player: Browser) -> None:
+def test_a_session_made_on_one_instance_works_on_the_others(player: ClusterBrowser) -> None:
     player.login(0)
     for instance in (1, 2):
         answer = player.post(instance, "/api/player/getProfile").json()
@@ -70,7 +49,7 @@ def test_a_session_made_on_one_instance_works_on_the_others(player: Browser) -> 
 
 
 def test_identical_reads_spread_over_three_instances_reach_the_platform_once_per_instance(
-    player: Browser, control: httpx.Client
+    player: ClusterBrowser, control: httpx.Client
 ) -> None:
     """Reads join in each instance, not across them: joining across costs two Redis round trips
     on every read, to save at most one platform call per instance in a burst like this."""
@@ -85,7 +64,7 @@ def test_identical_reads_spread_over_three_instances_reach_the_platform_once_per
 
 
 def test_identical_content_reads_spread_over_three_instances_reach_the_platform_once(
-    player: Browser, control: httpx.Client
+    player: ClusterBrowser, control: httpx.Client
 ) -> None:
     path = f"/capi/header-links?nonce={time.time_ns()}"
     control.put("/_sandbox/faults/headerLinks", json={"latencyMs": 600})
@@ -96,7 +75,7 @@ def test_identical_content_reads_spread_over_three_instances_reach_the_platform_
     assert _calls(control, "headerLinks") == 1
 
 
-def test_a_withdrawal_sent_to_two_instances_at_once_is_made_once(player: Browser, control: httpx.Client) -> None:
+def test_a_withdrawal_sent_to_two_instances_at_once_is_made_once(player: ClusterBrowser, control: httpx.Client) -> None:
     player.login(0)
     control.put("/_sandbox/faults/cashout12", json={"latencyMs": 400})
     control.delete("/_sandbox/calls")
@@ -110,7 +89,7 @@ def test_a_withdrawal_sent_to_two_instances_at_once_is_made_once(player: Browser
     assert cash == "4000.00", "charged once"
 
 
-def test_an_idempotent_replay_reaches_no_upstream(player: Browser, control: httpx.Client) -> None:
+def test_an_idempotent_replay_reaches_no_upstream(player: ClusterBrowser, control: httpx.Client) -> None:
     player.login(0)
     body = {"paymentMethod": "paykassma", "amount": 1000, "accountType": "Paytm", "personalNumber": "demo@upi"}
     key = {"Idempotency-Key": f"withdraw-{time.time_ns()}"}
@@ -122,7 +101,7 @@ def test_an_idempotent_replay_reaches_no_upstream(player: Browser, control: http
     assert _calls(control, "cashout12") == 0
 
 
-def test_content_is_cached_across_instances(player: Browser, control: httpx.Client) -> None:
+def test_content_is_cached_across_instances(player: ClusterBrowser, control: httpx.Client) -> None:
     path = f"/capi/header-links?nonce={time.time_ns()}"
     control.delete("/_sandbox/calls")
     states = [player.get(n, path).headers["x-cache"] for n in (0, 1, 2)]
@@ -130,7 +109,9 @@ def test_content_is_cached_across_instances(player: Browser, control: httpx.Clie
     assert _calls(control, "headerLinks") == 1
 
 
-def test_a_follower_completes_when_its_leader_dies(cluster: Cluster, player: Browser, control: httpx.Client) -> None:
+def test_a_follower_completes_when_its_leader_dies(
+    cluster: Cluster, player: ClusterBrowser, control: httpx.Client
+) -> None:
     """Content joins across instances: when the instance making the call dies, one that
     waited for it makes the call itself."""
     path = f"/capi/header-links?nonce={time.time_ns()}"
@@ -151,7 +132,7 @@ def test_a_follower_completes_when_its_leader_dies(cluster: Cluster, player: Bro
 
 
 def test_a_redis_outage_fails_fast_serves_content_and_recovers(
-    cluster: Cluster, player: Browser, control: httpx.Client
+    cluster: Cluster, player: ClusterBrowser, control: httpx.Client
 ) -> None:
     player.login(0)
     assert player.get(0, "/capi/home-banners").status_code == 200
@@ -173,7 +154,7 @@ def test_a_redis_outage_fails_fast_serves_content_and_recovers(
     while time.monotonic() < deadline and player.get(0, "/bff/ready").status_code != 200:
         time.sleep(0.2)
     assert player.get(0, "/bff/ready").status_code == 200, "recovered without a restart"
-    again = Browser(cluster)
+    again = ClusterBrowser(cluster)
     again.login(2)
     assert again.post(0, "/api/cashier/balance").json()["success"] is True
     again.http.close()
@@ -188,7 +169,7 @@ def _logs_on_failure(request: pytest.FixtureRequest, cluster: Cluster) -> Iterat
             print(f"--- {process.name}\n{Path(process.log).read_text(errors='replace')[-2000:]}")
 
 
-def test_a_burst_never_reads_as_a_redis_outage(cluster: Cluster, player: Browser, control: httpx.Client) -> None:
+def test_a_burst_never_reads_as_a_redis_outage(cluster: Cluster, player: ClusterBrowser, control: httpx.Client) -> None:
     """500 concurrent reads on one instance: more than its Redis pool has connections."""
     import asyncio
 

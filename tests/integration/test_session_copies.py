@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 import httpx
 import pytest
 
-from tests.support.cluster import ADMIN_TOKEN, Cluster, commands_between, sandbox_control, start_cluster
+from tests.support.cluster import ADMIN_TOKEN, Cluster, ClusterBrowser, commands_between, sandbox_control, start_cluster
 
 pytestmark = pytest.mark.redis
 
@@ -29,21 +29,8 @@ def control(cluster: Cluster) -> Iterator[httpx.Client]:
         yield client
 
 
-class Player:
+class Player(ClusterBrowser):
     """One browser; each call names the instance it lands on."""
-
-    def __init__(self, cluster: Cluster) -> None:
-        self.urls = [g.url for g in cluster.gateways]
-        self.http = httpx.Client(timeout=30)
-        assert self.http.get(self.urls[0] + "/bff/session").status_code == 200
-
-    def post(self, instance: int, path: str, body: object = None) -> httpx.Response:
-        headers = {"X-XSRF-TOKEN": self.http.cookies.get("XSRF-TOKEN") or ""}
-        return self.http.post(self.urls[instance] + path, json={} if body is None else body, headers=headers)
-
-    def login(self, instance: int) -> None:
-        answer = self.post(instance, "/api/player/login", {"login": "demo1", "password": "demo123"})
-        assert answer.status_code == 200 and answer.json()["success"] is True, answer.text
 
     def balance(self, instance: int) -> httpx.Response:
         return self.post(instance, "/api/cashier/balance")

@@ -257,3 +257,24 @@ def sandbox_control(cluster: Cluster) -> Iterator[httpx.Client]:
         client.delete("/_sandbox/faults")
         yield client
         client.delete("/_sandbox/faults")
+
+
+class ClusterBrowser:
+    """One browser whose requests land on whichever instance of a cluster the test picks."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.urls = [g.url for g in cluster.gateways]
+        self.http = httpx.Client(timeout=30)
+        assert self.http.get(self.urls[0] + "/bff/session").status_code == 200
+
+    def post(self, instance: int, path: str, body: object = None, **kw: object) -> httpx.Response:
+        token = self.http.cookies.get("XSRF-TOKEN") or ""
+        headers = {"X-XSRF-TOKEN": token, **kw.pop("headers", {})}  # type: ignore[dict-item]
+        return self.http.post(self.urls[instance] + path, json={} if body is None else body, headers=headers, **kw)  # type: ignore[arg-type]
+
+    def get(self, instance: int, path: str) -> httpx.Response:
+        return self.http.get(self.urls[instance] + path)
+
+    def login(self, instance: int = 0) -> None:
+        answer = self.post(instance, "/api/player/login", {"login": "demo1", "password": "demo123"})
+        assert answer.status_code == 200 and answer.json().get("success") is True, answer.text
