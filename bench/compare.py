@@ -49,13 +49,7 @@ def main(before: Path, after: Path) -> None:
             hit = tp.lua_script(work, f"hit-{label}", "GET", "/capi/home-banners", None, False)
             cases += [tp.Case(f"{label}: POST read c64", server, post, 64),
                       tp.Case(f"{label}: content hit c64", server, hit, 64)]  # fmt: skip
-        for case in cases:
-            tp.run_wrk(case.server.url, case.script, case.connections, 1)
-        for round_no in range(1, tp.ROUNDS + 1):
-            for case in cases:
-                case.measure(tp.SECONDS)
-                print(f"round {round_no} {case.name:28} {case.runs[-1]['rps']:>9.0f} req/s", flush=True)
-        rows = {case.name: case.summary() for case in cases}
+        rows = tp.interleaved(cases)
     yardstick = rows["aiohttp proxy c64"]["rps"]
     for name, row in rows.items():
         print(f"{name:28} {row['rps']:>9} req/s  p99 {row['p99_ms']:>6} ms  {row['cpu_us_per_request']:>6} us/req"

@@ -440,6 +440,21 @@ class Case:
         }
 
 
+def interleaved(cases: list[Case]) -> dict[str, dict[str, Any]]:
+    """One warm-up second each, then `ROUNDS` rounds of every case in turn (so every case sees
+    the same machine), a line per run; each case's summary by name."""
+    print(f"warming up {len(cases)} cases", flush=True)
+    for case in cases:
+        run_wrk(case.server.url, case.script, case.connections, 1)
+    for round_no in range(1, ROUNDS + 1):
+        for case in cases:
+            case.measure(SECONDS)
+            last = case.runs[-1]
+            print(f"round {round_no} {case.name:56} {last['rps']:>9.0f} req/s  p50 {last['p50_ms']} ms"
+                  f"  p99 {last['p99_ms']} ms  {last['cpu_us_per_request']} us/req", flush=True)  # fmt: skip
+    return {case.name: case.summary() for case in cases}
+
+
 # --- Redis commands per proxied read (issue 23) -----------------------------------------------
 
 
@@ -559,16 +574,7 @@ def main_workers() -> None:
         upstream = fixed_upstream(work)
         store, redis_url = redis(work)
         running += [upstream, store]
-        cases = workers_cases(work, upstream, redis_url, running)
-        for case in cases:
-            run_wrk(case.server.url, case.script, case.connections, 1)
-        for round_no in range(1, ROUNDS + 1):
-            for case in cases:
-                case.measure(SECONDS)
-                last = case.runs[-1]
-                print(f"round {round_no} {case.name:56} {last['rps']:>8.0f} req/s  {last['cpu_us_per_request']} us/req"
-                      f"  p99 {last['p99_ms']} ms", flush=True)  # fmt: skip
-        rows = {case.name: case.summary() for case in cases}
+        rows = interleaved(workers_cases(work, upstream, redis_url, running))
     print(json.dumps({"rows": rows, "ratios": workers_ratios(rows)}, indent=2))
 
 
@@ -730,20 +736,7 @@ def main() -> None:
             ),
         ]
         cases += workers_cases(work, upstream, redis_url, running)
-
-        print(f"warming up {len(cases)} cases", flush=True)
-        for case in cases:
-            run_wrk(case.server.url, case.script, case.connections, 1)
-        for round_no in range(1, ROUNDS + 1):
-            for case in cases:
-                case.measure(SECONDS)
-                last = case.runs[-1]
-                print(
-                    f"round {round_no} {case.name:48} {last['rps']:>10.0f} req/s  p50 {last['p50_ms']} ms"
-                    f"  p99 {last['p99_ms']} ms",
-                    flush=True,
-                )
-        rows = {case.name: case.summary() for case in cases}
+        rows = interleaved(cases)
         per_read = redis_commands_per_request(gw_redis.url, few["gateway-redis"], redis_url)
     results = {
         "machine": machine(),
@@ -894,12 +887,7 @@ def redis_read() -> None:
             Case("gateway POST read c64, Redis", gw_redis,
                  lua_script(work, "gwredis-post", *script, few["gateway-redis"], False), 64),
         ]  # fmt: skip
-        for case in cases:
-            run_wrk(case.server.url, case.script, case.connections, 1)
-        for _ in range(ROUNDS):
-            for case in cases:
-                case.measure(SECONDS)
-        rows = {case.name: case.summary() for case in cases}
+        rows = interleaved(cases)
         per_read = redis_commands_per_request(gw_redis.url, few["gateway-redis"], redis_url)
     for name, row in rows.items():
         print(f"{name:32} {row['rps']:>8,} req/s  p50 {row['p50_ms']} ms  p99 {row['p99_ms']} ms  "
