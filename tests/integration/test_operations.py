@@ -9,7 +9,6 @@ import json
 import os
 import signal
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.cluster import Process, skins_toml
+from tests.support.cluster import Process, skins_toml, slow_call_in_flight
 from tests.support.stack import free_port
 
 TOKEN = "ops-test-token"
@@ -254,22 +253,12 @@ def test_sigterm_lets_a_slow_call_finish_and_exits_0(tmp_path: Path) -> None:
     skins_file.write_text(skins_toml(sandbox.url))
     gateway, _ = _gateway(tmp_path, skins_file, DRAIN_DELAY_S="0.5")
     try:
-        with httpx.Client(base_url=gateway.url, timeout=10) as http:
-            http.get("/bff/session")
-            xsrf = {"X-XSRF-TOKEN": http.cookies.get("XSRF-TOKEN") or ""}
-            httpx.put(sandbox.url + "/_sandbox/faults/getProviders", json={"latencyMs": 2000})
-            result: dict[str, httpx.Response] = {}
-            slow = threading.Thread(
-                target=lambda: result.update(answer=http.post("/api/agentAccount/getProviders", json={}, headers=xsrf))
-            )
-            slow.start()
-            time.sleep(0.3)
+        with slow_call_in_flight(gateway.url, sandbox.url) as result:
             assert gateway.process is not None
             gateway.process.send_signal(signal.SIGTERM)
             time.sleep(0.1)
             ready = httpx.get(gateway.url + "/bff/ready", timeout=2)
             assert ready.status_code == 503 and ready.json()["status"] == "draining"
-            slow.join(10)
         assert result["answer"].status_code == 200, "the call in flight completed"
         assert gateway.process.wait(timeout=10) == 0
         with pytest.raises(httpx.ConnectError):

@@ -11,7 +11,6 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +21,14 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.cluster import ADMIN_TOKEN, Process, RedisServer, require_redis_server, skins_toml
+from tests.support.cluster import (
+    ADMIN_TOKEN,
+    Process,
+    RedisServer,
+    require_redis_server,
+    skins_toml,
+    slow_call_in_flight,
+)
 from tests.support.stack import ROOT, free_port
 
 ADMIN = {"authorization": f"Bearer {ADMIN_TOKEN}", "x-admin-user": "workers-test"}
@@ -220,16 +226,7 @@ def test_sigterm_drains_a_slow_call_in_every_worker_then_exits_0(served: Served,
     try:
         _start(supervisor)
         assert list(tmp_path.glob("bff-metrics-*")), "the supervisor's metrics directory"
-        with httpx.Client(base_url=supervisor.url, timeout=10) as http:
-            http.get("/bff/session")
-            xsrf = {"X-XSRF-TOKEN": http.cookies.get("XSRF-TOKEN") or ""}
-            httpx.put(sandbox.url + "/_sandbox/faults/getProviders", json={"latencyMs": 2000})
-            result: dict[str, httpx.Response] = {}
-            slow = threading.Thread(
-                target=lambda: result.update(answer=http.post("/api/agentAccount/getProviders", json={}, headers=xsrf))
-            )
-            slow.start()
-            time.sleep(0.3)
+        with slow_call_in_flight(supervisor.url, sandbox.url) as result:
             started = time.monotonic()
             assert supervisor.process is not None
             supervisor.process.send_signal(signal.SIGTERM)
@@ -237,7 +234,6 @@ def test_sigterm_drains_a_slow_call_in_every_worker_then_exits_0(served: Served,
             for _ in range(4):  # whichever worker answers, it drains
                 ready = httpx.get(supervisor.url + "/bff/ready", timeout=2)
                 assert ready.status_code == 503 and ready.json()["status"] == "draining"
-            slow.join(10)
         assert result["answer"].status_code == 200, "the call in flight completed"
         assert supervisor.process.wait(timeout=10) == 0
         assert time.monotonic() - started < 5.5

@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -278,3 +279,22 @@ class ClusterBrowser:
     def login(self, instance: int = 0) -> None:
         answer = self.post(instance, "/api/player/login", {"login": "demo1", "password": "demo123"})
         assert answer.status_code == 200 and answer.json().get("success") is True, answer.text
+
+
+@contextlib.contextmanager
+def slow_call_in_flight(url: str, sandbox_url: str, latency_ms: int = 2000) -> Iterator[dict[str, httpx.Response]]:
+    """A player's call that the platform takes `latency_ms` to answer, in flight (in a thread)
+    while the block runs, e.g. to drain the gateway under it; on leaving, waited for: its answer
+    is `result["answer"]`. The sandbox's fault is the caller's to clear."""
+    with httpx.Client(base_url=url, timeout=10) as http:
+        http.get("/bff/session")
+        xsrf = {"X-XSRF-TOKEN": http.cookies.get("XSRF-TOKEN") or ""}
+        httpx.put(sandbox_url + "/_sandbox/faults/getProviders", json={"latencyMs": latency_ms})
+        result: dict[str, httpx.Response] = {}
+        slow = threading.Thread(
+            target=lambda: result.update(answer=http.post("/api/agentAccount/getProviders", json={}, headers=xsrf))
+        )
+        slow.start()
+        time.sleep(0.3)
+        yield result
+        slow.join(10)
