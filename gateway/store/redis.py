@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import structlog
@@ -21,6 +21,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ReadOnlyError, RedisError
 
+from gateway.lifecycle import Lifecycle
 from gateway.settings import SharedRedis
 from gateway.store import Claim, Later, Lead, StoreUnavailable, checked, hand_back
 from gateway.store.scripts import CLAIM, GIVE_BACK, HIT, LAND, LEAD, POLL, RELEASE, RESERVE, SET_AND_RELEASE, SWAP
@@ -74,21 +75,18 @@ class FailFast:
         return result
 
 
-def _task(chore: Coroutine[Any, Any, Any]) -> object:
-    return asyncio.ensure_future(chore)
-
-
 class RedisShared:
     """Many instances: one Redis connection pool per process, namespaced keys."""
 
     distributed = True
 
-    def __init__(self, redis: Redis, guard: FailFast, wait_replicas: int = 0, later: Later = _task) -> None:
+    def __init__(self, redis: Redis, guard: FailFast, wait_replicas: int = 0, later: Later | None = None) -> None:
         self.redis = redis
         self.guard = guard
         self.wait_replicas = wait_replicas
-        self.later = later
-        """Runs a chore off the request (the app's `Lifecycle.spawn`: drained at shutdown)."""
+        self.later = later or Lifecycle().spawn
+        """Runs a chore off the request: the app's `Lifecycle.spawn` (drained at shutdown), or one
+        of its own that keeps the chores referenced until done."""
         # EVALSHA, the script loaded again by redis-py after a Redis restart forgot it.
         script = redis.register_script
         self._set_and_release, self._swap, self._lead, self._poll = (
