@@ -50,18 +50,28 @@ class Dedup(Generic[R]):
         if slot is not None and slot in self._slots:
             raise ExclusiveConflict
         task = asyncio.ensure_future(call())
-        self._flights[key] = _Flight(task, slot)
+        flight = self._flights[key] = _Flight(task, slot)
         if slot is not None:
             self._slots[slot] = key
-        task.add_done_callback(lambda done: self._land(key, done))
+        task.add_done_callback(lambda _: self._land(key, flight))
         return await asyncio.shield(task), "leader"
 
-    def _land(self, key: Hashable, task: asyncio.Task[R]) -> None:
-        if not task.cancelled():
-            task.exception()  # retrieved here too: every waiter may have gone away
-        flight = self._flights.pop(key, None)
-        if flight is not None and flight.slot is not None:
+    def _land(self, key: Hashable, flight: _Flight[R]) -> None:
+        if not flight.task.cancelled():
+            flight.task.exception()  # retrieved here too: every waiter may have gone away
+        if self._flights.get(key) is flight:  # not a later flight of a forgotten key
+            del self._flights[key]
+        if flight.slot is not None:
             self._slots.pop(flight.slot, None)
+
+    def forget(self, key: Hashable) -> None:
+        """Callers of `key` from now on make a call of their own: the one in flight may answer
+        from before a change. Its waiters still get its result; its exclusive slot, if any, stays
+        held until it lands."""
+        self._flights.pop(key, None)
+
+    def forget_all(self) -> None:
+        self._flights.clear()
 
     def in_flight(self) -> int:
         return len(self._flights)

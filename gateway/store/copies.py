@@ -20,7 +20,6 @@ through scripts, so publishing from them costs no extra round trip and needs no 
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from litestar.stores.base import Store
 from redis.asyncio import Redis
 
 from gateway import keys
+from gateway.dedup import Dedup
 from gateway.store.redis import FailFast
 
 MAX_COPIES = 100_000
@@ -85,7 +85,8 @@ class SessionCopies(Store):
         """The changes channel's subscription is confirmed: copies may be served."""
         self._copies: dict[str, tuple[bytes, float]] = {}
         self._reads: dict[str, list[_Read]] = {}
-        self._joined: dict[str, asyncio.Future[bytes | None]] = {}
+        self._loads: Dedup[bytes | None] = Dedup()
+        """Reads of Redis in flight, joined (a burst of one player's calls: one read)."""
         self._read, self._write, self._delete = (
             redis.register_script(READ),
             redis.register_script(WRITE),
@@ -103,7 +104,7 @@ class SessionCopies(Store):
             self._forget_all()
             return
         self._copies.pop(key, None)
-        self._joined.pop(key, None)  # a later load must not join a read made before the change
+        self._loads.forget(key)  # a later load must not join a read made before the change
         for read in self._reads.get(key, ()):
             read.spoiled = True
 
@@ -117,7 +118,7 @@ class SessionCopies(Store):
 
     def _forget_all(self) -> None:
         self._copies.clear()
-        self._joined.clear()
+        self._loads.forget_all()
         for reads in self._reads.values():
             for read in reads:
                 read.spoiled = True
@@ -135,19 +136,8 @@ class SessionCopies(Store):
                 del self._copies[full]
         if renew_ms:
             return await self._fetch(full, renew_ms)
-        joined = self._joined.get(full)
-        if joined is not None:  # a burst of one player's calls: one read of Redis
-            return await asyncio.shield(joined)
-        future = asyncio.ensure_future(self._fetch(full, 0))
-        self._joined[full] = future
-        future.add_done_callback(lambda _: self._unjoin(full, future))
-        return await asyncio.shield(future)
-
-    def _unjoin(self, full: str, future: asyncio.Future[bytes | None]) -> None:
-        if self._joined.get(full) is future:
-            del self._joined[full]
-        if not future.cancelled():
-            future.exception()  # retrieved here too: every joined load may have gone away
+        value, _ = await self._loads.run(full, lambda: self._fetch(full, 0))
+        return value
 
     async def _fetch(self, full: str, renew_ms: int) -> bytes | None:
         started = self.clock()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 import pytest
 
@@ -81,3 +82,33 @@ async def test_an_exclusive_slot_refuses_a_different_request_until_it_lands() ->
         return "second"
 
     assert await dedup.run("withdraw-2000", second, slot="player:cashout") == ("second", "leader")
+
+
+async def test_a_forgotten_key_starts_a_call_of_its_own_and_the_old_one_lands_without_dropping_it() -> None:
+    """What changed while a call was in flight (a session written): later callers must not take
+    its answer. Its own waiters still get it, and its landing leaves the new flight joinable."""
+    dedup: Dedup[str] = Dedup()
+    first_done, second_done = asyncio.Event(), asyncio.Event()
+    made: list[str] = []
+
+    def call(answer: str, done: asyncio.Event) -> Callable[[], Awaitable[str]]:
+        async def run() -> str:
+            made.append(answer)
+            await done.wait()
+            return answer
+
+        return run
+
+    before = asyncio.create_task(dedup.run("k", call("before", first_done)))
+    await asyncio.sleep(0)
+    dedup.forget("k")
+    after = asyncio.create_task(dedup.run("k", call("after", second_done)))
+    await asyncio.sleep(0)
+    first_done.set()
+    assert (await before)[0] == "before"
+    joined = asyncio.create_task(dedup.run("k", call("third", second_done)))
+    await asyncio.sleep(0)
+    second_done.set()
+    assert (await after)[0] == "after" and await joined == ("after", "follower")
+    assert made == ["before", "after"]
+    assert dedup.in_flight() == 0
