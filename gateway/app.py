@@ -20,22 +20,24 @@ from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 
 from contracts.catalogue import Catalogue
-from gateway import bff, keys, skins
-from gateway.admin import Workers, create_admin_app
-from gateway.asgi import Incoming
-from gateway.cache import CacheConfig, ContentCache
-from gateway.clients import TrustedProxies
-from gateway.cookies import BrowserCookies
-from gateway.dedup import SharedFlights
-from gateway.entry import FrontDoor
-from gateway.errors import EXCEPTION_HANDLERS
-from gateway.health import Health
-from gateway.idempotency import IdempotencyRecords
-from gateway.lifecycle import Lifecycle
-from gateway.live import Config, LiveConfig, changed_upstreams
-from gateway.metrics import Metrics
-from gateway.observability import Access, configure_logging
-from gateway.outcome import decode, encode
+from gateway.config import skins
+from gateway.config.live import Config, LiveConfig, changed_upstreams
+from gateway.config.settings import Settings
+from gateway.config.skins import Skin
+from gateway.edge import bff
+from gateway.edge.entry import FrontDoor
+from gateway.edge.spa import spa_handlers
+from gateway.http.asgi import Incoming
+from gateway.http.clients import TrustedProxies
+from gateway.http.cookies import BrowserCookies
+from gateway.http.errors import EXCEPTION_HANDLERS
+from gateway.http.security import DeviceTokens, XsrfTokens
+from gateway.operations.admin import Workers, create_admin_app
+from gateway.operations.health import Health
+from gateway.operations.lifecycle import Lifecycle
+from gateway.operations.metrics import Metrics
+from gateway.operations.observability import Access, configure_logging
+from gateway.operations.tracing import Tracing
 from gateway.parts import Gateway, Stores
 from gateway.pipeline import Pipeline
 from gateway.pipeline.attempts import Attempts
@@ -48,21 +50,21 @@ from gateway.pipeline.observe import Observe
 from gateway.pipeline.policy import Policy
 from gateway.pipeline.session import SessionStage
 from gateway.pipeline.skin import SkinStage
-from gateway.platform import Platform
-from gateway.presence import Presence
-from gateway.ratelimit import RateLimitConfig, RateLimiter
-from gateway.resilience import Breaker, Breakers
-from gateway.security import DeviceTokens, XsrfTokens
-from gateway.session import Sessions
-from gateway.settings import Settings
-from gateway.skins import Skin
-from gateway.spa import spa_handlers
-from gateway.store.copies import SessionCopies
-from gateway.store.memory import MemoryShared, ProcessStore
-from gateway.store.redis import FailFast, RedisShared, connect
-from gateway.store.sentinel import close, follow
-from gateway.tracing import Tracing
-from gateway.upstream import UpstreamClients
+from gateway.shared import keys
+from gateway.shared.cache import CacheConfig, ContentCache
+from gateway.shared.dedup import SharedFlights
+from gateway.shared.idempotency import IdempotencyRecords
+from gateway.shared.presence import Presence
+from gateway.shared.ratelimit import RateLimitConfig, RateLimiter
+from gateway.shared.session import Sessions
+from gateway.shared.store.copies import SessionCopies
+from gateway.shared.store.memory import MemoryShared, ProcessStore
+from gateway.shared.store.redis import FailFast, RedisShared, connect
+from gateway.shared.store.sentinel import close, follow
+from gateway.upstream.outcome import decode, encode
+from gateway.upstream.platform import Platform
+from gateway.upstream.pools import UpstreamClients
+from gateway.upstream.resilience import Breaker, Breakers
 
 log = structlog.get_logger("gateway")
 

@@ -8,19 +8,19 @@ from dataclasses import dataclass
 from litestar.stores.base import Store
 from redis.asyncio import Redis
 
-from gateway.cache import ContentCache
-from gateway.dedup import SharedFlights
-from gateway.health import Health
-from gateway.lifecycle import Lifecycle
-from gateway.live import LiveConfig
-from gateway.metrics import Metrics
-from gateway.outcome import Outcome
-from gateway.presence import Presence
-from gateway.resilience import Breakers
-from gateway.session import Sessions
-from gateway.settings import Settings
-from gateway.store import Shared
-from gateway.upstream import UpstreamClients
+from gateway.config.live import LiveConfig
+from gateway.config.settings import Settings
+from gateway.operations.health import Health
+from gateway.operations.lifecycle import Lifecycle
+from gateway.operations.metrics import Metrics
+from gateway.shared.cache import ContentCache
+from gateway.shared.dedup import SharedFlights
+from gateway.shared.presence import Presence
+from gateway.shared.session import Sessions
+from gateway.shared.store import Shared
+from gateway.upstream.outcome import Outcome
+from gateway.upstream.pools import UpstreamClients
+from gateway.upstream.resilience import Breakers
 
 
 @dataclass(frozen=True)

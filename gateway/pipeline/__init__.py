@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from gateway.asgi import Outgoing
+from gateway.http.asgi import Outgoing
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.observe import Observe, answer
 from gateway.pipeline.policy import Policy

@@ -14,13 +14,13 @@ import httpx
 import structlog
 
 from contracts.catalogue import Policy as RouteClass
-from gateway.metrics import Metrics
-from gateway.outcome import Failure, Outcome, failure_of
+from gateway.operations.metrics import Metrics
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.forward import Forward, Target
 from gateway.pipeline.observe import keep_cookies, returned
-from gateway.resilience import RETRYABLE_STATUS, Breaker, Breakers, CallPolicy, RetryBudget, backoff, may_retry
-from gateway.transport import Answer
+from gateway.upstream.outcome import Failure, Outcome, failure_of
+from gateway.upstream.resilience import RETRYABLE_STATUS, Breaker, Breakers, CallPolicy, RetryBudget, backoff, may_retry
+from gateway.upstream.transport import Answer
 
 log = structlog.get_logger("gateway.upstream")
 

@@ -1,5 +1,5 @@
 """Under policy: content (`/capi` GETs, the sports feed) answers from the cache first, as the
-platform's `Cache-Control` allows (`gateway.cache`). A fresh copy is a HIT; a copy past its
+platform's `Cache-Control` allows (`gateway.shared.cache`). A fresh copy is a HIT; a copy past its
 freshness but within stale-while-revalidate is served STALE while one refresh runs (on any
 instance); an expired copy is asked again, conditionally where it has validators (a 304 makes it
 REVALIDATED); when the platform fails, a copy within stale-if-error is served STALE instead.
@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from gateway import keys
-from gateway.asgi import Outgoing
-from gateway.cache import ContentCache, Entry, not_modified, validators
-from gateway.lifecycle import Lifecycle
-from gateway.outcome import Outcome
+from gateway.http.asgi import Outgoing
+from gateway.operations.lifecycle import Lifecycle
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flights, sorted_query
 from gateway.pipeline.observe import answer
+from gateway.shared import keys
+from gateway.shared.cache import ContentCache, Entry, not_modified, validators
+from gateway.upstream.outcome import Outcome
 
 Call = Callable[[], Awaitable[Outcome]]
 

@@ -7,10 +7,10 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from contracts.catalogue import Route
-from gateway.asgi import Incoming, RequestContext
-from gateway.ratelimit import Admission
-from gateway.session import Session
-from gateway.skins import Skin
+from gateway.config.skins import Skin
+from gateway.http.asgi import Incoming, RequestContext
+from gateway.shared.ratelimit import Admission
+from gateway.shared.session import Session
 
 
 @dataclass(slots=True)

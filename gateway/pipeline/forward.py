@@ -13,14 +13,14 @@ from collections.abc import AsyncIterable
 from dataclasses import dataclass
 
 from contracts.catalogue import Route
-from gateway.clients import TrustedProxies
+from gateway.config.skins import Skin
+from gateway.http.clients import TrustedProxies
+from gateway.http.security import XSRF_COOKIE
+from gateway.operations.tracing import Tracing
 from gateway.pipeline.exchange import Exchange
-from gateway.security import XSRF_COOKIE
-from gateway.session import Session
-from gateway.skins import Skin
-from gateway.tracing import Tracing
-from gateway.transport import Answer, Pool, Timeouts
-from gateway.upstream import UpstreamClients
+from gateway.shared.session import Session
+from gateway.upstream.pools import UpstreamClients
+from gateway.upstream.transport import Answer, Pool, Timeouts
 
 FORWARDED_REQUEST_HEADERS = ("content-type", "accept", "accept-language", "user-agent", "if-none-match",
                              "if-modified-since")  # fmt: skip

@@ -10,15 +10,15 @@ import re
 import msgspec
 
 from contracts.catalogue import Catalogue
-from gateway.asgi import BodyTooLarge, Outgoing
-from gateway.clients import TrustedProxies, address_key
-from gateway.cookies import BrowserCookies
-from gateway.errors import error, rate_limited
+from gateway.config.settings import Settings
+from gateway.http.asgi import BodyTooLarge, Outgoing
+from gateway.http.clients import TrustedProxies, address_key
+from gateway.http.cookies import BrowserCookies
+from gateway.http.errors import error, rate_limited
+from gateway.http.security import forgery
 from gateway.pipeline.exchange import Exchange
-from gateway.ratelimit import RateLimiter, Who
-from gateway.security import forgery
-from gateway.session import browser_session_id
-from gateway.settings import Settings
+from gateway.shared.ratelimit import RateLimiter, Who
+from gateway.shared.session import browser_session_id
 
 # Percent-escapes of '.', '/', '\' and control bytes, '..' and '.' segments, empty
 # segments, backslashes and scheme-like segments are refused before any lookup.

@@ -16,14 +16,14 @@ from urllib.parse import parse_qsl, urlencode
 import structlog
 
 from contracts.catalogue import Policy as RouteClass
-from gateway.asgi import Outgoing
-from gateway.cache import shareable
-from gateway.dedup import Dedup, ExclusiveConflict, LeaderLost, SharedFlights, body_digest
-from gateway.errors import in_progress, store_unavailable
-from gateway.outcome import Outcome
+from gateway.http.asgi import Outgoing
+from gateway.http.errors import in_progress, store_unavailable
 from gateway.pipeline.exchange import Exchange
-from gateway.resilience import CallPolicy
-from gateway.store import StoreUnavailable
+from gateway.shared.cache import shareable
+from gateway.shared.dedup import Dedup, ExclusiveConflict, LeaderLost, SharedFlights, body_digest
+from gateway.shared.store import StoreUnavailable
+from gateway.upstream.outcome import Outcome
+from gateway.upstream.resilience import CallPolicy
 
 Call = Callable[[], Awaitable[Outcome]]
 log = structlog.get_logger("gateway.flights")

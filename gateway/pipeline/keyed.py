@@ -1,4 +1,4 @@
-"""Under policy: a money or account call carrying an `Idempotency-Key` (`gateway.idempotency`).
+"""Under policy: a money or account call carrying an `Idempotency-Key` (`gateway.shared.idempotency`).
 A new key's call goes out (joined in this process only: its record and the session and route's
 exclusive slot, taken in one claim, keep it single across instances) and its outcome is recorded
 for replays; a repeat replays it, or waits for it while it is in flight, or is told the outcome is
@@ -13,18 +13,18 @@ from dataclasses import dataclass
 from functools import partial
 
 from contracts.catalogue import Policy as RouteClass
-from gateway import keys
-from gateway.asgi import Outgoing
-from gateway.dedup import body_digest
-from gateway.errors import error, in_progress, outcome_unknown, store_unavailable
-from gateway.idempotency import IdempotencyRecords
-from gateway.lifecycle import Lifecycle
-from gateway.outcome import Outcome, decode, encode
+from gateway.http.asgi import Outgoing
+from gateway.http.errors import error, in_progress, outcome_unknown, store_unavailable
+from gateway.operations.lifecycle import Lifecycle
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flights
 from gateway.pipeline.observe import answer
-from gateway.resilience import CallPolicy
-from gateway.store import StoreUnavailable, hand_back
+from gateway.shared import keys
+from gateway.shared.dedup import body_digest
+from gateway.shared.idempotency import IdempotencyRecords
+from gateway.shared.store import StoreUnavailable, hand_back
+from gateway.upstream.outcome import Outcome, decode, encode
+from gateway.upstream.resilience import CallPolicy
 
 Call = Callable[[], Awaitable[Outcome]]
 

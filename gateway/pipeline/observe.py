@@ -6,7 +6,7 @@ browser's copy, the gateway's id rotated); the session ends at logout and on `SE
 a session that changed is saved. Once per request (`answer`, `finish`): the platform's answer,
 or the common error JSON for its failures; the request id; the browser's cookies; the places in
 rate limits given back when the call succeeded or never left. The access line and metrics are
-the front door's (`gateway.entry`).
+the front door's (`gateway.edge.entry`).
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ from typing import Any
 import msgspec
 
 from contracts.base import SESSION_EXPIRED
-from gateway.asgi import Outgoing
-from gateway.cookies import BrowserCookies
-from gateway.errors import no_answer
-from gateway.outcome import Outcome
+from gateway.http.asgi import Outgoing
+from gateway.http.cookies import BrowserCookies
+from gateway.http.errors import no_answer
+from gateway.operations.tracing import Tracing
 from gateway.pipeline.exchange import Exchange
-from gateway.ratelimit import RateLimiter
-from gateway.session import Session, Sessions
-from gateway.tracing import Tracing
-from gateway.transport import Answer
+from gateway.shared.ratelimit import RateLimiter
+from gateway.shared.session import Session, Sessions
+from gateway.upstream.outcome import Outcome
+from gateway.upstream.transport import Answer
 
 RETURNED_RESPONSE_HEADERS = frozenset(
     {"content-type", "cache-control", "etag", "last-modified", "expires", "content-disposition", "content-language",

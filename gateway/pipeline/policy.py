@@ -18,9 +18,8 @@ import msgspec
 
 from contracts.base import SESSION_EXPIRED
 from contracts.catalogue import Policy as RouteClass
-from gateway.asgi import BodyTooLarge, Outgoing
-from gateway.errors import error, in_progress, no_answer, rate_limited
-from gateway.outcome import Outcome, failure_of
+from gateway.http.asgi import BodyTooLarge, Outgoing
+from gateway.http.errors import error, in_progress, no_answer, rate_limited
 from gateway.pipeline.attempts import Attempts
 from gateway.pipeline.caching import ContentPlan
 from gateway.pipeline.exchange import Exchange
@@ -28,8 +27,9 @@ from gateway.pipeline.forward import Forward, Target
 from gateway.pipeline.joining import Flights
 from gateway.pipeline.keyed import KeyedCalls
 from gateway.pipeline.observe import Observe, answer, streamed
-from gateway.ratelimit import Throttle
-from gateway.resilience import Breakers, CallPolicy
+from gateway.shared.ratelimit import Throttle
+from gateway.upstream.outcome import Outcome, failure_of
+from gateway.upstream.resilience import Breakers, CallPolicy
 
 _EXPIRED = msgspec.json.encode({"success": False, "code": SESSION_EXPIRED, "description": "Session expired"})
 

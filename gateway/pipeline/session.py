@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gateway.asgi import Outgoing
-from gateway.errors import store_unavailable
+from gateway.http.asgi import Outgoing
+from gateway.http.errors import store_unavailable
 from gateway.pipeline.exchange import Exchange
-from gateway.session import Sessions
-from gateway.store import StoreUnavailable
+from gateway.shared.session import Sessions
+from gateway.shared.store import StoreUnavailable
 
 
 @dataclass

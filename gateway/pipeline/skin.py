@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gateway.asgi import Outgoing
-from gateway.errors import error
-from gateway.live import LiveConfig
+from gateway.config.live import LiveConfig
+from gateway.http.asgi import Outgoing
+from gateway.http.errors import error
 from gateway.pipeline.exchange import Exchange
 
 

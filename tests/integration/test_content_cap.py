@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from gateway.cache import CacheConfig, ContentCache, Entry
-from gateway.outcome import Outcome
-from gateway.settings import SharedRedis
-from gateway.store.copies import SessionCopies
-from gateway.store.redis import FailFast, RedisShared, connect
+from gateway.config.settings import SharedRedis
+from gateway.shared.cache import CacheConfig, ContentCache, Entry
+from gateway.shared.store.copies import SessionCopies
+from gateway.shared.store.redis import FailFast, RedisShared, connect
+from gateway.upstream.outcome import Outcome
 from tests.support.cluster import RedisServer, require_redis_server
 from tests.support.stack import free_port
 
@@ -50,7 +50,7 @@ async def test_a_flood_of_distinct_content_urls_keeps_only_the_newest_copies(sha
 async def test_a_flight_result_and_its_lease_release_are_one_round_trip(shared: RedisShared) -> None:
     """A leader stores its result and gives up its lease together (one command instead of two
     per proxied call), and never releases a lease that has passed to another instance."""
-    from gateway.store.memory import MemoryShared
+    from gateway.shared.store.memory import MemoryShared
 
     for store in (shared, MemoryShared()):
         assert await store.set_nx("bff:flight:lease:k", b"mine", 5000)
@@ -65,10 +65,10 @@ async def test_a_flight_result_and_its_lease_release_are_one_round_trip(shared: 
 async def test_visitors_kept_in_redis_are_capped_per_skin(shared: RedisShared, monkeypatch: pytest.MonkeyPatch) -> None:
     """Visitors' states (the platform's cookies for someone not logged in) are a flood's to
     multiply: past the skin's cap the oldest go, and each lives half an hour at most."""
-    import gateway.session
-    from gateway.session import ANONYMOUS_SECONDS, Session, SessionData, Sessions
+    import gateway.shared.session
+    from gateway.shared.session import ANONYMOUS_SECONDS, Session, SessionData, Sessions
 
-    monkeypatch.setattr(gateway.session, "MAX_VISITORS", 25)
+    monkeypatch.setattr(gateway.shared.session, "MAX_VISITORS", 25)
     sessions = Sessions(SessionCopies(shared.redis, shared.guard, "test"), shared)
     for n in range(60):
         visitor = Session(f"visitor-{n:04d}-" + "x" * 30, SessionData(jars={"http://p": {"XSRF-TOKEN": "t"}}), None)

@@ -16,11 +16,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from gateway import keys
-from gateway.settings import SharedRedis
-from gateway.store import Shared
-from gateway.store.memory import MemoryShared
-from gateway.store.redis import FailFast, RedisShared, connect
+from gateway.config.settings import SharedRedis
+from gateway.shared import keys
+from gateway.shared.store import Shared
+from gateway.shared.store.memory import MemoryShared
+from gateway.shared.store.redis import FailFast, RedisShared, connect
 from tests.support.cluster import RedisServer, commands_between, require_redis_server, start_cluster
 from tests.support.stack import free_port, start_stack
 

@@ -11,8 +11,8 @@ import httpx
 import respx
 
 from gateway.app import create_app
-from gateway.entry import FrontDoor
-from gateway.settings import Settings
+from gateway.config.settings import Settings
+from gateway.edge.entry import FrontDoor
 from tests.support.respx_platform import RespxPlatform
 from tests.support.stack import free_port
 

@@ -1,5 +1,5 @@
 """A respx router served over real sockets: a small HTTP/1.1 server for tests, so the gateway's
-production pool (`gateway.transport.Pool`) talks to a mocked platform exactly as to a real one.
+production pool (`gateway.upstream.transport.Pool`) talks to a mocked platform exactly as to a real one.
 
     router = respx.Router(base_url=UPSTREAM, assert_all_called=False)
     router.post("/api/player/login").mock(return_value=httpx.Response(200, json={...}))

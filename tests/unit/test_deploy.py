@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from gateway import skins
 from gateway.app import create_app
-from gateway.settings import Settings
+from gateway.config import skins
+from gateway.config.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -109,7 +109,7 @@ def test_compose_runs_two_gateways_redis_sandbox_and_a_balancer() -> None:
 
 @pytest.mark.parametrize("peer", ["172.18.0.5", "10.1.2.3"])
 def test_balancers_in_trusted_ranges_are_believed(peer: str) -> None:
-    from gateway.clients import TrustedProxies
+    from gateway.http.clients import TrustedProxies
 
     settings = Settings(trusted_proxies=("172.16.0.0/12", "10.0.0.0/8"), secret_key="x")
     proxies = TrustedProxies(settings.trusted_proxies)

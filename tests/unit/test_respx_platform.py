@@ -16,7 +16,7 @@ import pytest
 import respx
 from respx.models import AllMockedAssertionError
 
-from gateway.transport import Pool, StaleConnection, Timeouts
+from gateway.upstream.transport import Pool, StaleConnection, Timeouts
 from tests.support.respx_platform import RespxPlatform
 
 pytestmark = pytest.mark.anyio

@@ -9,8 +9,8 @@ import httpx
 import pytest
 import respx
 
-from gateway.settings import SharedRedis
-from gateway.spa import accepts_gzip
+from gateway.config.settings import SharedRedis
+from gateway.edge.spa import accepts_gzip
 from tests.support.gateway import Browser, browser_on, gateway_app
 from tests.support.stack import free_port
 

@@ -1,4 +1,4 @@
-"""One timer per connection, checked against a deadline that moves (gateway/deadline.py)."""
+"""One timer per connection, checked against a deadline that moves (gateway/http/deadline.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from gateway.deadline import MovingDeadline
+from gateway.http.deadline import MovingDeadline
 
 pytestmark = pytest.mark.anyio
 

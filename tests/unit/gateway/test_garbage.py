@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 import respx
 
-from gateway.asgi import Incoming, RequestContext
-from gateway.entry import FrontDoor
+from gateway.edge.entry import FrontDoor
+from gateway.http.asgi import Incoming, RequestContext
 from tests.support.gateway import UPSTREAM, browser_on, gateway_app
 
 BANNERS = [{"id": 1, "title": "Welcome"}]

@@ -13,7 +13,7 @@ import httpx
 import pytest
 import respx
 
-from gateway.session import ANONYMOUS_PER_ADDRESS, ANONYMOUS_SECONDS
+from gateway.shared.session import ANONYMOUS_PER_ADDRESS, ANONYMOUS_SECONDS
 from tests.support.gateway import Browser, browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio

@@ -1,4 +1,4 @@
-"""The public listener's protocol (gateway/listener.py) under uvicorn, with short limits."""
+"""The public listener's protocol (gateway/edge/listener.py) under uvicorn, with short limits."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import httpx
 import pytest
 import uvicorn
 
-from gateway.listener import ListenerLimits, guarded_protocol
+from gateway.edge.listener import ListenerLimits, guarded_protocol
 from tests.support.stack import free_port
 
 pytestmark = pytest.mark.anyio

@@ -15,10 +15,10 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from gateway import skins
 from gateway.app import admin_app, create_app
-from gateway.live import LiveConfig
-from gateway.resilience import Breaker, BreakerConfig, may_retry, parse_policies
+from gateway.config import skins
+from gateway.config.live import LiveConfig
+from gateway.upstream.resilience import Breaker, BreakerConfig, may_retry, parse_policies
 from tests.support.gateway import UPSTREAM, Browser, browser_on, gateway_app
 from tests.support.gateway import test_settings as settings_for_tests
 from tests.support.respx_platform import RespxPlatform
@@ -342,7 +342,7 @@ def test_the_cli_serves_on_uvloop_as_uvicorn_run_would() -> None:
     loop the gateway answered a third fewer balance reads (bench/throughput.py, same run)."""
     import uvloop
 
-    from gateway.cli import _loop_factory
+    from gateway.operations.cli import _loop_factory
 
     assert _loop_factory() is uvloop.new_event_loop
 

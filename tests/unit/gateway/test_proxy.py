@@ -11,7 +11,7 @@ import pytest
 import respx
 
 from gateway.pipeline.guard import refused_path
-from gateway.resilience import parse_policies
+from gateway.upstream.resilience import parse_policies
 from tests.support.gateway import Browser, browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio

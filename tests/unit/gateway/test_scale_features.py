@@ -8,7 +8,7 @@ import httpx
 import pytest
 import respx
 
-from gateway.cache import CacheConfig
+from gateway.shared.cache import CacheConfig
 from tests.support.gateway import Browser, browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio

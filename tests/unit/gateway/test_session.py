@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from litestar.stores.memory import MemoryStore
 
-from gateway.session import Sessions
+from gateway.shared.session import Sessions
 
 pytestmark = pytest.mark.anyio
 

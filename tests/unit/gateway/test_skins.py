@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gateway import skins
+from gateway.config import skins
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "deploy" / "skins.example.toml"
 

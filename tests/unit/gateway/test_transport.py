@@ -1,4 +1,4 @@
-"""The upstream transport (`gateway.transport.Pool`) against real local servers: what a proxy
+"""The upstream transport (`gateway.upstream.transport.Pool`) against real local servers: what a proxy
 to the platform relies on, and what went wrong with the clients before it."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import pytest
 import trustme
 from aiohttp import web
 
-from gateway.transport import Pool, Timeouts
-from gateway.upstream import UpstreamClients
+from gateway.upstream.pools import UpstreamClients
+from gateway.upstream.transport import Pool, Timeouts
 
 pytestmark = pytest.mark.anyio
 QUICK = Timeouts(connect=1.0, read=1.0)
@@ -238,7 +238,7 @@ async def test_a_kept_alive_connection_the_platform_dropped_is_told_apart(server
     as calls went out on them, and players' reads failed with 502. Such a failure is told apart
     (the platform never read the call, so a read may go again), and a call that may never be
     retried is not sent on a connection idle for long."""
-    from gateway.transport import StaleConnection
+    from gateway.upstream.transport import StaleConnection
 
     answered = 0
 

@@ -1,0 +1,142 @@
+"""Prometheus metrics, served on the admin listener.
+
+prometheus-client with a registry per app (not its process-global default registry, so
+two apps in one process, as in the tests, do not share counters). Litestar's Prometheus
+middleware is not used: it labels by path (one series per game id and date range) and
+serves `/metrics` on the public app, where the skins' players would see it.
+
+With `--workers N` each worker's values live in files (prometheus-client's multiprocess mode,
+`PROMETHEUS_MULTIPROC_DIR`, set by the supervisor) and the supervisor's admin listener serves
+their aggregate (`aggregate`): counters and histograms summed over every worker that ever
+served, gauges as each says (`multiprocess_mode`, over the live workers). One process keeps the
+in-memory values.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, values
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.mmap_dict import MmapedDict
+from prometheus_client.multiprocess import MultiProcessCollector
+
+from gateway.upstream.resilience import Breaker
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+BREAKER_VALUES = {"closed": 0, "half-open": 1, "open": 2}
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = registry = CollectorRegistry()
+        self.requests = Counter(
+            "bff_requests", "Requests answered, by skin, route class and status", ["skin", "route_class", "status"],
+            registry=registry,
+        )  # fmt: skip
+        self.duration = Histogram(
+            "bff_request_duration_seconds", "Time to answer, by route class", ["route_class"],
+            buckets=LATENCY_BUCKETS, registry=registry,
+        )  # fmt: skip
+        self.upstream_duration = Histogram(
+            "bff_upstream_duration_seconds", "Time spent on upstream calls per request, by skin and route class",
+            ["skin", "route_class"], buckets=LATENCY_BUCKETS, registry=registry,
+        )  # fmt: skip
+        self.dedup = Counter(
+            "bff_dedup", "Proxied calls by their part in a joined flight (leader, follower, replayed)", ["role"],
+            registry=registry,
+        )  # fmt: skip
+        self.cache = Counter(
+            "bff_cache", "Content cache answers (HIT, STALE, MISS)", ["skin", "state"], registry=registry
+        )
+        self.breaker_state = Gauge(
+            "bff_breaker_state", "Circuit breaker per skin and upstream: 0 closed, 1 half-open, 2 open",
+            ["skin", "upstream"], registry=registry, multiprocess_mode="livemax",
+        )  # fmt: skip
+        # Across workers each has its own breakers: the worst live one is what an alert wants.
+        self.breaker_opened = Counter(
+            "bff_breaker_opened", "Times a breaker opened", ["skin", "upstream"], registry=registry
+        )
+        self.retries = Counter(
+            "bff_upstream_retries", "Upstream attempts sent again, by skin, route class and reason",
+            ["skin", "route_class", "reason"], registry=registry,
+        )  # fmt: skip
+        self.retries_refused = Counter(
+            "bff_upstream_retries_refused", "Retries the retry budget refused", ["skin"], registry=registry
+        )
+        self.rate_limited = Counter(
+            "bff_rate_limited", "Requests refused by a rate limit", ["skin", "route"], registry=registry
+        )
+        self.config_info = Gauge(
+            "bff_config_info", "The configuration in use (value 1), by version hash", ["version"], registry=registry,
+            multiprocess_mode="livemax",
+        )  # fmt: skip
+        # Across workers: a version is 1 while any live worker runs it (two at 1: not yet converged).
+        self.config_reloads = Counter(
+            "bff_config_reloads", "Configuration changes tried, by outcome (applied, unchanged, rejected)",
+            ["outcome"], registry=registry,
+        )  # fmt: skip
+        self._version: str | None = None
+        self._in_files = values.ValueClass is not values.MutexValue  # multiprocess mode
+        # `labels()` validates and hashes its arguments on every call: the per-request
+        # series are looked up here instead (their label values are few: skins x classes).
+        self._series: dict[tuple[Any, ...], Any] = {}
+
+    def request(self, skin: str | None, route_class: str, status: int, seconds: float) -> None:
+        self._labelled(self.requests, skin or "none", route_class, str(status)).inc()
+        self._labelled(self.duration, route_class).observe(seconds)
+
+    def cache_answer(self, skin: str | None, state: str) -> None:
+        self._labelled(self.cache, skin or "none", state).inc()
+
+    def dedup_role(self, role: str) -> None:
+        self._labelled(self.dedup, role).inc()
+
+    def upstream(self, skin: str, route_class: str, seconds: float) -> None:
+        self._labelled(self.upstream_duration, skin, route_class).observe(seconds)
+
+    def _labelled(self, metric: Any, *values: str) -> Any:
+        key = (metric, *values)
+        series = self._series.get(key)
+        if series is None:
+            series = self._series[key] = metric.labels(*values)
+        return series
+
+    def breaker_changed(self, breaker: Breaker) -> None:
+        self.breaker_state.labels(breaker.skin, breaker.upstream).set(BREAKER_VALUES[breaker.state])
+        if breaker.state == "open":
+            self.breaker_opened.labels(breaker.skin, breaker.upstream).inc()
+
+    def config_version(self, version: str) -> None:
+        if self._version is not None and self._version != version:
+            if self._in_files:  # a file keeps every series it was given: the old one goes to 0
+                self.config_info.labels(self._version).set(0)
+            else:
+                self.config_info.remove(self._version)
+        self._version = version
+        self.config_info.labels(version).set(1)
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+def aggregate(directory: Path) -> bytes:
+    """Prometheus text of every worker's values in `directory` (multiprocess mode)."""
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry, path=str(directory))  # type: ignore[no-untyped-call]
+    return generate_latest(registry)
+
+
+def requests_answered(directory: Path, pid: int) -> int:
+    """How many requests the worker `pid` answered (its `bff_requests_total`), from its file."""
+    path = directory / f"counter_{pid}.db"
+    if not path.exists():
+        return 0
+    total = 0.0
+    for key, value, _, _ in MmapedDict.read_all_values_from_file(str(path)):  # type: ignore[no-untyped-call]
+        if json.loads(key)[1] == "bff_requests_total":
+            total += value
+    return int(total)

@@ -1,0 +1,66 @@
+"""Every name the gateway gives a key or channel in the shared store, in one place.
+
+All live under `bff:`; what belongs to one skin under `bff:<skin>:` (a purge or an audit of one
+skin is a prefix). Each key has a TTL where it is written; the channels carry no state.
+"""
+
+from __future__ import annotations
+
+SESSIONS = "bff:sessions"
+"""The session store's namespace (Litestar's stores join it with ':')."""
+SESSION_CHANGES = "bff:sessions:changed"
+"""Where a session's write or delete is announced, `<instance>|<key>` (`gateway.shared.store.copies`)."""
+CONFIG_OVERRIDES = "bff:config:overrides"
+CONFIG_CHANNEL = "bff:config"
+PRESENCE_CHANNEL = "bff:instance:"
+"""+ an instance's id: the channel it listens on while it lives (`gateway.shared.presence`)."""
+CACHE = ":cache:"
+"""What every content copy's key holds (the one-process store evicts those first)."""
+
+
+def session(skin: str, session_id: str) -> str:
+    """A session's key within the session store (`SESSIONS` is prefixed by the store)."""
+    return f"{skin}:{session_id}"
+
+
+def stored_session(skin: str, session_id: str) -> str:
+    """The same session's full key, for writes that bypass the session store."""
+    return f"{SESSIONS}:{session(skin, session_id)}"
+
+
+PLAYER_SESSIONS, VISITORS, IDEMPOTENCY, RATE_LIMITS = "player-sessions", "visitors", "idem", "rl"
+"""Kinds of keys a skin owns, besides its content copies (`CACHE`)."""
+
+
+def of_skin(skin: str, kind: str, *parts: str) -> str:
+    """`bff:<skin>:<kind>:<part>...`: what belongs to one skin (a purge or an audit is a prefix)."""
+    return ":".join(("bff", skin, kind, *parts))
+
+
+def content_prefix(skin: str) -> str:
+    return f"bff:{skin}{CACHE}"
+
+
+def content(skin: str, path: str, sorted_query: str) -> str:
+    return f"{content_prefix(skin)}{path}?{sorted_query}"
+
+
+def content_index(content_key: str) -> str:
+    """The skin's index of copies, from any of its copies' keys."""
+    return content_key.split(CACHE, 1)[0] + CACHE + "~index"
+
+
+def beside(key: str, what: str) -> str:
+    """A key that goes with another: a copy's refresh lock, an idempotency record's holder."""
+    return f"{key}:{what}"
+
+
+def flight(kind: str, *parts: str) -> str:
+    """`bff:flight:<lease|result|slot>:...`: a flight joined across instances (not a skin's)."""
+    return ":".join(("bff:flight", kind, *parts))
+
+
+def exclusive_slot(skin: str, session: str, route: str) -> str:
+    """One session's call in flight on an exclusive route: taken by an idempotency record's claim,
+    or by a shared flight (`flight("slot", "<skin>:<session>:<route>")`, the same key)."""
+    return flight("slot", skin, session, route)

@@ -1,0 +1,167 @@
+"""Rate limits on the calls worth guessing at (login, register, forgot-password, session
+adoption) per client address and per login name or device; cashier calls per session; and a
+per-address budget for visitors' calls.
+
+Litestar's RateLimitConfig keys on the client address alone, one bucket across routes, and
+counts get-then-set; here each rule has its own key and counts atomically in the shared store.
+Limits on failures (wrong passwords) reserve a place *before* the call goes out and give it back
+when the call succeeds or never reached the platform: however many guesses arrive at once, on
+however many instances and from however many addresses, the platform sees at most `count`
+failing attempts per window. A browser that has logged in to the account before carries a device
+cookie (`gateway.http.security.DeviceTokens`) and draws on its own allowance, so a guesser who spends
+the account's does not lock its owner out (OWASP, "Slow down online guessing attacks with device
+cookies"). When the store is down, a per-process limiter keeps working (each instance then
+enforces the limit on its own share).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Literal
+
+from gateway.shared import keys
+from gateway.shared.store import Shared, StoreUnavailable
+from gateway.shared.store.memory import MemoryShared
+
+Subject = Literal["ip", "login", "device", "session"]
+Who = dict[Subject, str | None]
+
+
+@dataclass(frozen=True)
+class Limit:
+    by: Subject
+    count: int
+    window_s: int
+    failures_only: bool = False
+    """A place is taken before the call and given back when it succeeds (or was never sent): only
+    failures count, so a player who logs in and out many times is never locked out, a guesser is."""
+
+
+CASHIER_ROUTES = (
+    "buy",
+    "Mbuy",
+    "cashout",
+    "cashout12",
+    "mercadoCashout",
+    "interKassaCashout",
+    "cancelWithdrawRequest",
+    "addBankAccount",
+    "deleteBankAccounts",
+    "depositCallBack",
+    "exchange",
+)
+
+
+def _default_rules() -> dict[str, tuple[Limit, ...]]:
+    cashier = (Limit("session", 30, 60),)
+    return {
+        # "login" is the account's shared allowance (browsers it does not know); "device" is each
+        # known browser's own. A call draws on one of the two, never both.
+        "login": (Limit("ip", 20, 60), Limit("login", 8, 300, True), Limit("device", 8, 300, True)),
+        "register": (Limit("ip", 10, 600),),
+        "forgotPassword": (Limit("ip", 10, 600), Limit("login", 3, 600)),
+        "adoptSession": (Limit("ip", 20, 60), Limit("ip", 5, 300, True)),
+        **dict.fromkeys(CASHIER_ROUTES, cashier),
+    }
+
+
+@dataclass(frozen=True)
+class RateLimitConfig:
+    rules: dict[str, tuple[Limit, ...]] = field(default_factory=_default_rules)
+    visitor_rate: float = 50.0
+    """A client address's calls per second while not logged in (per instance; content excluded)."""
+    visitor_burst: int = 200
+
+
+@dataclass
+class Admission:
+    wait: int | None = None
+    """Seconds to wait when a limit is reached (the call must not go out)."""
+    held: list[str] = field(default_factory=list)
+    """The places this call holds in limits on failures."""
+
+
+class RateLimiter:
+    def __init__(self, shared: Shared, config: RateLimitConfig) -> None:
+        self.shared = shared
+        self.config = config
+        self._local = MemoryShared()
+        self.visitors = Throttle(config.visitor_rate, config.visitor_burst)
+
+    def limits(self, route: str) -> tuple[Limit, ...]:
+        return self.config.rules.get(route, ())
+
+    async def admit(self, skin: str, route: str, who: Who) -> Admission:
+        """Counts this call against every limit of its route; on failure limits it holds a place."""
+        admission = Admission()
+        for limit in self.limits(route):
+            subject = who.get(limit.by)
+            if not subject:
+                continue
+            key = keys.of_skin(
+                skin, keys.RATE_LIMITS, route, limit.by + (":f" if limit.failures_only else ""), subject.lower()
+            )
+            window_ms = limit.window_s * 1000
+            if limit.failures_only:
+                taken, left_ms = await self._reserve(key, limit.count, window_ms)
+                if taken:
+                    admission.held.append(key)
+                    continue
+            else:
+                count, left_ms = await self._hit(key, window_ms)
+                if count <= limit.count:
+                    continue
+            await self.settle(admission, give_back=True)
+            admission.wait = max(1, math.ceil(left_ms / 1000))
+            return admission
+        return admission
+
+    async def settle(self, admission: Admission, give_back: bool) -> None:
+        """After the call: a success (or a call the platform never saw) gives its places back."""
+        held, admission.held = admission.held, []
+        if not give_back:
+            return
+        for key in held:
+            try:
+                await self.shared.give_back(key)
+            except StoreUnavailable:
+                await self._local.give_back(key)
+
+    async def _hit(self, key: str, window_ms: int) -> tuple[int, int]:
+        try:
+            return await self.shared.hit(key, window_ms)
+        except StoreUnavailable:
+            return await self._local.hit(key, window_ms)
+
+    async def _reserve(self, key: str, limit: int, window_ms: int) -> tuple[bool, int]:
+        try:
+            return await self.shared.reserve(key, limit, window_ms)
+        except StoreUnavailable:
+            return await self._local.reserve(key, limit, window_ms)
+
+
+class Throttle:
+    """A token bucket per client address, in this process: cheap enough for every visitor's call
+    (no store round trip), and bounded (the least recently seen addresses are forgotten)."""
+
+    def __init__(self, rate: float, burst: int, max_addresses: int = 100_000) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.max_addresses = max_addresses
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def wait(self, address: str, now: float | None = None) -> int | None:
+        """None when the call may go now (it is counted); else seconds until it may."""
+        now = time.monotonic() if now is None else now
+        tokens, at = self._buckets.pop(address, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - at) * self.rate)
+        if tokens < 1.0:
+            self._buckets[address] = (tokens, now)
+            return max(1, math.ceil((1.0 - tokens) / self.rate))
+        self._buckets[address] = (tokens - 1.0, now)
+        if len(self._buckets) > self.max_addresses:
+            self._buckets.popitem(last=False)
+        return None

@@ -1,0 +1,279 @@
+"""Upstream resilience: per route class timeouts and deadline, retries with a budget, and a
+circuit breaker per skin and upstream.
+
+- Every call has a connect timeout, a read timeout and one end-to-end deadline that covers
+  its retries (`CallPolicy`).
+- Retries: `content` and `read` GETs are retried on failures that say nothing about the
+  request's effect (no connection, a timeout, 502/503/504); other `read` calls (the
+  platform's reads are POSTs) only when the connection failed before a byte was sent;
+  `exclusive` calls (money, accounts) never. Backoff is jittered, and a `RetryBudget`
+  caps retries at a fraction of the calls, so a failing upstream is not sent 3x its load.
+- A `Breaker` opens after consecutive failures or a high failure rate; while open, calls
+  fail at once (content is served stale by the caller); after `open_s` one probe at a time
+  is let through (half-open), and its success closes the breaker.
+
+Hand-written because none of the libraries here has them for httpx with these rules
+(aiohttp-retry and tenacity know nothing of route classes, budgets or dedup leaders).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal
+
+from contracts.catalogue import Policy
+from gateway.upstream.transport import Timeouts
+
+BreakerState = Literal["closed", "open", "half-open"]
+RETRYABLE_STATUS = frozenset({502, 503, 504})
+
+
+@dataclass(frozen=True)
+class CallPolicy:
+    connect_s: float
+    read_s: float
+    deadline_s: float
+    """The whole call, retries and backoff included."""
+    retries: int
+    """Extra attempts, when the failure allows one."""
+    reuse_idle_s: float | None = None
+    """Only connections idle for less than this carry the call (`Timeouts.reuse_idle`)."""
+
+    @cached_property
+    def timeouts(self) -> Timeouts:
+        return Timeouts(connect=self.connect_s, read=self.read_s, reuse_idle=self.reuse_idle_s)
+
+
+DEFAULT_POLICIES: dict[Policy, CallPolicy] = {
+    "content": CallPolicy(connect_s=1.0, read_s=5.0, deadline_s=8.0, retries=2),
+    "read": CallPolicy(connect_s=1.0, read_s=10.0, deadline_s=12.0, retries=2),
+    # Never retried, so never sent on a connection the platform may just have dropped for idleness.
+    "exclusive": CallPolicy(connect_s=2.0, read_s=30.0, deadline_s=35.0, retries=0, reuse_idle_s=1.0),
+}
+
+
+def parse_policies(text: str) -> dict[Policy, CallPolicy]:
+    """`content=1/5/8,read=1/10/12,exclusive=2/30/35` (connect/read/deadline seconds);
+    classes left out keep their defaults."""
+    policies = dict(DEFAULT_POLICIES)
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, values = part.partition("=")
+        if name not in policies:
+            raise ValueError(f"UPSTREAM_TIMEOUTS: unknown route class {name!r} (content, read, exclusive)")
+        try:
+            connect, read, deadline = (float(v) for v in values.split("/"))
+        except ValueError:
+            raise ValueError(f"UPSTREAM_TIMEOUTS: {part!r} is not class=connect/read/deadline") from None
+        if min(connect, read, deadline) <= 0 or deadline < connect:
+            raise ValueError(f"UPSTREAM_TIMEOUTS: {part!r} needs positive values and deadline >= connect")
+        klass: Policy = name
+        base = policies[klass]
+        policies[klass] = CallPolicy(connect, read, deadline, base.retries, base.reuse_idle_s)
+    return policies
+
+
+def may_retry(policy: Policy, method: str, failure: str) -> bool:
+    """Whether a failed attempt may be sent again. `failure`: one of `outcome.Failure`
+    (`unreachable`: nothing was sent; `stale`: a kept-alive connection the platform had closed,
+    it never read the call; `timeout`; `broken`: the connection failed after sending), or
+    `status` (the platform answered 502/503/504)."""
+    if policy == "exclusive":
+        return False
+    if method == "GET":
+        return True
+    return failure in ("unreachable", "stale")
+
+
+def backoff(attempt: int, base_s: float = 0.05, cap_s: float = 1.0) -> float:
+    """Full jitter: a random wait up to `base * 2^attempt` (AWS architecture blog)."""
+    return random.uniform(0, min(cap_s, base_s * 2**attempt))
+
+
+class RetryBudget:
+    """Retries may add at most `ratio` of the calls, plus a small reserve for quiet times."""
+
+    def __init__(self, ratio: float = 0.2, reserve: float = 10.0) -> None:
+        self.ratio = ratio
+        self.reserve = reserve
+        self.tokens = reserve
+
+    def deposit(self) -> None:
+        self.tokens = min(self.reserve * 10, self.tokens + self.ratio)
+
+    def withdraw(self) -> bool:
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@dataclass(frozen=True)
+class BreakerConfig:
+    failures: int = 5
+    """Consecutive failures that open the breaker."""
+    failure_rate: float = 0.5
+    """...or this share of failed calls over the window,"""
+    min_calls: int = 20
+    """...once the window holds at least this many calls."""
+    window_s: int = 10
+    open_s: float = 5.0
+    """How long an open breaker refuses before letting a probe through."""
+
+    @classmethod
+    def parse(cls, text: str) -> BreakerConfig:
+        """`failures=5,rate=0.5,min_calls=20,window=10,open=5`."""
+        names = {"failures": "failures", "rate": "failure_rate", "min_calls": "min_calls", "window": "window_s",
+                 "open": "open_s"}  # fmt: skip
+        values: dict[str, float] = {}
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            key, _, value = part.partition("=")
+            if key not in names:
+                raise ValueError(f"BREAKER: unknown setting {key!r} ({', '.join(names)})")
+            try:
+                values[names[key]] = float(value)
+            except ValueError:
+                raise ValueError(f"BREAKER: {part!r} is not a number") from None
+        base = cls()
+        return cls(
+            failures=int(values.get("failures", base.failures)),
+            failure_rate=values.get("failure_rate", base.failure_rate),
+            min_calls=int(values.get("min_calls", base.min_calls)),
+            window_s=int(values.get("window_s", base.window_s)),
+            open_s=values.get("open_s", base.open_s),
+        )
+
+
+@dataclass
+class Breaker:
+    skin: str
+    upstream: str
+    config: BreakerConfig
+    clock: Callable[[], float] = time.monotonic
+    on_change: Callable[[Breaker], None] | None = None
+    state: BreakerState = "closed"
+    consecutive: int = 0
+    opened_at: float = 0.0
+    probing: bool = False
+    last_failure: str | None = None
+    _buckets: dict[int, list[int]] = field(default_factory=dict)
+    """Per-second [calls, failures] over the window."""
+
+    def allow(self) -> bool:
+        """Whether a call may go out now (a half-open breaker lets one probe through)."""
+        if self.state == "closed":
+            return True
+        if self.state == "open":
+            if self.clock() - self.opened_at < self.config.open_s:
+                return False
+            self._become("half-open")
+        if self.probing:
+            return False
+        self.probing = True
+        return True
+
+    def retry_after(self) -> int:
+        return max(1, round(self.config.open_s - (self.clock() - self.opened_at)))
+
+    def success(self) -> None:
+        self.consecutive = 0
+        self._count(failed=False)
+        if self.state != "closed":
+            self.probing = False
+            self._buckets.clear()
+            self._become("closed")
+
+    def failure(self, reason: str) -> None:
+        self.consecutive += 1
+        self.last_failure = reason
+        calls, failures = self._count(failed=True)
+        if self.state == "half-open":
+            self.probing = False
+            self._open()
+        elif self.state == "closed" and (
+            self.consecutive >= self.config.failures
+            or (calls >= self.config.min_calls and failures / calls >= self.config.failure_rate)
+        ):
+            self._open()
+
+    def abandon(self) -> None:
+        """A probe that ended without an answer either way (the player went away)."""
+        self.probing = False
+
+    def _open(self) -> None:
+        self.opened_at = self.clock()
+        self._become("open")
+
+    def _become(self, state: BreakerState) -> None:
+        if state != self.state:
+            self.state = state
+            if self.on_change is not None:
+                self.on_change(self)
+
+    def _count(self, failed: bool) -> tuple[int, int]:
+        now = int(self.clock())
+        bucket = self._buckets.get(now)
+        if bucket is None:
+            horizon = now - self.config.window_s
+            for second in [s for s in self._buckets if s <= horizon]:
+                del self._buckets[second]
+            bucket = self._buckets[now] = [0, 0]
+        bucket[0] += 1
+        bucket[1] += failed
+        calls = sum(b[0] for b in self._buckets.values())
+        failures = sum(b[1] for b in self._buckets.values())
+        return calls, failures
+
+    def describe(self) -> dict[str, object]:
+        return {
+            "skin": self.skin,
+            "upstream": self.upstream,
+            "state": self.state,
+            "consecutiveFailures": self.consecutive,
+            "lastFailure": self.last_failure,
+            "retryAfterS": self.retry_after() if self.state == "open" else None,
+        }
+
+
+class Breakers:
+    """One breaker and one retry budget per (skin, upstream name)."""
+
+    def __init__(
+        self,
+        config: BreakerConfig | None = None,
+        on_change: Callable[[Breaker], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config or BreakerConfig()
+        self.on_change = on_change
+        self.clock = clock
+        self._breakers: dict[tuple[str, str], Breaker] = {}
+        self._budgets: dict[tuple[str, str], RetryBudget] = {}
+
+    def get(self, skin: str, upstream: str) -> Breaker:
+        key = (skin, upstream)
+        breaker = self._breakers.get(key)
+        if breaker is None:
+            breaker = self._breakers[key] = Breaker(skin, upstream, self.config, self.clock, self.on_change)
+        return breaker
+
+    def budget(self, skin: str, upstream: str) -> RetryBudget:
+        key = (skin, upstream)
+        budget = self._budgets.get(key)
+        if budget is None:
+            budget = self._budgets[key] = RetryBudget()
+        return budget
+
+    def reset(self, skin: str, upstream: str) -> None:
+        """A new base URL starts with a closed breaker: the old one's failures are not its own."""
+        self._breakers.pop((skin, upstream), None)
+        self._budgets.pop((skin, upstream), None)
+
+    def __iter__(self) -> Iterator[Breaker]:
+        return iter(list(self._breakers.values()))
+
+    def states(self) -> Mapping[tuple[str, str], BreakerState]:
+        return {key: b.state for key, b in self._breakers.items()}
