@@ -102,6 +102,8 @@ class Settings:
     production: bool = False
     """Secure and `__Host-` cookies, HSTS. Off only for local http development."""
     spa_dist: Path = ROOT / "spa" / "dist"
+    console_dist: Path = ROOT / "spa" / "dist-console"
+    """The operators' console build, served on the admin listener only."""
     sandbox_url: str = "http://127.0.0.1:8001"
     """Upstream of the built-in skin."""
     log_format: str = "auto"
@@ -148,6 +150,7 @@ class Settings:
             secret_key=env.get("SECRET_KEY") or defaults.secret_key,
             production=env.get("GATEWAY_ENV", "production").lower() not in {"development", "dev", "local"},
             spa_dist=Path(env.get("SPA_DIST", str(defaults.spa_dist))),
+            console_dist=Path(env.get("CONSOLE_DIST", str(defaults.console_dist))),
             sandbox_url=env.get("SANDBOX_URL", defaults.sandbox_url),
             log_format=env.get("LOG_FORMAT", defaults.log_format),
             log_level=env.get("LOG_LEVEL", defaults.log_level),

@@ -39,35 +39,56 @@ def accepts_gzip(accept_encoding: str) -> bool:
     return False
 
 
-def spa_handlers(dist: Path, production: bool) -> list[Any]:
+class BuiltFiles:
+    """A Vite build served as it is: hashed assets read from disk once (with the `<asset>.gz` the
+    build wrote, for browsers that accept gzip) and its `index.html` read and gzipped once."""
+
     # Hand-written rather than Litestar's static files router, which has no precompressed
-    # variants: the build writes `<asset>.gz` once (spa/vite.config.ts), and this serves it to
+    # variants: the build writes `<asset>.gz` once (spa/vite.shared.ts), and this serves it to
     # browsers that accept gzip, so the gateway never compresses a script per request. The
     # files of a build never change (hashed names), so each is read from disk once.
-    assets_dir = dist / "assets"
-    asset_cache: dict[str, tuple[bytes, bytes | None]] = {}
-    # index.html with the entry stylesheet inlined (~19 kB), and its gzip (~6 kB), made once.
-    index_cache: dict[str, tuple[bytes, bytes]] = {}
+    def __init__(self, dist: Path) -> None:
+        self.dist = dist
+        self._assets: dict[str, tuple[bytes, bytes | None]] = {}
+        self._index: tuple[bytes, bytes] | None = None
+
+    def asset(self, request: Request[Any, Any, Any], name: str, headers: dict[str, str] | None = None) -> Outgoing:
+        ctx = RequestContext.of(request.scope)
+        cached = self._assets.get(name)
+        if cached is None:
+            file = self.dist / "assets" / name
+            if not ASSET.match(name) or not file.is_file():
+                return error(404, "NOT_FOUND", "No such file", ctx)
+            packed = file.with_name(f"{name}.gz")
+            cached = self._assets[name] = (file.read_bytes(), packed.read_bytes() if packed.is_file() else None)
+        raw, gzipped = cached
+        sent = {**(headers or {}), "cache-control": IMMUTABLE, "x-content-type-options": "nosniff",
+                "vary": "accept-encoding"}  # fmt: skip
+        if gzipped is not None and accepts_gzip(request.headers.get("accept-encoding", "")):
+            sent["content-encoding"] = "gzip"
+            return Outgoing.page(200, gzipped, media_type(name), ctx, sent)
+        return Outgoing.page(200, raw, media_type(name), ctx, sent)
+
+    def index(self, request: Request[Any, Any, Any], headers: dict[str, str]) -> Outgoing | None:
+        """`index.html` (never cached by the browser, gzipped when accepted); None when not built."""
+        if self._index is None:
+            if not (self.dist / "index.html").is_file():
+                return None
+            self._index = _packed(self.dist / "index.html")
+        page, packed = self._index
+        sent = {**headers, "cache-control": "no-cache", "vary": "accept-encoding"}
+        if accepts_gzip(request.headers.get("accept-encoding", "")):
+            sent["content-encoding"] = "gzip"
+            page = packed
+        return Outgoing.page(200, page, "text/html; charset=utf-8", RequestContext.of(request.scope), sent)
+
+
+def spa_handlers(dist: Path, production: bool) -> list[Any]:
+    files = BuiltFiles(dist)
 
     @get("/assets/{name:str}", include_in_schema=False, sync_to_thread=False)
     def asset(request: Request[Any, Any, Any], name: FromPath[str]) -> Outgoing:
-        ctx = RequestContext.of(request.scope)
-        cached = asset_cache.get(name)
-        if cached is None:
-            file = assets_dir / name
-            if not ASSET.match(name) or not file.is_file():
-                return error(404, "NOT_FOUND", "No such file", ctx)
-            packed = assets_dir / f"{name}.gz"
-            cached = asset_cache[name] = (
-                file.read_bytes(),
-                packed.read_bytes() if packed.is_file() else None,
-            )
-        raw, gzipped = cached
-        headers = {"cache-control": IMMUTABLE, "x-content-type-options": "nosniff", "vary": "accept-encoding"}
-        if gzipped is not None and accepts_gzip(request.headers.get("accept-encoding", "")):
-            headers["content-encoding"] = "gzip"
-            return Outgoing.page(200, gzipped, _media_type(name), ctx, headers)
-        return Outgoing.page(200, raw, _media_type(name), ctx, headers)
+        return files.asset(request, name)
 
     @get(["/", "/{path:path}"], include_in_schema=False, sync_to_thread=False)
     def document(request: Request[Any, Any, Any], skin: NamedDependency[Skin | None]) -> Outgoing:
@@ -81,21 +102,12 @@ def spa_handlers(dist: Path, production: bool) -> list[Any]:
         headers = page_headers([*skin.frame_hosts], production, [*skin.payment_hosts])
         name = path.lstrip("/")
         if PUBLIC_FILE.match(name) and (dist / name).is_file():
-            body, media_type = (dist / name).read_bytes(), None
             headers["cache-control"] = "public, max-age=3600"
-        else:
-            if "index" not in index_cache:
-                if not (dist / "index.html").is_file():
-                    return error(503, "SPA_NOT_BUILT", "The player site is not built (make run builds it)", ctx)
-                index_cache["index"] = _packed(dist / "index.html")
-            page, packed = index_cache["index"]
-            body, media_type = page, "text/html; charset=utf-8"
-            headers["cache-control"] = "no-cache"
-            headers["vary"] = "accept-encoding"
-            if accepts_gzip(request.headers.get("accept-encoding", "")):
-                body = packed
-                headers["content-encoding"] = "gzip"
-        return Outgoing.page(200, body, media_type or _media_type(name), ctx, headers)
+            return Outgoing.page(200, (dist / name).read_bytes(), media_type(name), ctx, headers)
+        page = files.index(request, headers)
+        if page is None:
+            return error(503, "SPA_NOT_BUILT", "The player site is not built (make run builds it)", ctx)
+        return page
 
     return [Router(path="/", route_handlers=[asset, document])]
 
@@ -105,7 +117,7 @@ def _packed(file: Path) -> tuple[bytes, bytes]:
     return page, gzip.compress(page, compresslevel=9, mtime=0)
 
 
-def _media_type(name: str) -> str:
+def media_type(name: str) -> str:
     suffix = name.rsplit(".", 1)[-1]
     return {
         "ico": "image/x-icon",

@@ -1,7 +1,8 @@
-"""The admin listener: JSON for operators, `/metrics` for Prometheus, a read-only ops page.
+"""The admin listener: JSON for operators, `/metrics` for Prometheus, the operators' console.
 
 Served on its own address (`ADMIN_HOST:ADMIN_PORT`), never on a skin's public host, and
-only when `ADMIN_TOKEN` is set; every call needs `Authorization: Bearer <ADMIN_TOKEN>`.
+only when `ADMIN_TOKEN` is set; every call needs `Authorization: Bearer <ADMIN_TOKEN>` but the
+console's page and assets (`console/pages.py`).
 Changes are written to the log with who (`X-Admin-User`, else the caller's address), what
 and when.
 """
@@ -9,7 +10,6 @@ and when.
 from __future__ import annotations
 
 import hmac
-import html
 import time
 from typing import Any, Protocol, runtime_checkable
 
@@ -25,6 +25,7 @@ from litestar.types import ASGIApp
 
 from gateway.config.live import UPSTREAM_NAMES
 from gateway.config.skins import Skin
+from gateway.console.pages import console_pages
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.errors import EXCEPTION_HANDLERS, error, store_unavailable
 from gateway.operations.metrics import CONTENT_TYPE
@@ -53,7 +54,7 @@ class Workers(Protocol):
 
 
 class Bearer:
-    """The guard of every admin call but the ops page: `Authorization: Bearer <ADMIN_TOKEN>`."""
+    """The guard of every admin call but the console's page: `Authorization: Bearer <ADMIN_TOKEN>`."""
 
     def __init__(self, token: str) -> None:
         self.token = token.encode()
@@ -180,27 +181,33 @@ async def revoke(
     return Outgoing.json(200, {"skin": skin_id, "login": login, "sessionsEnded": ended}, ctx)
 
 
-@get("/admin", sync_to_thread=False, opt={"public": True})
-def page(request: Request[Any, Any, Any]) -> Outgoing:
-    ctx = RequestContext.of(request.scope)
-    return Outgoing.page(200, _PAGE, "text/html", ctx, {"content-security-policy": _PAGE_CSP})
-
-
 def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None = None) -> Litestar:
     if not gateway.settings.admin_token:
         raise ValueError("the admin listener needs ADMIN_TOKEN")
-    return Litestar(
-        route_handlers=[metrics, status, reload, set_upstream, clear_upstream, purge, revoke, page],
+    app = Litestar(
+        route_handlers=[
+            metrics,
+            status,
+            reload,
+            set_upstream,
+            clear_upstream,
+            purge,
+            revoke,
+            *console_pages(gateway.settings.console_dist),
+        ],
         dependencies={
             "gateway": Provide(lambda: gateway, sync_to_thread=False),
             "workers": Provide(lambda: workers, sync_to_thread=False),
         },
         guards=[Bearer(gateway.settings.admin_token)],
-        middleware=[_entered],
         exception_handlers=EXCEPTION_HANDLERS,
         openapi_config=None,
         logging_config=None,
     )
+    # Entered before routing (not as middleware, which runs only for a path a handler takes), so
+    # that a 404 or 405 of the router is answered with the request's context, not a 500.
+    app.asgi_handler = _entered(app.asgi_handler)
+    return app
 
 
 def _entered(app: ASGIApp) -> ASGIApp:
@@ -231,19 +238,3 @@ def _skin(skin: Skin) -> dict[str, Any]:
     upstreams = {name: skin.upstreams.base(name) for name in UPSTREAM_NAMES}
     return {"id": skin.id, "siteId": skin.site_id, "hosts": list(skin.hosts), "upstreams": upstreams,
             "sportsFeed": skin.sports_feed}  # fmt: skip
-
-
-# The ops page asks for the status with the token the operator types (kept in memory only).
-_PAGE_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'"
-_PAGE = (
-    "<!doctype html><meta charset=utf-8><title>Gateway status</title>"
-    "<style>body{font:14px system-ui;margin:2rem;background:#111;color:#eee}pre{background:#1b1b1b;padding:1rem;"
-    "overflow:auto}input,button{font:inherit}</style><h1>Gateway status</h1>"
-    "<form id=f><label>Admin token <input id=t type=password autocomplete=off></label> <button>Show</button></form>"
-    "<pre id=o>" + html.escape("Read-only: the status JSON, refreshed every 5 s.") + "</pre><script>"
-    "let k='';const o=document.getElementById('o');"
-    "async function r(){if(!k)return;const a=await fetch('/admin/status',{headers:{authorization:'Bearer '+k}});"
-    "o.textContent=a.ok?JSON.stringify(await a.json(),null,2):'HTTP '+a.status}"
-    "document.getElementById('f').onsubmit=e=>{e.preventDefault();k=document.getElementById('t').value;r()};"
-    "setInterval(r,5000)</script>"
-)

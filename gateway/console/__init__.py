@@ -1,0 +1,1 @@
+"""The operators' console on the admin listener: its accounts, changes, audit trail and pages."""
