@@ -1,5 +1,5 @@
 import type { FetchBaseQueryError } from "@reduxjs/toolkit/query";
-import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs } from "@reduxjs/toolkit/query/react";
+import { createApi, fetchBaseQuery, type BaseQueryApi, type BaseQueryFn, type FetchArgs } from "@reduxjs/toolkit/query/react";
 
 import { needsXsrf, readCookie } from "../../api/xsrf";
 import { sessionEnded } from "./sessionEvents";
@@ -7,6 +7,8 @@ import { sessionEnded } from "./sessionEvents";
 /** The console's CSRF double submit: the readable `console-csrf` cookie echoed on unsafe calls. */
 export const CSRF_COOKIE = "console-csrf";
 export const CSRF_HEADER = "X-CSRF-Token";
+/** Sent on the console's own refreshes, which do not count as the operator being active (idle timeout). */
+export const POLL_HEADER = "X-Console-Poll";
 
 /** The tags every console query provides; signing in again refreshes them all. */
 export const TAGS = ["Session", "Overview", "Series", "Instances", "History", "Audit"] as const;
@@ -23,6 +25,23 @@ const adminQuery = fetchBaseQuery({
   },
 });
 
+/**
+ * A query for data already shown (the views' polling, a refresh after a change) is the console's
+ * own doing, not the operator's: it must not keep an unattended session alive.
+ */
+function refreshing(api: BaseQueryApi): boolean {
+  if (api.type !== "query" || api.queryCacheKey === undefined) return false;
+  const state = api.getState() as { consoleApi?: { queries?: Record<string, { data?: unknown } | undefined> } };
+  return state.consoleApi?.queries?.[api.queryCacheKey]?.data !== undefined;
+}
+
+function asPoll(args: string | FetchArgs): FetchArgs {
+  const request = typeof args === "string" ? { url: args } : args;
+  const headers = new Headers(request.headers as HeadersInit | undefined);
+  headers.set(POLL_HEADER, "1");
+  return { ...request, headers };
+}
+
 function codeOf(data: unknown): string | null {
   const code = typeof data === "object" && data !== null ? (data as { code?: unknown }).code : null;
   return typeof code === "string" ? code : null;
@@ -35,7 +54,7 @@ function codeOf(data: unknown): string | null {
  * carries its Retry-After along.
  */
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
-  const result = await adminQuery(args, api, extra);
+  const result = await adminQuery(refreshing(api) ? asPoll(args) : args, api, extra);
   const error = result.error;
   if (error?.status === 401 && codeOf(error.data) !== "SIGN_IN_FAILED") {
     api.dispatch(sessionEnded(codeOf(error.data)));

@@ -111,6 +111,8 @@ export interface ConfigVersion {
 export interface History {
   current: string;
   versions: ConfigVersion[];
+  /** The next (older) page's cursor; null on the last page. */
+  next?: string | null;
 }
 
 export interface Probe {

@@ -1,8 +1,8 @@
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 
-import { FakeConsole } from "../../test/fakeConsole";
+import { FakeConsole, json } from "../../test/fakeConsole";
 import { renderConsole } from "../../test/render";
 
 function withTwoChanges() {
@@ -70,5 +70,23 @@ describe("the history", () => {
     await user.click(within(conflict).getByTestId("write-restart"));
     await within(dialog).findByTestId("write-preview");
     expect(server.calls("POST", "/admin/api/rollback/preview").at(-1)!.body.baseVersion).toBe(server.version);
+  });
+});
+
+describe("the history's pages", () => {
+  it("asks for older versions from the gateway's cursor", async () => {
+    const user = userEvent.setup();
+    const server = withTwoChanges();
+    server.answerOnce("GET", "/admin/api/history", () =>
+      json(200, { current: server.version, versions: server.history.slice(0, 2), next: "17-0" }),
+    );
+    server.answerOnce("GET", "/admin/api/history", () =>
+      json(200, { current: server.version, versions: server.history.slice(2), next: null }),
+    );
+    renderConsole("/history", "vera", server);
+    await user.click(await screen.findByTestId("history-more"));
+    await waitFor(() => expect(screen.getAllByTestId("history-version")).toHaveLength(3));
+    expect(server.calls("GET", "/admin/api/history").at(-1)!.query).toBe("?limit=50&before=17-0");
+    expect(screen.queryByTestId("history-more")).not.toBeInTheDocument();
   });
 });

@@ -26,15 +26,17 @@ function HistoryPage({ before, onRollback, onMore, last }: HistoryPageProps) {
   if (isError) return <ErrorNotice error={toConsoleError(error)} />;
   if (!data) return null;
   const oldest = data.versions[data.versions.length - 1];
+  // The gateway's cursor; without one, a full page's oldest version is where the next one starts.
+  const next = data.next !== undefined ? data.next : oldest && data.versions.length >= HISTORY_PAGE ? oldest.version : null;
   return (
     <>
       {data.versions.map((entry) => (
         <VersionEntry key={entry.version} entry={entry} current={entry.version === data.current}
                       onRollback={onRollback && ((chosen) => onRollback(chosen, data.current))} />
       ))}
-      {last && oldest && data.versions.length >= HISTORY_PAGE && (
+      {last && next && (
         <li className="more">
-          <button type="button" className="button" onClick={() => onMore(oldest.version)} data-testid="history-more">
+          <button type="button" className="button" onClick={() => onMore(next)} data-testid="history-more">
             {t("older")}
           </button>
         </li>
