@@ -24,6 +24,9 @@ from gateway.config import skins
 from gateway.config.live import Config, LiveConfig, changed_upstreams
 from gateway.config.settings import Settings
 from gateway.config.skins import Skin
+from gateway.console.audit import AuditEntry, FileTrail, StreamTrail, Trail
+from gateway.console.operators import OperatorsFile
+from gateway.console.signin import Accounts
 from gateway.edge import bff
 from gateway.edge.entry import FrontDoor
 from gateway.edge.spa import spa_handlers
@@ -79,13 +82,14 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     breakers = Breakers(settings.breaker, on_change=lambda breaker: _breaker_changed(metrics, breaker))
     config = live_config(settings, stores, clients, breakers, cache, metrics, lifecycle)
     sessions = Sessions(stores.sessions, stores.shared)
+    proxies = TrustedProxies(settings.trusted_proxies)
+    accounts, audit = open_console(settings, stores, lifecycle, proxies) if settings.admin_listener else (None, None)
     gateway = Gateway(settings, lifecycle, metrics, stores, config, clients, breakers, sessions, cache,
-                      Health(lifecycle, stores.shared, sessions, config, clients))  # fmt: skip
+                      Health(lifecycle, stores.shared, sessions, config, clients), accounts, audit)  # fmt: skip
     tracing = Tracing(settings.otel, tracer_provider)
     cookies = BrowserCookies(XsrfTokens(settings.secret_key), DeviceTokens(settings.secret_key), settings.production)
     limiter = RateLimiter(stores.shared, RateLimitConfig(visitor_rate=settings.visitor_rate,
                                                          visitor_burst=settings.visitor_burst))  # fmt: skip
-    proxies = TrustedProxies(settings.trusted_proxies)
     forward = Forward(clients, proxies, tracing)
     attempts = Attempts(forward, breakers, settings.policies, metrics)
     observe = Observe(sessions, cookies, limiter, tracing)
@@ -110,6 +114,26 @@ def open_stores(settings: Settings, instance: str, lifecycle: Lifecycle) -> Stor
     flights = SharedFlights(shared, encode, decode, instance, lifecycle, shareable=shared_outcome)
     sessions = SessionCopies(redis, guard, instance)
     return Stores(shared, sessions, redis, flights, Presence(redis, instance, [sessions]))
+
+
+def open_console(
+    settings: Settings, stores: Stores, lifecycle: Lifecycle, proxies: TrustedProxies
+) -> tuple[Accounts, Trail]:
+    """The admin listener's operators (the file, re-read live), their console sessions and sign-in
+    limits in the shared store, and the audit trail (a Redis stream, else an append-only file)."""
+    audit: Trail = (
+        StreamTrail(stores.redis, lifecycle.spawn) if stores.redis is not None else FileTrail(settings.audit_file)
+    )
+
+    def rejected(error: str) -> None:
+        entry = AuditEntry("operators-file-rejected", "(file)", "file", None, "failed", detail=error)
+        lifecycle.spawn(audit.record(entry))
+
+    operators = OperatorsFile(settings.operators_file, on_rejected=rejected)
+    accounts = Accounts.open(
+        operators, stores.shared, proxies, settings.production, settings.console_idle_s, settings.console_max_s
+    )
+    return accounts, audit
 
 
 def live_config(
@@ -185,6 +209,8 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     log.info("gateway.started", config_version=config.version, config_source=config.source,
              skins=[s.id for s in config.skins.all], store=store)  # fmt: skip
     watchers = [asyncio.ensure_future(config.watch(settings.skins_poll_s)), asyncio.ensure_future(config.listen())]
+    if gateway.accounts is not None:
+        watchers.append(asyncio.ensure_future(gateway.accounts.operators.watch(settings.skins_poll_s)))
     if stores.redis is not None:
         watchers.append(asyncio.ensure_future(follow(stores.redis)))
     if stores.presence is not None:  # listening before the first lease names this instance
@@ -208,7 +234,7 @@ def _constant(part: object) -> Callable[[], object]:
 
 
 def admin_app(app: FrontDoor, workers: Workers | None = None) -> Litestar:
-    """The admin listener of an app built by `create_app` (needs `ADMIN_TOKEN`); with `workers`,
+    """The admin listener of an app built by `create_app` (needs `ADMIN_TOKEN` or `OPERATORS_FILE`); with `workers`,
     the supervisor's, whose metrics and status are those of the worker processes."""
     return create_admin_app(app.gateway, workers)
 

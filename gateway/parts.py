@@ -10,6 +10,8 @@ from redis.asyncio import Redis
 
 from gateway.config.live import LiveConfig
 from gateway.config.settings import Settings
+from gateway.console.audit import Trail
+from gateway.console.signin import Accounts
 from gateway.operations.health import Health
 from gateway.operations.lifecycle import Lifecycle
 from gateway.operations.metrics import Metrics
@@ -48,3 +50,13 @@ class Gateway:
     sessions: Sessions
     cache: ContentCache
     health: Health
+    accounts: Accounts | None = None
+    """Who may use the admin listener, and their console sessions (when it runs)."""
+    audit: Trail | None = None
+    """The audit trail (when the admin listener runs)."""
+
+    async def reread(self, reason: str) -> None:
+        """The skins file and the operators file read again (SIGHUP)."""
+        await self.config.reload(reason)
+        if self.accounts is not None:
+            self.accounts.operators.reload(reason)

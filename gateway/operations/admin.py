@@ -1,30 +1,28 @@
 """The admin listener: JSON for operators, `/metrics` for Prometheus, a read-only ops page.
 
-Served on its own address (`ADMIN_HOST:ADMIN_PORT`), never on a skin's public host, and
-only when `ADMIN_TOKEN` is set; every call needs `Authorization: Bearer <ADMIN_TOKEN>`.
-Changes are written to the log with who (`X-Admin-User`, else the caller's address), what
-and when.
+Served on its own address (`ADMIN_HOST:ADMIN_PORT`), never on a skin's public host, and only
+when `ADMIN_TOKEN` or `OPERATORS_FILE` is set. Every route goes through the console's guard
+(`gateway.console.roles`): a bearer token or a console session whose role may do what the
+route's `opt={"role": ...}` says. Changes go to the audit trail with the caller's name.
 """
 
 from __future__ import annotations
 
-import hmac
 import html
 import time
 from typing import Any, Protocol, runtime_checkable
 
 import msgspec
-import structlog
 from litestar import Litestar, Request, delete, get, post, put
-from litestar.connection import ASGIConnection
 from litestar.di import NamedDependency, Provide
-from litestar.exceptions import NotAuthorizedException
-from litestar.handlers.base import BaseRouteHandler
 from litestar.params import FromPath, JSONBody
 from litestar.types import ASGIApp
 
-from gateway.config.live import UPSTREAM_NAMES
+from gateway.config.live import UPSTREAM_NAMES, Result
 from gateway.config.skins import Skin
+from gateway.console import roles, signin, trail
+from gateway.console.audit import Action, Audit, AuditEntry, Outcome
+from gateway.console.roles import Guard, Operator
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.errors import EXCEPTION_HANDLERS, error, store_unavailable
 from gateway.operations.metrics import CONTENT_TYPE
@@ -32,7 +30,7 @@ from gateway.parts import Gateway
 from gateway.shared import keys
 from gateway.shared.store import StoreUnavailable
 
-audit = structlog.get_logger("gateway.audit")
+API_REASON = "(none given, via API)"
 
 
 class UpstreamChange(msgspec.Struct, forbid_unknown_fields=True):
@@ -52,26 +50,13 @@ class Workers(Protocol):
     def describe(self) -> dict[str, Any]: ...
 
 
-class Bearer:
-    """The guard of every admin call but the ops page: `Authorization: Bearer <ADMIN_TOKEN>`."""
-
-    def __init__(self, token: str) -> None:
-        self.token = token.encode()
-
-    def __call__(self, connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
-        if handler.opt.get("public"):
-            return
-        scheme, _, given = connection.headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), self.token):
-            raise NotAuthorizedException(
-                "A valid admin bearer token is required", headers={"www-authenticate": "Bearer"}
-            )
+def _done(operator: Operator, action: Action, outcome: Outcome, **fields: Any) -> AuditEntry:
+    """An audit entry of this API's: its calls give no reason."""
+    return AuditEntry(action, operator.name, operator.via, operator.address, outcome, reason=API_REASON, **fields)
 
 
-def who(request: Request[Any, Any, Any]) -> str:
-    user = request.headers.get("x-admin-user", "").strip()[:80]
-    peer = request.client.host if request.client else "?"
-    return f"{user} ({peer})" if user else peer
+def _outcome(result: Result) -> Outcome:
+    return "refused" if result.outcome == "rejected" else "ok"
 
 
 def unknown_skin(gateway: Gateway, skin_id: str, ctx: RequestContext) -> Outgoing | None:
@@ -80,7 +65,7 @@ def unknown_skin(gateway: Gateway, skin_id: str, ctx: RequestContext) -> Outgoin
     return error(404, "UNKNOWN_SKIN", f"No skin {skin_id}", ctx)
 
 
-@get("/metrics", sync_to_thread=False)
+@get("/metrics", sync_to_thread=False, opt={"role": "viewer"})
 def metrics(
     request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], workers: NamedDependency[Workers | None]
 ) -> Outgoing:
@@ -88,7 +73,7 @@ def metrics(
     return Outgoing.page(200, text, CONTENT_TYPE, RequestContext.of(request.scope))
 
 
-@get("/admin/status")
+@get("/admin/status", opt={"role": "viewer"})
 async def status(
     request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], workers: NamedDependency[Workers | None]
 ) -> Outgoing:
@@ -99,35 +84,48 @@ async def status(
     return Outgoing.json(200, answer, RequestContext.of(request.scope))
 
 
-@post("/admin/reload", status_code=200)
-async def reload(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
+@post("/admin/reload", status_code=200, opt={"role": "operator"})
+async def reload(
+    request: Request[Any, Any, Any],
+    gateway: NamedDependency[Gateway],
+    operator: NamedDependency[Operator],
+    audit: NamedDependency[Audit],
+) -> Outgoing:
     result = await gateway.config.broadcast_reload()
-    audit.info("admin.reload", who=who(request), outcome=result.outcome, version=result.version, error=result.error)
+    await audit.record(_done(operator, "reload", _outcome(result), detail=result.describe()))
     ctx = RequestContext.of(request.scope)
     return Outgoing.json(200 if result.outcome != "rejected" else 422, result.describe(), ctx)
 
 
-@put("/admin/skins/{skin_id:str}/upstreams/{name:str}")
+@put("/admin/skins/{skin_id:str}/upstreams/{name:str}", opt={"role": "operator"})
 async def set_upstream(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
+    operator: NamedDependency[Operator],
+    audit: NamedDependency[Audit],
     skin_id: FromPath[str],
     name: FromPath[str],
     data: JSONBody[UpstreamChange],
 ) -> Outgoing:
-    return await _change_upstream(request, gateway, skin_id, name, data.url, data.probe)
+    return await _change_upstream(request, gateway, (operator, audit), skin_id, name, data.url, data.probe)
 
 
-@delete("/admin/skins/{skin_id:str}/upstreams/{name:str}", status_code=200)
+@delete("/admin/skins/{skin_id:str}/upstreams/{name:str}", status_code=200, opt={"role": "operator"})
 async def clear_upstream(
-    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], skin_id: FromPath[str], name: FromPath[str]
+    request: Request[Any, Any, Any],
+    gateway: NamedDependency[Gateway],
+    operator: NamedDependency[Operator],
+    audit: NamedDependency[Audit],
+    skin_id: FromPath[str],
+    name: FromPath[str],
 ) -> Outgoing:
-    return await _change_upstream(request, gateway, skin_id, name, None, True)
+    return await _change_upstream(request, gateway, (operator, audit), skin_id, name, None, True)
 
 
 async def _change_upstream(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
+    by: tuple[Operator, Audit],
     skin_id: str,
     name: str,
     url: str | None,
@@ -141,16 +139,30 @@ async def _change_upstream(
     skin = next(s for s in gateway.config.skins.all if s.id == skin_id)
     before = skin.upstreams.base(name)
     result = await gateway.config.set_upstream(skin_id, name, url, probe=probe)
-    audit.info(
-        "admin.upstream", who=who(request), skin=skin_id, upstream=name, before=before,
-        after=url if url is not None else "(the file's value)", outcome=result.outcome,
-        version=result.version, error=result.error,
-    )  # fmt: skip
+    after = next(s for s in gateway.config.skins.all if s.id == skin_id).upstreams.base(name)
+    operator, audit = by
+    entry = _done(
+        operator,
+        "change",
+        _outcome(result),
+        skin=skin_id,
+        target=name,
+        before=before,
+        after=after,
+        detail=result.describe(),
+    )
+    await audit.record(entry)
     return Outgoing.json(422 if result.outcome == "rejected" else 200, result.describe(), ctx)
 
 
-@post("/admin/skins/{skin_id:str}/cache/purge", status_code=200)
-async def purge(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], skin_id: FromPath[str]) -> Outgoing:
+@post("/admin/skins/{skin_id:str}/cache/purge", status_code=200, opt={"role": "operator"})
+async def purge(
+    request: Request[Any, Any, Any],
+    gateway: NamedDependency[Gateway],
+    operator: NamedDependency[Operator],
+    audit: NamedDependency[Audit],
+    skin_id: FromPath[str],
+) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
         return missing
@@ -161,13 +173,18 @@ async def purge(request: Request[Any, Any, Any], gateway: NamedDependency[Gatewa
     except StoreUnavailable:
         return store_unavailable(ctx)
     await gateway.config.broadcast_purge(skin_id)
-    audit.info("admin.purge", who=who(request), skin=skin_id, local=local, shared=shared)
+    await audit.record(_done(operator, "purge", "ok", skin=skin_id, detail={"local": local, "shared": shared}))
     return Outgoing.json(200, {"skin": skin_id, "purged": {"local": local, "shared": shared}}, ctx)
 
 
-@post("/admin/skins/{skin_id:str}/players/{login:str}/revoke", status_code=200)
+@post("/admin/skins/{skin_id:str}/players/{login:str}/revoke", status_code=200, opt={"role": "operator"})
 async def revoke(
-    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], skin_id: FromPath[str], login: FromPath[str]
+    request: Request[Any, Any, Any],
+    gateway: NamedDependency[Gateway],
+    operator: NamedDependency[Operator],
+    audit: NamedDependency[Audit],
+    skin_id: FromPath[str],
+    login: FromPath[str],
 ) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
@@ -176,7 +193,7 @@ async def revoke(
         ended = await gateway.sessions.revoke_player(skin_id, login)
     except StoreUnavailable:
         return store_unavailable(ctx)
-    audit.info("admin.revoke", who=who(request), skin=skin_id, login=login, ended=ended)
+    await audit.record(_done(operator, "revoke", "ok", skin=skin_id, target=login, detail={"sessionsEnded": ended}))
     return Outgoing.json(200, {"skin": skin_id, "login": login, "sessionsEnded": ended}, ctx)
 
 
@@ -187,29 +204,52 @@ def page(request: Request[Any, Any, Any]) -> Outgoing:
 
 
 def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None = None) -> Litestar:
-    if not gateway.settings.admin_token:
-        raise ValueError("the admin listener needs ADMIN_TOKEN")
+    accounts, audit = gateway.accounts, gateway.audit
+    if accounts is None or audit is None:
+        raise ValueError("the admin listener needs ADMIN_TOKEN or OPERATORS_FILE")
+    given = {"gateway": gateway, "workers": workers, "accounts": accounts, "audit": audit}
+    guard = Guard(accounts.operators, accounts.sessions, audit, accounts.proxies, gateway.settings.admin_token)
     return Litestar(
-        route_handlers=[metrics, status, reload, set_upstream, clear_upstream, purge, revoke, page],
+        route_handlers=[
+            metrics,
+            status,
+            reload,
+            set_upstream,
+            clear_upstream,
+            purge,
+            revoke,
+            page,
+            *signin.HANDLERS,
+            *trail.HANDLERS,
+        ],
         dependencies={
-            "gateway": Provide(lambda: gateway, sync_to_thread=False),
-            "workers": Provide(lambda: workers, sync_to_thread=False),
+            **{name: Provide(_given(part), sync_to_thread=False) for name, part in given.items()},
+            **roles.DEPENDENCIES,
         },
-        guards=[Bearer(gateway.settings.admin_token)],
+        guards=[guard],
         middleware=[_entered],
-        exception_handlers=EXCEPTION_HANDLERS,
+        exception_handlers={**EXCEPTION_HANDLERS, **roles.EXCEPTION_HANDLERS},
+        request_max_body_size=64 * 1024,
         openapi_config=None,
         logging_config=None,
     )
 
 
+def _given(part: object) -> Any:
+    return lambda: part
+
+
 def _entered(app: ASGIApp) -> ASGIApp:
-    """The admin listener's requests get their context as the public ones do at the front door."""
+    """The admin listener's requests get their context as the public ones do at the front door,
+    and the request as it came (`Incoming.of`: the guard reads its headers and cookies)."""
 
     async def entered(scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            Incoming.enter(scope, receive)
-        await app(scope, receive, send)
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        incoming, _ = Incoming.enter(scope, receive)
+        with incoming.kept_in(scope):
+            await app(scope, receive, send)
 
     return entered
 

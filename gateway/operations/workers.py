@@ -87,7 +87,7 @@ class Supervisor:
         self.replaced = 0
         self.stopping = False
         self.gateway: Gateway | None = None
-        """The supervisor's own gateway parts, behind the admin listener (with `ADMIN_TOKEN`)."""
+        """The supervisor's own gateway parts, behind the admin listener (with `ADMIN_TOKEN` or `OPERATORS_FILE`)."""
         self._gone = asyncio.Event()
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -124,9 +124,10 @@ class Supervisor:
     def _environment(self) -> dict[str, str]:
         """The supervisor's environment, passed on; the workers write their metrics to files, sign
         with one key (a random one each would refuse each other's XSRF tokens) and have no admin
-        token: the admin listener is the supervisor's."""
+        token or operators: the admin listener is the supervisor's."""
         env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(self.directory), "SECRET_KEY": self.settings.secret_key}
         env.pop("ADMIN_TOKEN", None)
+        env.pop("OPERATORS_FILE", None)
         return env
 
     def _on_ready(self, worker: Worker, read_fd: int) -> None:
@@ -175,7 +176,7 @@ class Supervisor:
     def _reload(self) -> None:
         self._relay(signal.SIGHUP)
         if self.gateway is not None:
-            self.gateway.lifecycle.spawn(self.gateway.config.reload("SIGHUP"))
+            self.gateway.lifecycle.spawn(self.gateway.reread("SIGHUP"))
 
     def _relay(self, sig: signal.Signals) -> None:
         for worker in self.workers:
@@ -187,9 +188,10 @@ class Supervisor:
 
     @contextlib.asynccontextmanager
     async def _admin_listener(self) -> AsyncIterator[None]:
-        """With `ADMIN_TOKEN`: the supervisor's own gateway parts (configuration, store, sessions)
-        kept live as an instance's are, behind the admin listener, until the workers are gone."""
-        if not self.settings.admin_token:
+        """With `ADMIN_TOKEN` or `OPERATORS_FILE`: the supervisor's own gateway parts (configuration,
+        store, sessions, operators) kept live as an instance's are, behind the admin listener, until
+        the workers are gone."""
+        if not self.settings.admin_listener:
             yield
             return
         from gateway.app import admin_app, create_app, lifespan  # after the workers started: they need it first

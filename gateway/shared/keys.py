@@ -14,6 +14,10 @@ CONFIG_OVERRIDES = "bff:config:overrides"
 CONFIG_CHANNEL = "bff:config"
 PRESENCE_CHANNEL = "bff:instance:"
 """+ an instance's id: the channel it listens on while it lives (`gateway.shared.presence`)."""
+AUDIT = "bff:audit"
+"""The audit trail's Redis stream (`gateway.console.audit`), bounded by `XADD MAXLEN ~`."""
+CONSOLE = "console"
+"""The operators' console: its sessions' and sign-in limits' keys, `bff:console:...`."""
 CACHE = ":cache:"
 """What every content copy's key holds (the one-process store evicts those first)."""
 
@@ -35,6 +39,12 @@ PLAYER_SESSIONS, VISITORS, IDEMPOTENCY, RATE_LIMITS = "player-sessions", "visito
 def of_skin(skin: str, kind: str, *parts: str) -> str:
     """`bff:<skin>:<kind>:<part>...`: what belongs to one skin (a purge or an audit is a prefix)."""
     return ":".join(("bff", skin, kind, *parts))
+
+
+def console(kind: str, digest: str) -> str:
+    """`bff:console:<kind>:<digest>`: a console session's record under the SHA-256 of its cookie
+    (a store dump holds no cookie), a sign-in limit's notice."""
+    return f"bff:{CONSOLE}:{kind}:{digest}"
 
 
 def content_prefix(skin: str) -> str:

@@ -188,9 +188,9 @@ async def test_an_open_breaker_answers_at_once_without_calling(upstream: respx.R
 
 
 @pytest.fixture
-async def admin(upstream: respx.Router) -> AsyncIterator[tuple[Browser, httpx.AsyncClient]]:
+async def admin(upstream: respx.Router, tmp_path: Path) -> AsyncIterator[tuple[Browser, httpx.AsyncClient]]:
     upstream.get("/").mock(return_value=httpx.Response(404))  # the status page probes each upstream
-    app = gateway_app(upstream, admin_token=TOKEN, probe_upstreams=False)
+    app = gateway_app(upstream, admin_token=TOKEN, probe_upstreams=False, audit_file=tmp_path / "audit.jsonl")
     transport = httpx.ASGITransport(app=admin_app(app), client=("10.0.0.9", 50000))
     async with browser_on(app) as browser, httpx.AsyncClient(transport=transport, base_url="http://admin") as ops:
         await browser.start()
