@@ -126,6 +126,9 @@ class Settings:
     admin_port: int = 9100
     probe_upstreams: bool = True
     """A new configuration's changed upstreams must answer HTTP before it is applied."""
+    config_history: Path | None = None
+    """Where the configuration's versions are kept without Redis (`CONFIG_HISTORY_FILE`, default
+    `var/config-history.jsonl`); None (settings made in code): this process's memory only."""
     skins_poll_s: float = 1.0
     """How often the skins file is checked for changes."""
     drain_delay_s: float = 0.0
@@ -181,6 +184,7 @@ class Settings:
             admin_host=env.get("ADMIN_HOST", defaults.admin_host),
             admin_port=int(env.get("ADMIN_PORT", defaults.admin_port)),
             probe_upstreams=_flag(env.get("PROBE_UPSTREAMS"), defaults.probe_upstreams),
+            config_history=Path(env.get("CONFIG_HISTORY_FILE") or "var/config-history.jsonl"),
             skins_poll_s=float(env.get("SKINS_POLL_S", defaults.skins_poll_s)),
             drain_delay_s=float(env.get("DRAIN_DELAY_S", defaults.drain_delay_s)),
             drain_timeout_s=float(env.get("DRAIN_TIMEOUT_S", defaults.drain_timeout_s)),

@@ -12,6 +12,12 @@ SESSION_CHANGES = "bff:sessions:changed"
 """Where a session's write or delete is announced, `<instance>|<key>` (`gateway.shared.store.copies`)."""
 CONFIG_OVERRIDES = "bff:config:overrides"
 CONFIG_CHANNEL = "bff:config"
+CONFIG_HISTORY = "bff:config:history"
+"""A stream: every configuration version, who made it and why (`gateway.config.history`)."""
+CONFIG_VERSIONS = "bff:config:versions"
+"""A hash: version -> its newest entry's id in `CONFIG_HISTORY`."""
+INSTANCES = "bff:instances"
+"""A hash: instance id -> what it runs (`gateway.shared.instances`); live ones listen on `PRESENCE_CHANNEL`."""
 PRESENCE_CHANNEL = "bff:instance:"
 """+ an instance's id: the channel it listens on while it lives (`gateway.shared.presence`)."""
 AUDIT = "bff:audit"
@@ -32,8 +38,8 @@ def stored_session(skin: str, session_id: str) -> str:
     return f"{SESSIONS}:{session(skin, session_id)}"
 
 
-PLAYER_SESSIONS, VISITORS, IDEMPOTENCY, RATE_LIMITS = "player-sessions", "visitors", "idem", "rl"
-"""Kinds of keys a skin owns, besides its content copies (`CACHE`)."""
+PLAYER_SESSIONS, VISITORS, IDEMPOTENCY, RATE_LIMITS, SERIES = "player-sessions", "visitors", "idem", "rl", "series"
+"""Kinds of keys a skin owns, besides its content copies (`CACHE`); `SERIES`: the console's charts, an hour a key."""
 
 
 def of_skin(skin: str, kind: str, *parts: str) -> str:
