@@ -18,25 +18,26 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 from litestar.types import ASGIApp
 
-from gateway.config.live import UPSTREAM_NAMES, Result
-from gateway.config.skins import Skin
-from gateway.console import roles, signin, trail
+from gateway.config.history import Author
+from gateway.config.live import Result
+from gateway.config.skins import UPSTREAM_NAMES, Skin
+from gateway.console import changes, history, overview, roles, signin, trail
 from gateway.console.audit import Action, Audit, AuditEntry, Outcome
+from gateway.console.changes import API_REASON
 from gateway.console.roles import Guard, Operator
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
-from gateway.http.errors import EXCEPTION_HANDLERS, error, store_unavailable
+from gateway.http.errors import EXCEPTION_HANDLERS
 from gateway.operations.metrics import CONTENT_TYPE
 from gateway.parts import Gateway
-from gateway.shared import keys
-from gateway.shared.store import StoreUnavailable
-
-API_REASON = "(none given, via API)"
 
 
 class UpstreamChange(msgspec.Struct, forbid_unknown_fields=True):
     url: str
     probe: bool = True
     """Refuse the change unless the new base URL answers HTTP."""
+    baseVersion: str | None = None
+    """The version the change was made from (409 when it is not current); None: whatever is current."""
+    reason: str | None = None
 
 
 @runtime_checkable
@@ -59,17 +60,12 @@ def _outcome(result: Result) -> Outcome:
     return "refused" if result.outcome == "rejected" else "ok"
 
 
-def unknown_skin(gateway: Gateway, skin_id: str, ctx: RequestContext) -> Outgoing | None:
-    if any(skin.id == skin_id for skin in gateway.config.skins.all):
-        return None
-    return error(404, "UNKNOWN_SKIN", f"No skin {skin_id}", ctx)
-
-
-@get("/metrics", sync_to_thread=False, opt={"role": "viewer"})
-def metrics(
+@get("/metrics", opt={"role": "viewer"})
+async def metrics(
     request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], workers: NamedDependency[Workers | None]
 ) -> Outgoing:
     text = workers.metrics() if workers is not None else gateway.metrics.render()
+    text += await overview.measured(gateway)  # the upstreams' probes and the instances, measured now
     return Outgoing.page(200, text, CONTENT_TYPE, RequestContext.of(request.scope))
 
 
@@ -91,7 +87,7 @@ async def reload(
     operator: NamedDependency[Operator],
     audit: NamedDependency[Audit],
 ) -> Outgoing:
-    result = await gateway.config.broadcast_reload()
+    result = await gateway.config.broadcast_reload(Author(operator.name, operator.via, API_REASON))
     await audit.record(_done(operator, "reload", _outcome(result), detail=result.describe()))
     ctx = RequestContext.of(request.scope)
     return Outgoing.json(200 if result.outcome != "rejected" else 422, result.describe(), ctx)
@@ -101,100 +97,28 @@ async def reload(
 async def set_upstream(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    operator: NamedDependency[Operator],
-    audit: NamedDependency[Audit],
+    caller: NamedDependency[changes.Caller],
     skin_id: FromPath[str],
     name: FromPath[str],
     data: JSONBody[UpstreamChange],
 ) -> Outgoing:
-    return await _change_upstream(request, gateway, (operator, audit), skin_id, name, data.url, data.probe)
+    asked = changes.Asked(skin=skin_id, upstream=name, url=data.url, baseVersion=data.baseVersion, reason=data.reason)
+    return await changes.api_change(gateway, caller, asked, RequestContext.of(request.scope), data.probe)
 
 
 @delete("/admin/skins/{skin_id:str}/upstreams/{name:str}", status_code=200, opt={"role": "operator"})
 async def clear_upstream(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    operator: NamedDependency[Operator],
-    audit: NamedDependency[Audit],
+    caller: NamedDependency[changes.Caller],
     skin_id: FromPath[str],
     name: FromPath[str],
 ) -> Outgoing:
-    return await _change_upstream(request, gateway, (operator, audit), skin_id, name, None, True)
-
-
-async def _change_upstream(
-    request: Request[Any, Any, Any],
-    gateway: NamedDependency[Gateway],
-    by: tuple[Operator, Audit],
-    skin_id: str,
-    name: str,
-    url: str | None,
-    probe: bool,
-) -> Outgoing:
-    ctx = RequestContext.of(request.scope)
-    if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
-        return missing
-    if name not in UPSTREAM_NAMES:
-        return error(404, "UNKNOWN_UPSTREAM", f"Upstreams are {', '.join(UPSTREAM_NAMES)}", ctx)
-    skin = next(s for s in gateway.config.skins.all if s.id == skin_id)
-    before = skin.upstreams.base(name)
-    result = await gateway.config.set_upstream(skin_id, name, url, probe=probe)
-    after = next(s for s in gateway.config.skins.all if s.id == skin_id).upstreams.base(name)
-    operator, audit = by
-    entry = _done(
-        operator,
-        "change",
-        _outcome(result),
-        skin=skin_id,
-        target=name,
-        before=before,
-        after=after,
-        detail=result.describe(),
+    query = request.query_params
+    asked = changes.Asked(
+        skin=skin_id, upstream=name, url=None, baseVersion=query.get("baseVersion"), reason=query.get("reason")
     )
-    await audit.record(entry)
-    return Outgoing.json(422 if result.outcome == "rejected" else 200, result.describe(), ctx)
-
-
-@post("/admin/skins/{skin_id:str}/cache/purge", status_code=200, opt={"role": "operator"})
-async def purge(
-    request: Request[Any, Any, Any],
-    gateway: NamedDependency[Gateway],
-    operator: NamedDependency[Operator],
-    audit: NamedDependency[Audit],
-    skin_id: FromPath[str],
-) -> Outgoing:
-    ctx = RequestContext.of(request.scope)
-    if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
-        return missing
-    prefix = keys.content_prefix(skin_id)
-    local = await gateway.cache.purge(prefix)
-    try:
-        shared = await gateway.stores.shared.delete_prefix(prefix)
-    except StoreUnavailable:
-        return store_unavailable(ctx)
-    await gateway.config.broadcast_purge(skin_id)
-    await audit.record(_done(operator, "purge", "ok", skin=skin_id, detail={"local": local, "shared": shared}))
-    return Outgoing.json(200, {"skin": skin_id, "purged": {"local": local, "shared": shared}}, ctx)
-
-
-@post("/admin/skins/{skin_id:str}/players/{login:str}/revoke", status_code=200, opt={"role": "operator"})
-async def revoke(
-    request: Request[Any, Any, Any],
-    gateway: NamedDependency[Gateway],
-    operator: NamedDependency[Operator],
-    audit: NamedDependency[Audit],
-    skin_id: FromPath[str],
-    login: FromPath[str],
-) -> Outgoing:
-    ctx = RequestContext.of(request.scope)
-    if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
-        return missing
-    try:
-        ended = await gateway.sessions.revoke_player(skin_id, login)
-    except StoreUnavailable:
-        return store_unavailable(ctx)
-    await audit.record(_done(operator, "revoke", "ok", skin=skin_id, target=login, detail={"sessionsEnded": ended}))
-    return Outgoing.json(200, {"skin": skin_id, "login": login, "sessionsEnded": ended}, ctx)
+    return await changes.api_change(gateway, caller, asked, RequestContext.of(request.scope), True)
 
 
 @get("/admin", sync_to_thread=False, opt={"public": True})
@@ -216,15 +140,17 @@ def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None 
             reload,
             set_upstream,
             clear_upstream,
-            purge,
-            revoke,
             page,
             *signin.HANDLERS,
             *trail.HANDLERS,
+            *changes.route_handlers,
+            *history.route_handlers,
+            *overview.route_handlers,
         ],
         dependencies={
             **{name: Provide(_given(part), sync_to_thread=False) for name, part in given.items()},
             **roles.DEPENDENCIES,
+            **changes.DEPENDENCIES,
         },
         guards=[guard],
         middleware=[_entered],

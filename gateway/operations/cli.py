@@ -190,7 +190,7 @@ def _drain(loop: asyncio.AbstractEventLoop, gateway: Gateway, public: uvicorn.Se
     if gateway.lifecycle.draining:
         public.force_exit = public.should_exit = True  # a second signal: stop now
         return
-    gateway.lifecycle.draining = True
+    gateway.lifecycle.drain()
     log.info("gateway.draining", delay_s=delay_s, timeout_s=gateway.settings.drain_timeout_s)
 
     def stop() -> None:

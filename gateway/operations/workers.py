@@ -166,7 +166,7 @@ class Supervisor:
             return
         self.stopping = True
         if self.gateway is not None:
-            self.gateway.lifecycle.draining = True
+            self.gateway.lifecycle.drain()
         within_s = self.settings.drain_delay_s + self.settings.drain_timeout_s + KILL_GRACE_S
         log.info("workers.draining", workers=self.count, kill_after_s=within_s)
         self._relay(signal.SIGTERM)
@@ -198,6 +198,7 @@ class Supervisor:
 
         app = create_app(self.settings)
         self.gateway = app.gateway
+        app.gateway.instances.workers = self.count  # its record in the instances view says it supervises them
         config = uvicorn.Config(
             admin_app(app, self), host=self.settings.admin_host, port=self.settings.admin_port, lifespan="off",
             log_level="warning", log_config=None, access_log=False,
