@@ -211,7 +211,7 @@ async def test_an_upstream_swap_is_validated_and_takes_the_next_request(
 ) -> None:
     browser, ops = admin
     bad = await ops.put("/admin/skins/aurora/upstreams/api", json={"url": "ftp://nowhere"}, headers=AUTH)
-    assert bad.status_code == 422 and "$.skins[0].upstreams.api" in bad.json()["error"]
+    assert bad.status_code == 422 and [e["code"] for e in bad.json()["errors"]] == ["URL_SCHEME"]
     unknown = await ops.put("/admin/skins/nope/upstreams/api", json={"url": "http://x.test"}, headers=AUTH)
     assert unknown.status_code == 404
     wrong_name = await ops.put("/admin/skins/aurora/upstreams/wallet", json={"url": "http://x.test"}, headers=AUTH)
@@ -221,7 +221,8 @@ async def test_an_upstream_swap_is_validated_and_takes_the_next_request(
     after = upstream.route(url="http://10.1.2.3:9000" + PROVIDERS).mock(return_value=httpx.Response(200, json=[]))
     async with RespxPlatform(upstream, base_url="http://10.1.2.3:9000") as wallet_2:
         changed = await ops.put("/admin/skins/aurora/upstreams/api", json={"url": wallet_2.url}, headers=AUTH)
-        assert changed.json()["outcome"] == "applied" and changed.json()["version"] != version
+        assert changed.status_code == 200 and changed.json()["version"] != version
+        assert changed.json()["previous"] == version and changed.json()["live"]["acknowledged"] == 1
         await browser.post(PROVIDERS)
     assert calls(before) == 0 and calls(after) == 1
     back = await ops.delete("/admin/skins/aurora/upstreams/api", headers=AUTH)
