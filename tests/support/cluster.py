@@ -214,7 +214,8 @@ def start_cluster(
     extra_skins: str = "",
     redis: RedisServer | None = None,
 ) -> Cluster:
-    """`redis`: one already started (the gateways' `REDIS_*` variables then come with `env`)."""
+    """`redis`: one already started (the gateways' `REDIS_*` variables then come with `env`);
+    `{sandbox}` in `extra_skins` stands for the sandbox's URL."""
     if redis is None:
         redis = RedisServer(require_redis_server(), free_port(), workdir)
         redis.start()
@@ -230,7 +231,7 @@ def start_cluster(
     )
     sandbox.start("/_sandbox/health")
     skins = workdir / "skins.toml"
-    skins.write_text(skins_toml(sandbox_url) + extra_skins)
+    skins.write_text(skins_toml(sandbox_url) + extra_skins.replace("{sandbox}", sandbox_url))
     cluster = Cluster(redis, sandbox)
     gateway_env = {**base_env, "SKINS_FILE": str(skins), "REDIS_URL": redis.url, "SECRET_KEY": "cluster-secret",
                    "GATEWAY_ENV": "development", "LOG_FORMAT": "json", "ADMIN_TOKEN": ADMIN_TOKEN,
