@@ -44,9 +44,15 @@ Counts = dict[tuple[str, int], list[int]]
 
 
 class Series:
-    def __init__(self, redis: Redis | None, spawn: Callable[[Coroutine[Any, Any, Any]], None]) -> None:
+    def __init__(
+        self,
+        redis: Redis | None,
+        spawn: Callable[[Coroutine[Any, Any, Any]], None],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.redis = redis
         self.spawn = spawn
+        self.clock = clock
         self._counts: Counts = {}
         """Not yet written to Redis; without Redis, the last hour."""
         self._pending = False
@@ -54,7 +60,7 @@ class Series:
 
     def add(self, skin: str, status: int, seconds: float, cache: str | None) -> None:
         """One answered request (the front door's access path: keep it a few increments)."""
-        key = (skin, int(time.time()) // STEP_S)
+        key = (skin, int(self.clock()) // STEP_S)
         counts = self._counts.get(key)
         if counts is None:
             counts = self._open(key)
@@ -108,7 +114,7 @@ class Series:
     # --- read ----------------------------------------------------------------------
 
     async def read(self, skins: list[str], minutes: int) -> dict[str, Any]:
-        now = time.time()
+        now = self.clock()
         last = int(now) // STEP_S
         first = last - minutes * 60 // STEP_S + 1
         counts = self._counts if self.redis is None else await self._stored(skins, first, last)
