@@ -33,24 +33,12 @@ from gateway.shared.presence import Presence
 from gateway.shared.store.redis import connect
 from gateway.upstream.resilience import BreakerConfig, Breakers
 from tests.support.cluster import RedisServer
-from tests.support.gateway import UPSTREAM, Browser, browser_on, gateway_app
+from tests.support.gateway import ONE_SKIN, UPSTREAM, Browser, browser_on, gateway_app
 from tests.support.stack import free_port
 
 pytestmark = pytest.mark.anyio
 
-SKIN = """
-[[skins]]
-id = "aurora"
-site_id = "aurora"
-name = "Aurora Casino"
-hosts = ["aurora.test"]
-currency = "INR"
-[skins.upstreams]
-api = "http://api-1.test"
-capi = "http://capi.test"
-sbapi = "http://sbapi.test"
-rest = "http://rest.test"
-"""
+SKIN = ONE_SKIN.format(api="http://api-1.test")
 ANN = Author("ann", "console", "moving the wallet")
 
 

@@ -19,7 +19,7 @@ from gateway.app import admin_app, create_app
 from gateway.config import skins
 from gateway.config.live import LiveConfig
 from gateway.upstream.resilience import Breaker, BreakerConfig, may_retry, parse_policies
-from tests.support.gateway import UPSTREAM, Browser, browser_on, gateway_app
+from tests.support.gateway import ONE_SKIN, UPSTREAM, Browser, browser_on, gateway_app
 from tests.support.gateway import test_settings as settings_for_tests
 from tests.support.respx_platform import RespxPlatform
 from tests.unit.gateway.conftest import calls
@@ -279,24 +279,10 @@ async def test_metrics_count_what_the_gateway_did(
 
 # --- live configuration ---------------------------------------------------------------
 
-SKIN = """
-[[skins]]
-id = "aurora"
-site_id = "aurora"
-name = "Aurora Casino"
-hosts = ["aurora.test"]
-currency = "INR"
-[skins.upstreams]
-api = "{api}"
-capi = "http://capi.test"
-sbapi = "http://sbapi.test"
-rest = "http://rest.test"
-"""
-
 
 async def test_a_reload_applies_a_good_file_and_keeps_the_last_good_one_otherwise(tmp_path: Path) -> None:
     path = tmp_path / "skins.toml"
-    path.write_text(SKIN.format(api="http://api-1.test"))
+    path.write_text(ONE_SKIN.format(api="http://api-1.test"))
     answers = {"http://api-2.test": (True, 200), "http://api-3.test": (False, "ConnectError")}
 
     async def probe(origin: str) -> tuple[bool, Any]:
@@ -304,11 +290,11 @@ async def test_a_reload_applies_a_good_file_and_keeps_the_last_good_one_otherwis
 
     config = LiveConfig(path, lambda: skins.builtin(UPSTREAM), probe=probe)
     first = config.version
-    path.write_text(SKIN.format(api="http://api-2.test"))
+    path.write_text(ONE_SKIN.format(api="http://api-2.test"))
     assert (await config.reload("test")).outcome == "applied"
     assert config.skins.all[0].upstreams.api == "http://api-2.test" and config.version != first
     assert (await config.reload("test")).outcome == "unchanged"
-    path.write_text(SKIN.format(api="http://api-3.test"))
+    path.write_text(ONE_SKIN.format(api="http://api-3.test"))
     refused = await config.reload("test")
     assert refused.outcome == "rejected" and "skins[aurora].upstreams.api: http://api-3.test" in (refused.error or "")
     path.write_text("[[skins]]\nid = ")
