@@ -22,11 +22,16 @@ from tests.support.stack import ROOT, free_port
 
 
 def require_redis_server() -> str:
-    binary = shutil.which("redis-server")
+    return required_binary("redis-server", "REQUIRE_REDIS")
+
+
+def required_binary(name: str, flag: str) -> str:
+    """Where `name` is installed; else the test is skipped, or fails when `flag`=1 (CI, `.ci/run`)."""
+    binary = shutil.which(name)
     if binary is None:
-        if os.environ.get("REQUIRE_REDIS") == "1":
-            pytest.fail("redis-server is required (REQUIRE_REDIS=1) but not installed")
-        pytest.skip("redis-server is not installed")
+        if os.environ.get(flag) == "1":
+            pytest.fail(f"{name} is required ({flag}=1) but not installed")
+        pytest.skip(f"{name} is not installed")
     return binary
 
 

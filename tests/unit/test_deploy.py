@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -16,6 +14,7 @@ import yaml
 from gateway.app import create_app
 from gateway.config import skins
 from gateway.config.settings import Settings
+from tests.support.cluster import required_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -168,15 +167,6 @@ def test_every_dashboard_panel_has_a_place_and_a_query(tmp_path: Path) -> None:
     assert {v["name"] for v in dashboard["templating"]["list"]} == {"datasource", "skin"}
 
 
-def _promtool() -> str:
-    found = shutil.which("promtool")
-    if found is None:
-        if os.environ.get("REQUIRE_PROMTOOL") == "1":
-            pytest.fail("promtool is required (REQUIRE_PROMTOOL=1) but not installed (Debian: prometheus)")
-        pytest.skip("promtool is not installed (Debian: prometheus)")
-    return found
-
-
 def test_the_dashboards_queries_are_valid_promql(tmp_path: Path) -> None:
     """promtool checks PromQL only in rules: each query becomes a recording rule."""
     queries = [q.replace("$__rate_interval", "5m").replace("$skin", ".*") for q in _dashboard_queries()]
@@ -190,5 +180,10 @@ def test_the_dashboards_queries_are_valid_promql(tmp_path: Path) -> None:
     }
     path = tmp_path / "dashboard-rules.yaml"
     path.write_text(yaml.safe_dump(rules))
-    checked = subprocess.run([_promtool(), "check", "rules", str(path)], capture_output=True, text=True, check=False)
+    checked = subprocess.run(
+        [required_binary("promtool", "REQUIRE_PROMTOOL"), "check", "rules", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
