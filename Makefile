@@ -12,7 +12,7 @@ PYTHON := $(VENV)/bin/python
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/$(VENV)
 export UV_PYTHON := $(shell command -v $(PY))
 
-.PHONY: help run test lint typecheck contracts contracts-check pytest sandbox spa spa-test bench lighthouse fuzz clean
+.PHONY: help run test lint typecheck contracts contracts-check deploy-check pytest sandbox spa spa-test bench lighthouse fuzz clean
 
 help:
 	@echo "make run    - install from lock files and serve the product at http://127.0.0.1:8000"
@@ -79,13 +79,20 @@ contracts: $(VENV)/.dev-deps spa/node_modules/.installed
 contracts-check: $(VENV)/.dev-deps spa/node_modules/.installed
 	$(PYTHON) -m contracts export --check
 
+# The Prometheus alert rules of deploy/ and their own tests, where Debian's `prometheus` package
+# provides promtool (.ci/run installs it).
+deploy-check:
+	@if command -v promtool >/dev/null; then \
+	  promtool check rules deploy/prometheus/alerts.yaml && promtool test rules deploy/prometheus/alerts.test.yaml; \
+	else echo "promtool not installed (Debian: prometheus): deploy/prometheus not checked"; fi
+
 # pytest runs last: CI reads its closing line.
 # Exit 5 ("no tests collected") is reported, never mistaken for a failure of the code.
 pytest: $(VENV)/.dev-deps
 	@$(PYTHON) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$rc
 
-test: lint typecheck contracts-check spa-test spa/dist/index.html spa/dist-console/index.html
+test: lint typecheck contracts-check spa-test spa/dist/index.html spa/dist-console/index.html deploy-check
 	$(MAKE) --no-print-directory pytest
 
 # Benchmarks are never part of `make test`: their figures go to bench/results/ and bench/RESULTS.md.

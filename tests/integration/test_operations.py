@@ -56,6 +56,7 @@ def _gateway(workdir: Path, skins_file: Path, **env: str) -> tuple[Process, str]
                    "SECRET_KEY": "ops-secret", "ADMIN_TOKEN": TOKEN, "ADMIN_PORT": str(admin_port),
                    "SKINS_POLL_S": "0.2", **env}  # fmt: skip
     environment.pop("REDIS_URL", None)
+    environment["CONFIG_HISTORY_FILE"] = str(workdir / f"history-{port}.jsonl")  # not the checkout's var/
     process = Process("gateway", [sys.executable, "-m", "gateway", "--port", str(port)], environment,
                       f"http://127.0.0.1:{port}", workdir / f"gateway-{port}.log")  # fmt: skip
     process.start("/bff/health")
