@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import statistics
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -230,8 +229,9 @@ async def test_an_unknown_name_and_a_wrong_password_answer_alike(listener: Liste
             answers[name] = await listener.browser(f"10.4.0.{n}").sign_in(name, "wrong-password-1")
             timings[name].append(time.perf_counter() - started)
     assert seen(answers["otto"]) == seen(answers["nobody"])
-    # Without the dummy hash an unknown name answers in well under 1 % of an argon2id check.
-    assert statistics.median(timings["nobody"]) > 0.5 * statistics.median(timings["otto"]), timings
+    # Without the dummy hash an unknown name answers in well under 1 % of an argon2id check; the
+    # quickest of each is the least disturbed by a loaded machine.
+    assert min(timings["nobody"]) > 0.5 * min(timings["otto"]), timings
 
 
 async def test_an_unknown_name_is_checked_against_a_hash_of_the_same_cost() -> None:
