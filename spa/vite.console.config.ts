@@ -71,5 +71,7 @@ export default defineConfig(({ command }) => ({
     include: ["src/console/**/*.test.{ts,tsx}"],
     restoreMocks: true,
     unstubGlobals: true,
+    // A flow test types a URL and a reason and walks several dialogs: over 5 s on a loaded machine.
+    testTimeout: 20_000,
   },
 }));

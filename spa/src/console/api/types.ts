@@ -98,6 +98,8 @@ export interface Instances {
 export type VersionAction = "start" | "file" | "change" | "rollback";
 
 export interface ConfigVersion {
+  /** The history entry's own id (a version can come back: the same file and overrides again). */
+  id?: string;
   version: string;
   previous: string | null;
   at: string;

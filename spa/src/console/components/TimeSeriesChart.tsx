@@ -17,6 +17,8 @@ interface TimeSeriesChartProps {
   color: string;
   /** A fixed range (ratios 0..1); otherwise from 0 to the largest value. */
   fixedMax?: number;
+  /** Steps without requests have no value (a gap): each value gets a dot, so a lone one shows. */
+  sparse?: boolean;
   testId: string;
 }
 
@@ -27,7 +29,7 @@ const HEIGHT = 150;
  * the figure's caption: the latest value and the hour's highest). The chart is made once and fed
  * new data on each refresh; its width follows its box.
  */
-export function TimeSeriesChart({ title, series, format, color, fixedMax, testId }: TimeSeriesChartProps) {
+export function TimeSeriesChart({ title, series, format, color, fixedMax, sparse = false, testId }: TimeSeriesChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
   const { t, i18n } = useTranslation();
@@ -44,7 +46,7 @@ export function TimeSeriesChart({ title, series, format, color, fixedMax, testId
   useEffect(() => {
     const node = box.current;
     if (!node) return;
-    const time = new Intl.DateTimeFormat(lng, { hour: "2-digit", minute: "2-digit" });
+    const time = new Intl.DateTimeFormat(lng, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
     const options: uPlot.Options = {
       width: Math.max(node.clientWidth, 200),
       height: HEIGHT,
@@ -54,7 +56,10 @@ export function TimeSeriesChart({ title, series, format, color, fixedMax, testId
         x: { time: true },
         y: { range: (_u, _min, max) => [0, fixedMax ?? (max > 0 ? max * 1.1 : 1)] },
       },
-      series: [{}, { label: title, stroke: color, width: 2, fill: `${color}22`, spanGaps: false }],
+      series: [
+        {},
+        { label: title, stroke: color, width: 2, fill: `${color}22`, spanGaps: false, points: { show: sparse, size: 4, fill: color } },
+      ],
       axes: [
         { stroke: "#4b5563", grid: { stroke: "#e5e7eb" }, values: (_u, splits) => splits.map((s) => time.format(s * 1000)) },
         { stroke: "#4b5563", grid: { stroke: "#e5e7eb" }, size: 64, values: (_u, splits) => splits.map((s) => formatRef.current(s)) },
@@ -69,12 +74,12 @@ export function TimeSeriesChart({ title, series, format, color, fixedMax, testId
       plot.destroy();
       chart.current = null;
     };
-  }, [title, color, fixedMax, lng]);
+  }, [title, color, fixedMax, sparse, lng]);
 
   // After the chart above (declared first, so a remade chart gets the data too).
   useEffect(() => {
     chart.current?.setData([series.t, series.values]);
-  }, [series, title, color, fixedMax, lng]);
+  }, [series, title, color, fixedMax, sparse, lng]);
 
   return (
     <figure className="chart" data-testid={testId}>

@@ -55,7 +55,7 @@ export function WriteSteps({ flow, editFields = [], onClose }: WriteStepsProps) 
           </button>
         </div>
       )}
-      {preview && (
+      {preview && !conflict && (
         <div className="preview" data-testid="write-preview">
           <h3>{t("write.previewTitle")}</h3>
           {preview.stale && (

@@ -90,3 +90,22 @@ describe("the history's pages", () => {
     expect(screen.queryByTestId("history-more")).not.toBeInTheDocument();
   });
 });
+
+describe("a version that comes back", () => {
+  it("is current only as the newest entry, and the older one can still be rolled back to", async () => {
+    const server = new FakeConsole();
+    server.changeBehindTheBack({ skin: "aurora", upstream: "api", before: null, after: "https://wallet-2.example" }, "bob");
+    server.changeBehindTheBack({ skin: "aurora", upstream: "api", before: "https://wallet-2.example", after: null }, "bob");
+    const first = server.history[2]!;
+    server.history[0] = { ...server.history[0]!, version: first.version, id: "3-0" };
+    server.history[1] = { ...server.history[1]!, id: "2-0" };
+    server.history[2] = { ...first, id: "1-0" };
+    server.version = first.version;
+    renderConsole("/history", "alice", server);
+    const versions = await screen.findAllByTestId("history-version");
+    expect(versions).toHaveLength(3);
+    expect(within(versions[0]!).getByText("actual")).toBeInTheDocument();
+    expect(within(versions[2]!).queryByText("actual")).not.toBeInTheDocument();
+    expect(within(versions[2]!).getByTestId("rollback-open")).toBeInTheDocument();
+  });
+});

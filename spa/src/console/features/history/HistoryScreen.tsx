@@ -30,8 +30,11 @@ function HistoryPage({ before, onRollback, onMore, last }: HistoryPageProps) {
   const next = data.next !== undefined ? data.next : oldest && data.versions.length >= HISTORY_PAGE ? oldest.version : null;
   return (
     <>
-      {data.versions.map((entry) => (
-        <VersionEntry key={entry.version} entry={entry} current={entry.version === data.current}
+      {data.versions.map((entry, index) => (
+        // Only the newest entry is what runs now: an older one may carry the same version (a rollback
+        // or a change back to the file's values makes the same configuration again).
+        <VersionEntry key={entry.id ?? `${entry.version}-${index}`} entry={entry}
+                      current={before === null && index === 0 && entry.version === data.current}
                       onRollback={onRollback && ((chosen) => onRollback(chosen, data.current))} />
       ))}
       {last && next && (

@@ -24,11 +24,11 @@ export function SkinCharts({ skin, series }: { skin: string; series: SkinSeries 
       <TimeSeriesChart title={t("charts.rps")} series={of(series.rps)} format={formatters.rps} color={COLORS.rps}
                        testId={`chart-${skin}-rps`} />
       <TimeSeriesChart title={t("charts.errorRate")} series={of(series.errorRate)} format={formatters.ratio}
-                       color={COLORS.errorRate} fixedMax={1} testId={`chart-${skin}-errors`} />
-      <TimeSeriesChart title={t("charts.p95")} series={of(series.p95Ms)} format={formatters.ms} color={COLORS.p95Ms}
+                       color={COLORS.errorRate} fixedMax={1} sparse testId={`chart-${skin}-errors`} />
+      <TimeSeriesChart title={t("charts.p95")} series={of(series.p95Ms)} format={formatters.ms} color={COLORS.p95Ms} sparse
                        testId={`chart-${skin}-p95`} />
       <TimeSeriesChart title={t("charts.cacheHit")} series={of(series.cacheHitRatio)} format={formatters.ratio}
-                       color={COLORS.cacheHitRatio} fixedMax={1} testId={`chart-${skin}-cache`} />
+                       color={COLORS.cacheHitRatio} fixedMax={1} sparse testId={`chart-${skin}-cache`} />
     </div>
   );
 }
