@@ -55,7 +55,6 @@ export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose }: C
   return (
     <ConsoleDialog title={t("title", { upstream: upstream.name, skin: skin.name })} onClose={onClose} wide
                    testId="change-dialog">
-      {editable && <p className="muted">{t("current", { url: upstream.url })}</p>}
       {editable && (
         <form className="change-form" onSubmit={submitPreview} noValidate>
           <TextField name="url" type="url" label={t("url")} value={backToFile ? upstream.fileUrl : url}
