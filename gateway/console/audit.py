@@ -183,10 +183,13 @@ class FileTrail:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = asyncio.Lock()
-        self._last = (0, -1)
+        self._last: tuple[int, int] | None = None
+        """The newest entry's position (read from the file at the first entry: ids go on after a restart)."""
 
     async def record(self, entry: AuditEntry) -> None:
         async with self._lock:  # ids in the order the lines are written
+            if self._last is None:
+                self._last = await asyncio.to_thread(self._newest)
             ms = max(time.time_ns() // 1_000_000, self._last[0])
             self._last = (ms, self._last[1] + 1 if ms == self._last[0] else 0)
             entry = msgspec.structs.replace(entry, at=_iso(ms), id=f"{ms}-{self._last[1]}")
@@ -198,15 +201,28 @@ class FileTrail:
 
     def _append(self, line: bytes) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
         try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                line = b"\n" + line  # after a line a crash cut short
             os.write(fd, line)
             os.fsync(fd)
         finally:
             os.close(fd)
 
+    def _newest(self) -> tuple[int, int]:
+        try:
+            found, _ = self._page(Query(limit=1))
+        except OSError:
+            return 0, -1  # unreadable: its writing will fail and say so
+        return order(found[0].id) if found and found[0].id else (0, -1)
+
     async def page(self, query: Query) -> Page:
-        return await asyncio.to_thread(self._page, query)
+        try:
+            return await asyncio.to_thread(self._page, query)
+        except OSError as exc:
+            raise StoreUnavailable(f"{self.path}: {exc.strerror}") from exc
 
     def _page(self, query: Query) -> Page:
         newest = query.newest()

@@ -52,7 +52,10 @@ class Refusal(Exception):
 def main(argv: list[str]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    path = args.file or Settings.from_env().operators_file
+    try:
+        path = args.file or Settings.from_env().operators_file
+    except ValueError as exc:
+        parser.error(str(exc))
     if path is None:
         parser.error("name the operators file: --file PATH, or OPERATORS_FILE")
     try:
