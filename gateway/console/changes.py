@@ -182,6 +182,7 @@ async def committed(
     if commit.outcome == "applied":
         live = await gateway.instances.acknowledged(commit.version)
         answer = {
+            "outcome": "applied",  # what the bearer API answered before it was versioned: scripts read it
             "version": commit.version,
             "previous": commit.previous,
             "changes": msgspec.to_builtins(commit.changes),
