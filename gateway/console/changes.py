@@ -182,6 +182,7 @@ async def committed(
     if commit.outcome == "applied":
         live = await gateway.instances.acknowledged(commit.version)
         answer = {
+            "outcome": "applied",  # what the bearer API answered before it was versioned: scripts read it
             "version": commit.version,
             "previous": commit.previous,
             "changes": msgspec.to_builtins(commit.changes),
@@ -215,13 +216,17 @@ class Caller:
     operator: Operator
     audit: Audit
 
+    def reason(self, given: str | None) -> str | None:
+        """What they gave; a token's call that gave none says so (a console call always gives one)."""
+        return (given or "").strip() or (API_REASON if self.operator.via == "token" else None)
+
     def author(self, reason: str | None) -> Author:
-        return Author(self.operator.name, self.operator.via, (reason or "").strip() or API_REASON)
+        return Author(self.operator.name, self.operator.via, self.reason(reason))
 
     async def record(self, action: Action, outcome: Outcome, reason: str | None, **fields: Any) -> None:
         who = self.operator
-        reason = (reason or "").strip() or API_REASON
-        await self.audit.record(AuditEntry(action, who.name, who.via, who.address, outcome, reason=reason, **fields))
+        entry = AuditEntry(action, who.name, who.via, who.address, outcome, reason=self.reason(reason), **fields)
+        await self.audit.record(entry)
 
 
 def _caller(operator: NamedDependency[Operator], audit: NamedDependency[Audit]) -> Caller:

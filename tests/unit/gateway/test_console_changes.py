@@ -23,10 +23,11 @@ from gateway.config import skins
 from gateway.config.history import Author, Change, FileVersions, RedisVersions
 from gateway.config.live import LiveConfig
 from gateway.config.probe import probe
-from gateway.config.settings import SharedRedis
+from gateway.config.settings import Settings, SharedRedis
 from gateway.console import changes, history, overview
 from gateway.console.operators import token_digest
 from gateway.operations.lifecycle import Lifecycle
+from gateway.operations.observability import configure_logging
 from gateway.operations.series import Series, p95_ms
 from gateway.shared.instances import Instances
 from gateway.shared.presence import Presence
@@ -39,6 +40,14 @@ from tests.support.stack import free_port
 pytestmark = pytest.mark.anyio
 
 SKIN = ONE_SKIN.format(api="http://api-1.test")
+
+
+@pytest.fixture(autouse=True)
+def logging_to_this_test() -> None:
+    """The log goes to this test's output: a test before may have left it bound to a capture it closed."""
+    configure_logging(Settings(log_format="json", secret_key="x"))
+
+
 ANN = Author("ann", "console", "moving the wallet")
 
 
