@@ -63,7 +63,6 @@ from gateway.shared.instances import Instances
 from gateway.shared.presence import Presence
 from gateway.shared.ratelimit import RateLimitConfig, RateLimiter
 from gateway.shared.session import Sessions
-from gateway.shared.store import StoreUnavailable
 from gateway.shared.store.copies import SessionCopies
 from gateway.shared.store.memory import MemoryShared, ProcessStore
 from gateway.shared.store.redis import FailFast, RedisShared, connect
@@ -244,8 +243,7 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
         for task in watchers:
             with suppress(asyncio.CancelledError):
                 await task
-        with suppress(StoreUnavailable):  # the last quarter second of the charts, when Redis takes it
-            await gateway.series.flush()
+        await gateway.series.flush()  # the last quarter second of the charts
         await gateway.lifecycle.settle(within_s=min(5.0, settings.drain_timeout_s))
         await gateway.clients.aclose()
         if stores.redis is not None:
