@@ -24,6 +24,39 @@ interface TimeSeriesChartProps {
 
 const HEIGHT = 150;
 
+interface Look {
+  title: string;
+  color: string;
+  fixedMax: number | undefined;
+  sparse: boolean;
+  lng: string;
+}
+
+/** uPlot's options for one metric: time axis in the operator's language (24 h), values as `format` says. */
+function chartOptions(look: Look, width: number, format: (value: number) => string): uPlot.Options {
+  const { title, color, fixedMax, sparse, lng } = look;
+  const time = new Intl.DateTimeFormat(lng, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  const axis = { stroke: "#4b5563", grid: { stroke: "#e5e7eb" } };
+  return {
+    width,
+    height: HEIGHT,
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false } },
+    scales: {
+      x: { time: true },
+      y: { range: (_u, _min, max) => [0, fixedMax ?? (max > 0 ? max * 1.1 : 1)] },
+    },
+    series: [
+      {},
+      { label: title, stroke: color, width: 2, fill: `${color}22`, spanGaps: false, points: { show: sparse, size: 4, fill: color } },
+    ],
+    axes: [
+      { ...axis, values: (_u, splits) => splits.map((s) => time.format(s * 1000)) },
+      { ...axis, size: 64, values: (_u, splits) => splits.map((s) => format(s)) },
+    ],
+  };
+}
+
 /**
  * One metric over the last hour, drawn by uPlot on a canvas (hidden from screen readers, which get
  * the figure's caption: the latest value and the hour's highest). The chart is made once and fed
@@ -46,25 +79,8 @@ export function TimeSeriesChart({ title, series, format, color, fixedMax, sparse
   useEffect(() => {
     const node = box.current;
     if (!node) return;
-    const time = new Intl.DateTimeFormat(lng, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-    const options: uPlot.Options = {
-      width: Math.max(node.clientWidth, 200),
-      height: HEIGHT,
-      legend: { show: false },
-      cursor: { drag: { x: false, y: false } },
-      scales: {
-        x: { time: true },
-        y: { range: (_u, _min, max) => [0, fixedMax ?? (max > 0 ? max * 1.1 : 1)] },
-      },
-      series: [
-        {},
-        { label: title, stroke: color, width: 2, fill: `${color}22`, spanGaps: false, points: { show: sparse, size: 4, fill: color } },
-      ],
-      axes: [
-        { stroke: "#4b5563", grid: { stroke: "#e5e7eb" }, values: (_u, splits) => splits.map((s) => time.format(s * 1000)) },
-        { stroke: "#4b5563", grid: { stroke: "#e5e7eb" }, size: 64, values: (_u, splits) => splits.map((s) => formatRef.current(s)) },
-      ],
-    };
+    const look = { title, color, fixedMax, sparse, lng };
+    const options = chartOptions(look, Math.max(node.clientWidth, 200), (value) => formatRef.current(value));
     const plot = new uPlot(options, [[], []], node);
     chart.current = plot;
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(node.clientWidth, 200), height: HEIGHT }));

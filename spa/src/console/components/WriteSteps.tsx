@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 
-import { errorsOf } from "../api/errors";
+import { errorsOf, type ConsoleError } from "../api/errors";
+import type { Applied } from "../api/types";
 import { useErrorText } from "../lib/errorText";
 import { shortVersion } from "../lib/format";
 import type { WriteFlow } from "../lib/writeFlow";
@@ -27,34 +28,13 @@ export function WriteSteps({ flow, editFields = [], onClose }: WriteStepsProps) 
   const { preview, applied, problem } = flow;
   const conflict = problem?.conflict ?? null;
 
-  if (applied) {
-    return (
-      <div className="write-steps" data-testid="write-applied">
-        <LiveReport applied={applied} />
-        {applied.fileDiffers && <p className="notice notice--warn">{t("write.fileDiffers")}</p>}
-        <ChangesDiff changes={applied.changes} caption={t("write.appliedCaption")} />
-        <div className="dialog-actions">
-          <button type="button" className="button button--primary" onClick={onClose} data-testid="write-done">
-            {t("write.done")}
-          </button>
-        </div>
-      </div>
-    );
-  }
+  if (applied) return <AppliedStep applied={applied} onClose={onClose} />;
 
   const probes = preview ? (preview.probes ?? (preview.probe ? [preview.probe] : [])) : [];
   const unreachable = probes.some((probe) => !probe.ok);
   return (
     <div className="write-steps">
-      {conflict && (
-        <div className="notice notice--warn" role="alert" data-testid="write-conflict">
-          <p>{t("write.conflict", { version: shortVersion(conflict.current) })}</p>
-          <ChangesDiff changes={conflict.changes} caption={t("write.conflictCaption")} testId="conflict-diff" />
-          <button type="button" className="button" onClick={() => flow.restart(conflict.current)} data-testid="write-restart">
-            {t("write.restart")}
-          </button>
-        </div>
-      )}
+      {conflict && <ConflictNotice conflict={conflict} onRestart={() => flow.restart(conflict.current)} />}
       {preview && !conflict && (
         <div className="preview" data-testid="write-preview">
           <h3>{t("write.previewTitle")}</h3>
@@ -85,6 +65,37 @@ export function WriteSteps({ flow, editFields = [], onClose }: WriteStepsProps) 
           </button>
         )}
       </div>
+    </div>
+  );
+}
+
+/** The answer of an applied write: where it is live, and what changed. */
+function AppliedStep({ applied, onClose }: { applied: Applied; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="write-steps" data-testid="write-applied">
+      <LiveReport applied={applied} />
+      {applied.fileDiffers && <p className="notice notice--warn">{t("write.fileDiffers")}</p>}
+      <ChangesDiff changes={applied.changes} caption={t("write.appliedCaption")} />
+      <div className="dialog-actions">
+        <button type="button" className="button button--primary" onClick={onClose} data-testid="write-done">
+          {t("write.done")}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A 409: the version now current, the other change's diff, and the way to start again from it. */
+function ConflictNotice({ conflict, onRestart }: { conflict: NonNullable<ConsoleError["conflict"]>; onRestart: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="notice notice--warn" role="alert" data-testid="write-conflict">
+      <p>{t("write.conflict", { version: shortVersion(conflict.current) })}</p>
+      <ChangesDiff changes={conflict.changes} caption={t("write.conflictCaption")} testId="conflict-diff" />
+      <button type="button" className="button" onClick={onRestart} data-testid="write-restart">
+        {t("write.restart")}
+      </button>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 
 import { toConsoleError } from "../../api/errors";
-import type { Skin, Upstream } from "../../api/types";
+import type { Skin, SkinSeries, Upstream } from "../../api/types";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { shortVersion, useFormats } from "../../lib/format";
 import { useAllowed, useSignedIn } from "../../lib/store/hooks";
@@ -58,32 +58,46 @@ export function OverviewScreen({ actions }: { actions?: OverviewActions }) {
       )}
       {!data && overview.isLoading && <p className="muted">{t("loading")}</p>}
       {data?.skins.map((skin) => (
-        <section key={skin.id} className="skin" aria-labelledby={`skin-${skin.id}`} data-testid={`skin-${skin.id}`}>
-          <div className="skin__head">
-            <div>
-              <h2 id={`skin-${skin.id}`}>
-                {skin.name} <span className="muted">({skin.id})</span>
-              </h2>
-              <p className="muted">{t("skinFacts", { siteId: skin.siteId, hosts: skin.hosts.join(", ") })}</p>
-            </div>
-            {mayChange && (
-              <div className="skin__actions">
-                <button type="button" className="button" onClick={() => actions.purge(skin)} data-testid="purge-open">
-                  {t("purge")}
-                </button>
-                <button type="button" className="button" onClick={() => actions.revoke(skin)} data-testid="revoke-open">
-                  {t("revoke")}
-                </button>
-              </div>
-            )}
-          </div>
-          <UpstreamTable
-            skin={skin}
-            onChange={mayChange ? (upstream) => actions.changeUpstream(skin, upstream, data.config.version) : undefined}
-          />
-          <SkinCharts skin={skin.id} series={series.data?.skins[skin.id]} />
-        </section>
+        <SkinPanel key={skin.id} skin={skin} series={series.data?.skins[skin.id]}
+                   actions={mayChange ? actions : undefined} baseVersion={data.config.version} />
       ))}
+    </section>
+  );
+}
+
+interface SkinPanelProps {
+  skin: Skin;
+  series: SkinSeries | undefined;
+  /** Given when the operator may change things (operators and admins). */
+  actions: OverviewActions | undefined;
+  baseVersion: string;
+}
+
+/** One skin: its name and hosts, purge and revoke, its upstreams, its four charts. */
+function SkinPanel({ skin, series, actions, baseVersion }: SkinPanelProps) {
+  const { t } = useTranslation("overview");
+  return (
+    <section className="skin" aria-labelledby={`skin-${skin.id}`} data-testid={`skin-${skin.id}`}>
+      <div className="skin__head">
+        <div>
+          <h2 id={`skin-${skin.id}`}>
+            {skin.name} <span className="muted">({skin.id})</span>
+          </h2>
+          <p className="muted">{t("skinFacts", { siteId: skin.siteId, hosts: skin.hosts.join(", ") })}</p>
+        </div>
+        {actions && (
+          <div className="skin__actions">
+            <button type="button" className="button" onClick={() => actions.purge(skin)} data-testid="purge-open">
+              {t("purge")}
+            </button>
+            <button type="button" className="button" onClick={() => actions.revoke(skin)} data-testid="revoke-open">
+              {t("revoke")}
+            </button>
+          </div>
+        )}
+      </div>
+      <UpstreamTable skin={skin} onChange={actions && ((upstream) => actions.changeUpstream(skin, upstream, baseVersion))} />
+      <SkinCharts skin={skin.id} series={series} />
     </section>
   );
 }
