@@ -9,7 +9,8 @@ Logged out: /home, /games/slots, /livedealer, /promotions; logged in as the sand
 
 Counted through the DevTools protocol, per request that crossed the wire: `Network.loadingFinished`'s
 `encodedDataLength` (the answer's head and body as received, compressed or not); answers the
-browser took from its own cache cost nothing and are counted apart; answers 304 are counted. A page
+browser took from its own cache cost nothing and are counted apart; answers 304 are counted (the
+status line as received, `Network.responseReceivedExtraInfo`: the page itself sees the stored 200). A page
 is measured until the network has been idle for half a second, then 2 s more. Also listed: JSON
 answers over 1 kB that arrived uncompressed, and the page's largest answers.
 
@@ -57,8 +58,9 @@ CHROME_ARGS = [
 
 @dataclass
 class Answer:
-    url: str
+    url: str = ""
     status: int = 0
+    """As the network gave it: a revalidated copy is 304 here (the page sees the stored 200)."""
     encoding: str = ""
     media_type: str = ""
     wire: int = 0
@@ -99,9 +101,9 @@ def visit(context: BrowserContext, url: str) -> dict[str, Any]:
 
     def received(event: dict[str, Any]) -> None:
         response = event["response"]
-        answer = seen.answers.setdefault(event["requestId"], Answer(response["url"]))
+        answer = seen.answers.setdefault(event["requestId"], Answer())
         headers = {name.lower(): value for name, value in response.get("headers", {}).items()}
-        answer.status = response["status"]
+        answer.url, answer.status = response["url"], answer.status or response["status"]
         answer.encoding = headers.get("content-encoding", "")
         answer.media_type = headers.get("content-type", "")
         answer.from_cache = answer.from_cache or bool(
@@ -114,11 +116,15 @@ def visit(context: BrowserContext, url: str) -> dict[str, Any]:
             answer.finished, answer.wire = True, int(event["encodedDataLength"])
 
     def from_cache(event: dict[str, Any]) -> None:
-        seen.answers.setdefault(event["requestId"], Answer("")).from_cache = True
+        seen.answers.setdefault(event["requestId"], Answer()).from_cache = True
+
+    def wire_status(event: dict[str, Any]) -> None:  # the status line that crossed the wire
+        seen.answers.setdefault(event["requestId"], Answer()).status = int(event["statusCode"])
 
     cdp.on("Network.responseReceived", received)
     cdp.on("Network.loadingFinished", finished)
     cdp.on("Network.requestServedFromCache", from_cache)
+    cdp.on("Network.responseReceivedExtraInfo", wire_status)
     cdp.send("Network.enable")
     page.goto(url, wait_until="networkidle")
     page.wait_for_timeout(SETTLE_MS)

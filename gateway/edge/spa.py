@@ -70,10 +70,12 @@ def spa_handlers(dist: Path, production: bool) -> list[Any]:
         name = path.lstrip("/")
         if not (PUBLIC_FILE.match(name) and (dist / name).is_file()):
             name = "index.html"
-            if not (dist / name).is_file():
-                return error(503, "SPA_NOT_BUILT", "The player site is not built (make run builds it)", ctx)
+        try:  # read each time (cheap beside a page view): a rebuilt site is served without a restart
+            body = (dist / name).read_bytes()
+        except OSError:  # not built, or a build emptying the folder right now
+            return error(503, "SPA_NOT_BUILT", "The player site is not built (make run builds it)", ctx)
         media_type = _media_type(name)
-        variants = packed.variants(name, (dist / name).read_bytes(), media_type)
+        variants = packed.variants(name, body, media_type)
         return represent(variants, Incoming.of(request.scope).headers, media_type, ctx, headers)
 
     return [Router(path="/", route_handlers=[asset, document])]

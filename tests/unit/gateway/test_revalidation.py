@@ -178,3 +178,17 @@ async def test_hostile_conditionals_and_encodings_get_a_correct_answer(site: Bro
             response, raw = await fetch(site, path, accept_encoding=accept, if_none_match=tag)
             assert response.status_code == 200, (accept, tag, response.status_code)
             assert decoded(response, raw) == whole, (accept, tag)
+
+
+async def test_a_rebuilt_page_is_served_at_once_with_a_new_etag(upstream: respx.Router, dist: Path) -> None:
+    (dist / "index.html").unlink()
+    async with browser_on(gateway_app(upstream, spa_dist=dist)) as visitor:
+        missing = await visitor.get("/home")
+        assert missing.status_code == 503 and missing.json()["code"] == "SPA_NOT_BUILT"
+        (dist / "index.html").write_bytes(PAGE)
+        built, _ = await fetch(visitor, "/home", accept_encoding=CHROME)
+        assert built.status_code == 200
+        (dist / "index.html").write_bytes(PAGE.replace(b"casino", b"casino v2"))
+        rebuilt, raw = await fetch(visitor, "/home", accept_encoding=CHROME, if_none_match=built.headers["etag"])
+        assert rebuilt.status_code == 200 and b"casino v2" in brotli.decompress(raw)
+        assert rebuilt.headers["etag"] != built.headers["etag"]
