@@ -28,23 +28,21 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from playwright.sync_api import BrowserContext, Playwright, sync_playwright
+from playwright.sync_api import Playwright, sync_playwright
 
 from tests.support.stack import start_stack
 from tests.support.visitor import Player
+from tests.support.wire import visit
 
 RESULTS = Path(__file__).resolve().parent / "results" / "bytes.json"
 VISITOR_PAGES = ("/home", "/games/slots", "/livedealer", "/promotions")
 PLAYER_PAGES = ("/mybalance", "/deposit")
 VIEWPORT = {"width": 390, "height": 844}
-SETTLE_MS = 2000
 CHROME_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -54,84 +52,6 @@ CHROME_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-
-
-@dataclass
-class Answer:
-    url: str = ""
-    status: int = 0
-    """As the network gave it: a revalidated copy is 304 here (the page sees the stored 200)."""
-    encoding: str = ""
-    media_type: str = ""
-    wire: int = 0
-    from_cache: bool = False
-    finished: bool = False
-
-
-@dataclass
-class Visit:
-    answers: dict[str, Answer] = field(default_factory=dict)
-
-    def figures(self) -> dict[str, Any]:
-        crossed = [a for a in self.answers.values() if a.finished and not a.from_cache and a.wire > 0]
-        uncompressed_json = sorted(
-            {_path(a.url) for a in crossed if "json" in a.media_type and not a.encoding and a.wire > 1024 + 400}
-        )
-        largest = sorted(crossed, key=lambda a: -a.wire)[:6]
-        return {
-            "bytes": sum(a.wire for a in crossed),
-            "requests": len(crossed),
-            "not_modified": sum(1 for a in crossed if a.status == 304),
-            "from_browser_cache": sum(1 for a in self.answers.values() if a.from_cache),
-            "uncompressed_json_over_1kb": uncompressed_json,
-            "largest": [f"{_path(a.url)} {a.status} {a.encoding or 'identity'} {a.wire}" for a in largest],
-        }
-
-
-def _path(url: str) -> str:
-    parts = urlsplit(url)
-    return parts.path + (f"?{parts.query}" if parts.query else "")
-
-
-def visit(context: BrowserContext, url: str) -> dict[str, Any]:
-    """One page in `context` (its cache and cookies as they are), measured until it is quiet."""
-    page = context.new_page()
-    cdp = context.new_cdp_session(page)
-    seen = Visit()
-
-    def received(event: dict[str, Any]) -> None:
-        response = event["response"]
-        answer = seen.answers.setdefault(event["requestId"], Answer())
-        headers = {name.lower(): value for name, value in response.get("headers", {}).items()}
-        answer.url, answer.status = response["url"], answer.status or response["status"]
-        answer.encoding = headers.get("content-encoding", "")
-        answer.media_type = headers.get("content-type", "")
-        answer.from_cache = answer.from_cache or bool(
-            response.get("fromDiskCache") or response.get("fromPrefetchCache")
-        )
-
-    def finished(event: dict[str, Any]) -> None:
-        answer = seen.answers.get(event["requestId"])
-        if answer is not None:
-            answer.finished, answer.wire = True, int(event["encodedDataLength"])
-
-    def from_cache(event: dict[str, Any]) -> None:
-        seen.answers.setdefault(event["requestId"], Answer()).from_cache = True
-
-    def wire_status(event: dict[str, Any]) -> None:  # the status line that crossed the wire
-        seen.answers.setdefault(event["requestId"], Answer()).status = int(event["statusCode"])
-
-    cdp.on("Network.responseReceived", received)
-    cdp.on("Network.loadingFinished", finished)
-    cdp.on("Network.requestServedFromCache", from_cache)
-    cdp.on("Network.responseReceivedExtraInfo", wire_status)
-    cdp.send("Network.enable")
-    page.goto(url, wait_until="networkidle")
-    page.wait_for_timeout(SETTLE_MS)
-    figures = seen.figures()
-    cdp.detach()
-    page.close()
-    return figures
 
 
 def measure_pages(
@@ -153,8 +73,8 @@ def measure_pages(
         try:
             if cookies:
                 context.add_cookies(cookies)  # type: ignore[arg-type]
-            first = visit(context, base + path)
-            repeat = visit(context, base + path)
+            first = visit(context, base + path).figures()
+            repeat = visit(context, base + path).figures()
         finally:
             context.close()
         found[path] = {"first": first, "repeat": repeat}
