@@ -9,11 +9,12 @@ gives no validator. Here an answer is compressed once (the build's files at buil
 `index.html`, a skin's config and the public files the first time they are served) and its
 stored bytes are sent as they are, each encoding with its own ETag, so a browser revalidates for
 a 304 of a few hundred bytes. Compressing per request is what stored bytes avoid. Measured for
-the 30 kB sports events JSON (bench/compression.py, CPU per call, one core): gzip level 1 57 us
-(to 4.5 kB), brotli quality 1 51 us (4.8 kB), 2 88 us (4.3 kB), 3 96 us (3.9 kB), 4 161 us
-(3.5 kB); the levels for bytes kept, gzip 9 430 us (3.4 kB) and brotli 11 36 ms (2.6 kB). A whole
-content cache hit costs about 90 us of CPU (bench/RESULTS.md): compressing it on every hit would
-double it, sending the stored bytes costs nothing.
+the 30 kB sports events JSON (bench/compression.py, CPU per call, one core, three runs on a shared
+machine): gzip level 1 57-82 us (to 4.5 kB), brotli quality 1 51-60 us (4.8 kB), 2 88-114 us
+(4.3 kB), 3 96-121 us (3.9 kB), 4 161-196 us (3.5 kB); for bytes kept, gzip 9 about 0.5 ms
+(3.4 kB), brotli 10 14 ms (2.6 kB), brotli 11 36-45 ms (2.6 kB). A whole content cache hit costs
+about 90 us of CPU (bench/RESULTS.md): compressing it on every hit would double it, sending the
+stored bytes costs nothing.
 
 Brotli through `brotli`, Google's own binding, released from the same repository as the C
 library (google/brotli), with wheels for every platform the gateway runs on; Litestar's `brotli`
@@ -66,10 +67,11 @@ class Levels:
 STORED = Levels(gzip=9, br=10)
 """Compressed once and kept (index.html, a skin's config, the public files): on the event loop,
 once per content, so brotli's 10 rather than 11 (index.html's 27 kB: 9 ms for 5.6 kB against 25 ms
-for 5.5 kB; the build's files get 11 from spa/vite.config.ts, where time is free)."""
+for 5.5 kB; the build's files get 11 from spa/vite.config.ts, where time is free). Not for content
+entering the cache: 14 ms for the 30 kB sports events, once per refresh."""
 ON_THE_FLY = Levels(gzip=1, br=3)
 """Compressed as it is sent (an answer read once): gzip's cheapest; brotli's 3, a seventh smaller
-than gzip 1 for 1.7x its CPU (its 1 costs as much as gzip 1 and is larger; bench/compression.py)."""
+than gzip 1 for 1.4-1.9x its CPU (its 1 costs as much as gzip 1 and is larger; bench/compression.py)."""
 
 
 def compress(body: bytes, coding: Coding, levels: Levels) -> bytes:
