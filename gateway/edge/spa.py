@@ -15,7 +15,7 @@ from litestar.params import FromPath
 
 from gateway.config.skins import Skin
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
-from gateway.http.compression import Coding, Packed, Variants, represent
+from gateway.http.compression import Coding, Packed, Variants, headers_digest, represent
 from gateway.http.errors import error
 from gateway.http.security import page_headers
 
@@ -76,7 +76,9 @@ def spa_handlers(dist: Path, production: bool) -> list[Any]:
             return error(503, "SPA_NOT_BUILT", "The player site is not built (make run builds it)", ctx)
         media_type = _media_type(name)
         variants = packed.variants(name, body, media_type)
-        return represent(variants, Incoming.of(request.scope).headers, media_type, ctx, headers)
+        # the skin's frame and payment hosts (CSP) change apart from the page: its ETag names them
+        signed = headers_digest(headers)
+        return represent(variants, Incoming.of(request.scope).headers, media_type, ctx, headers, signed)
 
     return [Router(path="/", route_handlers=[asset, document])]
 

@@ -140,6 +140,12 @@ def etag(identity_digest: str, coding: Coding) -> str:
     return f'"{identity_digest}"' if coding == "identity" else f'"{identity_digest}-{coding}"'
 
 
+def headers_digest(headers: Mapping[str, str]) -> str:
+    """A short name for a set of header values (48 bits of SHA-256): part of an ETag."""
+    listed = "\n".join(f"{name}:{value}" for name, value in sorted(headers.items()))
+    return digest(listed.encode("latin-1"))[:8]
+
+
 def matches(if_none_match: str | None, current: str) -> bool:
     """Whether `If-None-Match` names the current ETag (RFC 9110 13.1.2: weak comparison, so a
     `W/` prefix is passed over; `*` names any). Garbage between or instead of quoted tags names
@@ -191,19 +197,29 @@ class Variants:
         packed = {coding: compress(body, coding, levels) for coding in PREFERRED}
         return cls(body, {coding: data for coding, data in packed.items() if len(data) < len(body)})
 
-    def pick(self, accept_encoding: str | None) -> Variant:
+    def pick(self, accept_encoding: str | None, extra_tag: str = "") -> Variant:
+        """The variant the browser accepts; its ETag also names `extra_tag` when given."""
         coding = negotiate(accept_encoding, self.codings) if self.codings else "identity"
         body = self.encoded[coding] if coding != "identity" else self.identity
-        return Variant(coding, body, self._etags[coding])
+        tag = etag(f"{self.digest}.{extra_tag}", coding) if extra_tag else self._etags[coding]
+        return Variant(coding, body, tag)
 
 
 def represent(
-    variants: Variants, asked: Mapping[str, str], media_type: str, ctx: RequestContext, headers: dict[str, str]
+    variants: Variants,
+    asked: Mapping[str, str],
+    media_type: str,
+    ctx: RequestContext,
+    headers: dict[str, str],
+    extra_tag: str = "",
 ) -> Outgoing:
     """The variant the browser accepts (`asked`: the request's headers), with its ETag; `304` and
     no body when its `If-None-Match` names that variant. `headers` (`Cache-Control`, the page's
-    security headers...) go on both: a 304 updates what the browser stored (RFC 9111 4.3.4)."""
-    chosen = variants.pick(asked.get("accept-encoding"))
+    security headers...) go on both: a 304 updates what the browser stored (RFC 9111 4.3.4).
+    `extra_tag` (`headers_digest(...)` of headers that change apart from the body, such as a
+    page's CSP from its skin's frame hosts) goes into the ETag, so a change there is a 200 with
+    the new headers: browsers keep some stored headers over a 304's."""
+    chosen = variants.pick(asked.get("accept-encoding"), extra_tag)
     headers = {**headers, "etag": chosen.etag}
     if variants.codings:
         headers["vary"] = "accept-encoding"

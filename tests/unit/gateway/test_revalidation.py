@@ -33,6 +33,7 @@ site_id = "aurora"
 name = "{name}"
 hosts = ["testserver.local"]
 currency = "INR"
+frame_hosts = [{frames}]
 [skins.upstreams]
 api = "http://api.test"
 capi = "http://capi.test"
@@ -159,11 +160,11 @@ async def test_the_config_changes_its_etag_when_the_operator_changes_the_skin(
     upstream: respx.Router, dist: Path, tmp_path: Path
 ) -> None:
     skins_file = tmp_path / "skins.toml"
-    skins_file.write_text(SKIN.format(name="Aurora Casino"))
+    skins_file.write_text(SKIN.format(name="Aurora Casino", frames=""))
     app = gateway_app(upstream, spa_dist=dist, skins_file=skins_file, probe_upstreams=False)
     async with browser_on(app) as visitor:
         before, _ = await fetch(visitor, "/bff/config")
-        skins_file.write_text(SKIN.format(name="Aurora Casino Nueva"))
+        skins_file.write_text(SKIN.format(name="Aurora Casino Nueva", frames=""))
         assert (await app.gateway.config.reload("test")).outcome == "applied"
         after, raw = await fetch(visitor, "/bff/config", if_none_match=before.headers["etag"])
         assert after.status_code == 200 and b"Aurora Casino Nueva" in decoded(after, raw)
@@ -192,3 +193,22 @@ async def test_a_rebuilt_page_is_served_at_once_with_a_new_etag(upstream: respx.
         rebuilt, raw = await fetch(visitor, "/home", accept_encoding=CHROME, if_none_match=built.headers["etag"])
         assert rebuilt.status_code == 200 and b"casino v2" in brotli.decompress(raw)
         assert rebuilt.headers["etag"] != built.headers["etag"]
+
+
+async def test_the_pages_etag_changes_when_its_security_headers_do(
+    upstream: respx.Router, dist: Path, tmp_path: Path
+) -> None:
+    """A 304 would leave the browser with the old CSP (browsers keep some stored headers over a
+    304's): an operator who lets in a new game provider's frames must reach returning players."""
+    skins_file = tmp_path / "skins.toml"
+    skins_file.write_text(SKIN.format(name="Aurora Casino", frames='"https://games-1.example"'))
+    app = gateway_app(upstream, spa_dist=dist, skins_file=skins_file, probe_upstreams=False)
+    async with browser_on(app) as visitor:
+        before, _ = await fetch(visitor, "/home", accept_encoding=CHROME)
+        same, _ = await fetch(visitor, "/home", accept_encoding=CHROME, if_none_match=before.headers["etag"])
+        assert same.status_code == 304
+        skins_file.write_text(SKIN.format(name="Aurora Casino", frames='"https://games-2.example"'))
+        assert (await app.gateway.config.reload("test")).outcome == "applied"
+        after, raw = await fetch(visitor, "/home", accept_encoding=CHROME, if_none_match=before.headers["etag"])
+        assert after.status_code == 200 and "https://games-2.example" in after.headers["content-security-policy"]
+        assert brotli.decompress(raw) == PAGE and after.headers["etag"] != before.headers["etag"]
