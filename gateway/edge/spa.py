@@ -1,9 +1,10 @@
-"""Serving the built SPA: hashed assets cached for good, `index.html` for every client
-route (never cached), and the page's security headers with the skin's frame hosts."""
+"""Serving the built SPA: hashed assets cached for good, `index.html` for every client route
+(revalidated on every use), the public files, and the page's security headers with the skin's
+frame hosts. Each travels brotli- or gzip-compressed as the browser accepts, with a strong ETag
+per encoding, and a browser whose copy is current gets 304 (`gateway.http.compression`)."""
 
 from __future__ import annotations
 
-import gzip
 import re
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,8 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from gateway.config.skins import Skin
-from gateway.http.asgi import Outgoing, RequestContext
+from gateway.http.asgi import Incoming, Outgoing, RequestContext
+from gateway.http.compression import Coding, Packed, Variants, headers_digest, represent
 from gateway.http.errors import error
 from gateway.http.security import page_headers
 
@@ -27,47 +29,32 @@ API_PREFIXES = ("/bff/", "/api/", "/capi/", "/sbapi/", "/rest/", "/_sandbox/")
 # Vite's hashed build files: one name, no folders.
 ASSET = re.compile(r"^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(js|css|svg|png|woff2|json)$")
 IMMUTABLE = "public, max-age=31536000, immutable"
-
-
-def accepts_gzip(accept_encoding: str) -> bool:
-    """Whether `Accept-Encoding` allows gzip (named or `*`, and not with q=0)."""
-    for part in accept_encoding.lower().split(","):
-        coding, _, params = part.strip().partition(";")
-        if coding.strip() in ("gzip", "*"):
-            quality = params.replace(" ", "").removeprefix("q=")
-            return not (params and quality in ("0", "0.0", "0.00", "0.000"))
-    return False
+UNHASHED = "no-cache"
+"""index.html and the public files keep their names from build to build: the browser keeps them
+but asks each time whether they changed (a 304 of a few hundred bytes when they did not)."""
 
 
 def spa_handlers(dist: Path, production: bool) -> list[Any]:
     # Hand-written rather than Litestar's static files router, which has no precompressed
-    # variants: the build writes `<asset>.gz` once (spa/vite.config.ts), and this serves it to
-    # browsers that accept gzip, so the gateway never compresses a script per request. The
-    # files of a build never change (hashed names), so each is read from disk once.
+    # variants: the build writes `<asset>.br` and `<asset>.gz` once (spa/vite.config.ts), and this
+    # serves the one the browser accepts, so the gateway never compresses a script per request.
+    # The files of a build never change (hashed names), so each is read from disk once.
     assets_dir = dist / "assets"
-    asset_cache: dict[str, tuple[bytes, bytes | None]] = {}
-    # index.html with the entry stylesheet inlined (~19 kB), and its gzip (~6 kB), made once.
-    index_cache: dict[str, tuple[bytes, bytes]] = {}
+    assets: dict[str, Variants] = {}
+    # index.html (the entry stylesheet inlined, ~27 kB) and the public files, compressed once.
+    packed = Packed()
 
     @get("/assets/{name:str}", include_in_schema=False, sync_to_thread=False)
     def asset(request: Request[Any, Any, Any], name: FromPath[str]) -> Outgoing:
         ctx = RequestContext.of(request.scope)
-        cached = asset_cache.get(name)
-        if cached is None:
+        variants = assets.get(name)
+        if variants is None:
             file = assets_dir / name
             if not ASSET.match(name) or not file.is_file():
                 return error(404, "NOT_FOUND", "No such file", ctx)
-            packed = assets_dir / f"{name}.gz"
-            cached = asset_cache[name] = (
-                file.read_bytes(),
-                packed.read_bytes() if packed.is_file() else None,
-            )
-        raw, gzipped = cached
-        headers = {"cache-control": IMMUTABLE, "x-content-type-options": "nosniff", "vary": "accept-encoding"}
-        if gzipped is not None and accepts_gzip(request.headers.get("accept-encoding", "")):
-            headers["content-encoding"] = "gzip"
-            return Outgoing.page(200, gzipped, _media_type(name), ctx, headers)
-        return Outgoing.page(200, raw, _media_type(name), ctx, headers)
+            variants = assets[name] = _built(file)
+        headers = {"cache-control": IMMUTABLE, "x-content-type-options": "nosniff"}
+        return represent(variants, Incoming.of(request.scope).headers, _media_type(name), ctx, headers)
 
     @get(["/", "/{path:path}"], include_in_schema=False, sync_to_thread=False)
     def document(request: Request[Any, Any, Any], skin: NamedDependency[Skin | None]) -> Outgoing:
@@ -79,30 +66,27 @@ def spa_handlers(dist: Path, production: bool) -> list[Any]:
             return error(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
         ctx.skin = skin.id  # page views per skin in the access log and metrics
         headers = page_headers([*skin.frame_hosts], production, [*skin.payment_hosts])
+        headers["cache-control"] = UNHASHED
         name = path.lstrip("/")
-        if PUBLIC_FILE.match(name) and (dist / name).is_file():
-            body, media_type = (dist / name).read_bytes(), None
-            headers["cache-control"] = "public, max-age=3600"
-        else:
-            if "index" not in index_cache:
-                if not (dist / "index.html").is_file():
-                    return error(503, "SPA_NOT_BUILT", "The player site is not built (make run builds it)", ctx)
-                index_cache["index"] = _packed(dist / "index.html")
-            page, packed = index_cache["index"]
-            body, media_type = page, "text/html; charset=utf-8"
-            headers["cache-control"] = "no-cache"
-            headers["vary"] = "accept-encoding"
-            if accepts_gzip(request.headers.get("accept-encoding", "")):
-                body = packed
-                headers["content-encoding"] = "gzip"
-        return Outgoing.page(200, body, media_type or _media_type(name), ctx, headers)
+        if not (PUBLIC_FILE.match(name) and (dist / name).is_file()):
+            name = "index.html"
+        try:  # read each time (cheap beside a page view): a rebuilt site is served without a restart
+            body = (dist / name).read_bytes()
+        except OSError:  # not built, or a build emptying the folder right now
+            return error(503, "SPA_NOT_BUILT", "The player site is not built (make run builds it)", ctx)
+        media_type = _media_type(name)
+        variants = packed.variants(name, body, media_type)
+        # the skin's frame and payment hosts (CSP) change apart from the page: its ETag names them
+        signed = headers_digest(headers)
+        return represent(variants, Incoming.of(request.scope).headers, media_type, ctx, headers, signed)
 
     return [Router(path="/", route_handlers=[asset, document])]
 
 
-def _packed(file: Path) -> tuple[bytes, bytes]:
-    page = file.read_bytes()
-    return page, gzip.compress(page, compresslevel=9, mtime=0)
+def _built(file: Path) -> Variants:
+    """A build file and the compressed copies the build wrote beside it (none for images)."""
+    beside: dict[Coding, Path] = {"br": file.with_name(file.name + ".br"), "gzip": file.with_name(file.name + ".gz")}
+    return Variants(file.read_bytes(), {coding: path.read_bytes() for coding, path in beside.items() if path.is_file()})
 
 
 def _media_type(name: str) -> str:
