@@ -100,6 +100,8 @@ test: lint typecheck contracts-check spa-test spa/dist/index.html spa/dist-conso
 bench: $(VENV)/.dev-deps spa/dist/index.html
 	$(PYTHON) bench/scale.py
 	$(PYTHON) bench/throughput.py
+	$(PYTHON) bench/bytes.py
+	$(PYTHON) bench/compression.py
 
 # The security suite's Schemathesis walk, longer than in `make test` (8 examples per operation).
 fuzz: $(VENV)/.dev-deps

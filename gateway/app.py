@@ -33,6 +33,7 @@ from gateway.edge.entry import FrontDoor
 from gateway.edge.spa import spa_handlers
 from gateway.http.asgi import Incoming
 from gateway.http.clients import TrustedProxies
+from gateway.http.compression import Packed
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import EXCEPTION_HANDLERS
 from gateway.http.security import DeviceTokens, XsrfTokens
@@ -199,7 +200,7 @@ def site_app(
         return config.skins.for_host(Incoming.of(request.scope).headers.get("host"))
 
     given = {"sessions": gateway.sessions, "browser_cookies": cookies, "limiter": limiter, "proxies": proxies,
-             "platform": platform, "health": gateway.health}  # fmt: skip
+             "platform": platform, "health": gateway.health, "packed": Packed()}  # fmt: skip
     dependencies = {name: Provide(_constant(part), sync_to_thread=False) for name, part in given.items()}
     return Litestar(
         route_handlers=[*bff.route_handlers, *spa_handlers(settings.spa_dist, settings.production)],

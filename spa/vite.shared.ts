@@ -1,12 +1,14 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 import type { Alias, Plugin } from "vite";
 
 /**
- * Writes `<asset>.gz` next to each script, style and SVG of the build in `dist/assets`, so the
- * gateway serves them compressed without gzipping on every request (hashed assets never change).
+ * Writes `<asset>.br` and `<asset>.gz` next to each script, style and SVG of the build in
+ * `dist/assets`, so the gateway serves the one a browser accepts without compressing on every
+ * request (the hashed assets never change). Brotli at its best quality (11): time is free at build
+ * time, and it is about a sixth smaller than gzip -9 for the scripts.
  */
 export function precompress(dist: string): Plugin {
   return {
@@ -19,6 +21,14 @@ export function precompress(dist: string): Plugin {
         const body = await readFile(join(assets, name));
         const gzipped = gzipSync(body, { level: 9 });
         if (gzipped.length < body.length) await writeFile(join(assets, `${name}.gz`), gzipped);
+        const brotli = brotliCompressSync(body, {
+          params: {
+            [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+            [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+          },
+        });
+        if (brotli.length < body.length) await writeFile(join(assets, `${name}.br`), brotli);
       }
     },
   };

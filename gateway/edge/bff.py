@@ -24,6 +24,7 @@ from contracts.openapi import catalogue_openapi
 from gateway.config.skins import Skin
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.clients import TrustedProxies, address_key
+from gateway.http.compression import Packed, represent
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import error, rate_limited
 from gateway.http.security import cross_site, forgery
@@ -40,6 +41,8 @@ SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,128}$")
 DEPOSIT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 PAY_METHOD = re.compile(r"^[A-Za-z0-9_]{0,32}$")
 HTML = "text/html; charset=utf-8"
+JSON = "application/json"
+_encoder = msgspec.json.Encoder()
 audit = structlog.get_logger("gateway.audit")
 PAY_UNAVAILABLE = (
     "<!doctype html><meta charset=utf-8><title>Pago · Pagamento · Payment</title>"
@@ -70,12 +73,21 @@ def unknown_site(ctx: RequestContext) -> Outgoing:
 
 
 @get("/bff/config", sync_to_thread=False)
-def config(request: Request[Any, Any, Any], skin: NamedDependency[Skin | None]) -> Outgoing:
-    """The public part of the skin: one SPA build serves every skin."""
+def config(
+    request: Request[Any, Any, Any], skin: NamedDependency[Skin | None], packed: NamedDependency[Packed]
+) -> Outgoing:
+    """The public part of the skin: one SPA build serves every skin.
+
+    `no-cache` with a strong ETag per encoding: the browser keeps it and asks again at every page
+    load, answered 304 while the skin is unchanged, and sees an operator's change (branding, a
+    feature switched off) at the next load, which a `max-age` would hide for its length. It
+    depends on the Host alone, part of every cache's key, and on no cookie: a shared cache may
+    keep it too, so it is not `private`."""
     ctx = RequestContext.of(request.scope)
     if skin is None:
         return unknown_site(ctx)
-    return Outgoing.json(200, {"skin": skin.public()}, ctx, (b"cache-control", b"no-cache"))
+    variants = packed.variants(f"config {skin.id}", _encoder.encode({"skin": skin.public()}), JSON)
+    return represent(variants, Incoming.of(request.scope).headers, JSON, ctx, {"cache-control": "no-cache"})
 
 
 @get("/bff/session")
@@ -241,7 +253,7 @@ def _json(body: bytes) -> dict[str, Any]:
 
 
 @get("/bff/openapi.json", sync_to_thread=False, include_in_schema=False)
-def openapi_document(request: Request[Any, Any, Any]) -> Outgoing:
+def openapi_document(request: Request[Any, Any, Any], packed: NamedDependency[Packed]) -> Outgoing:
     """The whole public surface in one OpenAPI document: the `/bff/*` routes (Litestar's own
     schema, also at /bff/schema) and every catalogue route the gateway forwards."""
     state = request.app.state
@@ -270,8 +282,9 @@ def openapi_document(request: Request[Any, Any, Any]) -> Outgoing:
         components = document.setdefault("components", {})
         components["schemas"] = {**components.get("schemas", {}), **catalogue["components"]["schemas"]}
         body = state["openapi_document"] = msgspec.json.encode(document)
-    return Outgoing.page(200, body, "application/json", RequestContext.of(request.scope),
-                         {"cache-control": "public, max-age=300"})  # fmt: skip
+    variants = packed.variants("openapi", body, JSON)
+    headers = {"cache-control": "public, max-age=300"}
+    return represent(variants, Incoming.of(request.scope).headers, JSON, RequestContext.of(request.scope), headers)
 
 
 route_handlers = [config, session_state, adopt_session, health, ready, logo, payment_redirect, openapi_document]

@@ -1,9 +1,10 @@
-"""Serving the built SPA: hashed assets cached for good, `index.html` for every client
-route (never cached), and the page's security headers with the skin's frame hosts."""
+"""Serving the built SPA: hashed assets cached for good, `index.html` for every client route
+(revalidated on every use), the public files, and the page's security headers with the skin's
+frame hosts. Each travels brotli- or gzip-compressed as the browser accepts, with a strong ETag
+per encoding, and a browser whose copy is current gets 304 (`gateway.http.compression`)."""
 
 from __future__ import annotations
 
-import gzip
 import re
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,8 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from gateway.config.skins import Skin
-from gateway.http.asgi import Outgoing, RequestContext
+from gateway.http.asgi import Incoming, Outgoing, RequestContext
+from gateway.http.compression import Coding, Packed, Variants, headers_digest, represent
 from gateway.http.errors import error
 from gateway.http.security import page_headers
 
@@ -27,60 +29,48 @@ API_PREFIXES = ("/bff/", "/api/", "/capi/", "/sbapi/", "/rest/", "/_sandbox/")
 # Vite's hashed build files: one name, no folders.
 ASSET = re.compile(r"^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(js|css|svg|png|woff2|json)$")
 IMMUTABLE = "public, max-age=31536000, immutable"
-
-
-def accepts_gzip(accept_encoding: str) -> bool:
-    """Whether `Accept-Encoding` allows gzip (named or `*`, and not with q=0)."""
-    for part in accept_encoding.lower().split(","):
-        coding, _, params = part.strip().partition(";")
-        if coding.strip() in ("gzip", "*"):
-            quality = params.replace(" ", "").removeprefix("q=")
-            return not (params and quality in ("0", "0.0", "0.00", "0.000"))
-    return False
+UNHASHED = "no-cache"
+"""index.html and the public files keep their names from build to build: the browser keeps them
+but asks each time whether they changed (a 304 of a few hundred bytes when they did not)."""
 
 
 class BuiltFiles:
-    """A Vite build served as it is: hashed assets read from disk once (with the `<asset>.gz` the
-    build wrote, for browsers that accept gzip) and its `index.html` read and gzipped once."""
+    """A Vite build as it is served (the player site's, the operators' console's): its hashed
+    assets, and its unhashed files (index.html, the public files)."""
 
     # Hand-written rather than Litestar's static files router, which has no precompressed
-    # variants: the build writes `<asset>.gz` once (spa/vite.shared.ts), and this serves it to
-    # browsers that accept gzip, so the gateway never compresses a script per request. The
-    # files of a build never change (hashed names), so each is read from disk once.
+    # variants: the build writes `<asset>.br` and `<asset>.gz` once (spa/vite.shared.ts), and this
+    # serves the one the browser accepts, so the gateway never compresses a script per request.
+    # The files of a build never change (hashed names), so each is read from disk once.
     def __init__(self, dist: Path) -> None:
         self.dist = dist
-        self._assets: dict[str, tuple[bytes, bytes | None]] = {}
-        self._index: tuple[bytes, bytes] | None = None
+        self._assets: dict[str, Variants] = {}
+        # index.html (the entry stylesheet inlined, ~27 kB) and the public files, compressed once.
+        self._packed = Packed()
 
     def asset(self, request: Request[Any, Any, Any], name: str, headers: dict[str, str] | None = None) -> Outgoing:
         ctx = RequestContext.of(request.scope)
-        cached = self._assets.get(name)
-        if cached is None:
+        variants = self._assets.get(name)
+        if variants is None:
             file = self.dist / "assets" / name
             if not ASSET.match(name) or not file.is_file():
                 return error(404, "NOT_FOUND", "No such file", ctx)
-            packed = file.with_name(f"{name}.gz")
-            cached = self._assets[name] = (file.read_bytes(), packed.read_bytes() if packed.is_file() else None)
-        raw, gzipped = cached
-        sent = {**(headers or {}), "cache-control": IMMUTABLE, "x-content-type-options": "nosniff",
-                "vary": "accept-encoding"}  # fmt: skip
-        if gzipped is not None and accepts_gzip(request.headers.get("accept-encoding", "")):
-            sent["content-encoding"] = "gzip"
-            return Outgoing.page(200, gzipped, media_type(name), ctx, sent)
-        return Outgoing.page(200, raw, media_type(name), ctx, sent)
+            variants = self._assets[name] = _built(file)
+        sent = {**(headers or {}), "cache-control": IMMUTABLE, "x-content-type-options": "nosniff"}
+        return represent(variants, Incoming.of(request.scope).headers, media_type(name), ctx, sent)
 
-    def index(self, request: Request[Any, Any, Any], headers: dict[str, str]) -> Outgoing | None:
-        """`index.html` (never cached by the browser, gzipped when accepted); None when not built."""
-        if self._index is None:
-            if not (self.dist / "index.html").is_file():
-                return None
-            self._index = _packed(self.dist / "index.html")
-        page, packed = self._index
-        sent = {**headers, "cache-control": "no-cache", "vary": "accept-encoding"}
-        if accepts_gzip(request.headers.get("accept-encoding", "")):
-            sent["content-encoding"] = "gzip"
-            page = packed
-        return Outgoing.page(200, page, "text/html; charset=utf-8", RequestContext.of(request.scope), sent)
+    def unhashed(self, request: Request[Any, Any, Any], name: str, headers: dict[str, str]) -> Outgoing | None:
+        """index.html or a public file, revalidated on every use; None when it is not there (not
+        built, or a build emptying the folder right now)."""
+        try:  # read each time (cheap beside a page view): a rebuilt site is served without a restart
+            body = (self.dist / name).read_bytes()
+        except OSError:
+            return None
+        kind, sent = media_type(name), {**headers, "cache-control": UNHASHED}
+        variants = self._packed.variants(name, body, kind)
+        # headers that change apart from the page (a skin's CSP hosts): its ETag names them
+        signed, ctx = headers_digest(sent), RequestContext.of(request.scope)
+        return represent(variants, Incoming.of(request.scope).headers, kind, ctx, sent, signed)
 
 
 def spa_handlers(dist: Path, production: bool) -> list[Any]:
@@ -101,10 +91,9 @@ def spa_handlers(dist: Path, production: bool) -> list[Any]:
         ctx.skin = skin.id  # page views per skin in the access log and metrics
         headers = page_headers([*skin.frame_hosts], production, [*skin.payment_hosts])
         name = path.lstrip("/")
-        if PUBLIC_FILE.match(name) and (dist / name).is_file():
-            headers["cache-control"] = "public, max-age=3600"
-            return Outgoing.page(200, (dist / name).read_bytes(), media_type(name), ctx, headers)
-        page = files.index(request, headers)
+        if not (PUBLIC_FILE.match(name) and (dist / name).is_file()):
+            name = "index.html"
+        page = files.unhashed(request, name, headers)
         if page is None:
             return error(503, "SPA_NOT_BUILT", "The player site is not built (make run builds it)", ctx)
         return page
@@ -112,9 +101,10 @@ def spa_handlers(dist: Path, production: bool) -> list[Any]:
     return [Router(path="/", route_handlers=[asset, document])]
 
 
-def _packed(file: Path) -> tuple[bytes, bytes]:
-    page = file.read_bytes()
-    return page, gzip.compress(page, compresslevel=9, mtime=0)
+def _built(file: Path) -> Variants:
+    """A build file and the compressed copies the build wrote beside it (none for images)."""
+    beside: dict[Coding, Path] = {"br": file.with_name(file.name + ".br"), "gzip": file.with_name(file.name + ".gz")}
+    return Variants(file.read_bytes(), {coding: path.read_bytes() for coding, path in beside.items() if path.is_file()})
 
 
 def media_type(name: str) -> str:

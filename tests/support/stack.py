@@ -43,7 +43,8 @@ class Stack:
         return self.process.returncode
 
 
-def start_stack(log_dir: Path, env: dict[str, str] | None = None, port: int | None = None) -> Stack:
+def start_stack(log_dir: Path, env: dict[str, str] | None = None, port: int | None = None, root: Path = ROOT) -> Stack:
+    """The product of the checkout at `root` (this one by default), with this interpreter."""
     port = port or free_port()
     sandbox_port = free_port()
     log_path = log_dir / f"stack-{port}.log"
@@ -51,7 +52,7 @@ def start_stack(log_dir: Path, env: dict[str, str] | None = None, port: int | No
     environment.setdefault("CONFIG_HISTORY_FILE", str(log_dir / f"history-{port}.jsonl"))  # not the checkout's var/
     process = subprocess.Popen(
         [sys.executable, "-m", "gateway", "--with-sandbox", "--port", str(port), "--sandbox-port", str(sandbox_port)],
-        cwd=ROOT,
+        cwd=root,
         env=environment,
         stdout=log_path.open("wb"),
         stderr=subprocess.STDOUT,

@@ -10,7 +10,6 @@ import pytest
 import respx
 
 from gateway.config.settings import SharedRedis
-from gateway.edge.spa import accepts_gzip
 from tests.support.gateway import Browser, browser_on, gateway_app
 from tests.support.stack import free_port
 
@@ -126,15 +125,6 @@ async def test_the_spa_is_served_with_its_headers(upstream: respx.Router, dist: 
         assert "access-control-allow-origin" not in page.headers
 
 
-async def test_the_page_itself_travels_gzipped_to_browsers_that_accept_it(upstream: respx.Router, dist: Path) -> None:
-    async with browser_on(gateway_app(upstream, spa_dist=dist)) as visitor:
-        packed = await visitor.get("/home", headers={"accept-encoding": "gzip, deflate, br"})
-        assert packed.headers["content-encoding"] == "gzip" and "<title>casino</title>" in packed.text
-        assert packed.headers["vary"] == "accept-encoding" and packed.headers["cache-control"] == "no-cache"
-        plain = await visitor.get("/home", headers={"accept-encoding": "identity"})
-        assert "content-encoding" not in plain.headers and plain.text == packed.text
-
-
 async def test_page_views_are_counted_per_skin(upstream: respx.Router, dist: Path) -> None:
     app = gateway_app(upstream, spa_dist=dist)
     async with browser_on(app) as visitor:
@@ -154,15 +144,6 @@ async def test_the_static_lobby_pages_are_served_and_nothing_outside_them(upstre
         for path in ("/lobby/../secret.html", "/lobby/%2e%2e/secret.html", "/other/secret.html"):
             answer = await visitor.get(path)
             assert "not public" not in answer.text, path
-
-
-@pytest.mark.parametrize(
-    ("header", "gzip_ok"),
-    [("gzip, deflate, br", True), ("br;q=1.0, gzip;q=0.8", True), ("*", True), ("gzip;q=0", False),
-     ("identity", False), ("", False), ("deflate", False)],
-)  # fmt: skip
-def test_gzip_is_sent_only_to_browsers_that_accept_it(header: str, gzip_ok: bool) -> None:
-    assert accepts_gzip(header) is gzip_ok
 
 
 async def test_with_the_store_down_the_bff_routes_answer_503_not_500(upstream: respx.Router) -> None:

@@ -7,6 +7,7 @@ import gzip
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import brotli
 import httpx
 import pytest
 import respx
@@ -18,7 +19,10 @@ pytestmark = pytest.mark.anyio
 
 TOKEN = "console-pages-token"
 SCRIPT = b"console.log('operators')" * 20
-PAGE = b'<!doctype html><title>Consola de operadores</title><script src="/admin/assets/console-abc123.js"></script>'
+PAGE = (
+    b'<!doctype html><title>Consola de operadores</title><script src="/admin/assets/console-abc123.js"></script>'
+    + b"<noscript>La consola necesita JavaScript.</noscript>" * 40  # big enough to be worth compressing
+)
 
 
 @pytest.fixture
@@ -32,6 +36,7 @@ def builds(tmp_path: Path) -> tuple[Path, Path]:
     (console / "index.html").write_bytes(PAGE)
     (console / "assets" / "console-abc123.js").write_bytes(SCRIPT)
     (console / "assets" / "console-abc123.js.gz").write_bytes(gzip.compress(SCRIPT))
+    (console / "assets" / "console-abc123.js.br").write_bytes(brotli.compress(SCRIPT))
     return player, console
 
 
@@ -65,17 +70,21 @@ async def test_every_view_of_the_console_is_its_page(listeners: tuple[Browser, h
     assert answer.headers["referrer-policy"] == "no-referrer"
 
 
-async def test_the_page_and_its_assets_go_gzipped_to_browsers_that_accept_it(
+async def test_the_page_and_its_assets_go_compressed_to_browsers_that_accept_it(
     listeners: tuple[Browser, httpx.AsyncClient],
 ) -> None:
     _, ops = listeners
     page = await ops.get("/admin", headers={"accept-encoding": "gzip"})
     assert page.headers["content-encoding"] == "gzip" and page.content == PAGE  # httpx inflates it
+    again = await ops.get("/admin/history", headers={"accept-encoding": "gzip", "if-none-match": page.headers["etag"]})
+    assert again.status_code == 304 and again.content == b"", "a current copy is revalidated, not sent again"
+    assert "script-src 'self'" in again.headers["content-security-policy"]
     asset = await ops.get("/admin/assets/console-abc123.js", headers={"accept-encoding": "gzip, br"})
-    assert asset.status_code == 200 and asset.content == SCRIPT
-    assert asset.headers["content-encoding"] == "gzip"
+    assert asset.status_code == 200 and asset.headers["content-encoding"] == "br"
     assert asset.headers["cache-control"] == "public, max-age=31536000, immutable"
     assert asset.headers["content-type"].startswith("text/javascript")
+    gzipped = await ops.get("/admin/assets/console-abc123.js", headers={"accept-encoding": "gzip"})
+    assert gzipped.headers["content-encoding"] == "gzip" and gzipped.content == SCRIPT
     plain = await ops.get("/admin/assets/console-abc123.js", headers={"accept-encoding": "identity"})
     assert "content-encoding" not in plain.headers and plain.content == SCRIPT
 
