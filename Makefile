@@ -12,7 +12,7 @@ PYTHON := $(VENV)/bin/python
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/$(VENV)
 export UV_PYTHON := $(shell command -v $(PY))
 
-.PHONY: help run test lint typecheck contracts contracts-check pytest sandbox spa spa-test bench lighthouse fuzz clean
+.PHONY: help run test lint typecheck contracts contracts-check deploy-check pytest sandbox spa spa-test bench lighthouse fuzz clean
 
 help:
 	@echo "make run    - install from lock files and serve the product at http://127.0.0.1:8000"
@@ -39,16 +39,24 @@ spa/node_modules/.installed: spa/package-lock.json
 	cd spa && npm ci --no-audit --no-fund
 	@touch $@
 
-SPA_SOURCES := $(shell find spa/src spa/public -type f 2>/dev/null) spa/index.html spa/vite.config.ts spa/tsconfig.json
+SPA_SOURCES := $(shell find spa/src spa/public -type f -not -path 'spa/src/console/*' 2>/dev/null) \
+  spa/index.html spa/vite.config.ts spa/vite.shared.ts spa/tsconfig.json
+# The operators' console: its own entry and build (served by the admin listener only), and the
+# few player-site modules it imports.
+CONSOLE_SOURCES := $(shell find spa/src/console -type f 2>/dev/null) spa/console.html spa/vite.console.config.ts \
+  spa/vite.shared.ts spa/tsconfig.json spa/src/api/xsrf.ts spa/src/components/Dialog.tsx
 
 # The build prints the initial JS of /home (gzip) and fails over its 170 kB budget.
 spa/dist/index.html: spa/node_modules/.installed $(SPA_SOURCES)
 	cd spa && npm run build && npm run --silent size
 
-spa: spa/dist/index.html
+spa/dist-console/index.html: spa/node_modules/.installed $(CONSOLE_SOURCES)
+	cd spa && npm run build:console
+
+spa: spa/dist/index.html spa/dist-console/index.html
 
 # The product on the embedded defaults: built-in skin, sandbox upstream, in-memory store.
-run: $(VENV)/.run-deps spa/dist/index.html
+run: $(VENV)/.run-deps spa/dist/index.html spa/dist-console/index.html
 	GATEWAY_ENV=development $(PYTHON) -m gateway --with-sandbox --host 127.0.0.1 --port 8000
 
 sandbox: $(VENV)/.run-deps
@@ -71,13 +79,20 @@ contracts: $(VENV)/.dev-deps spa/node_modules/.installed
 contracts-check: $(VENV)/.dev-deps spa/node_modules/.installed
 	$(PYTHON) -m contracts export --check
 
+# The Prometheus alert rules of deploy/ and their own tests, where Debian's `prometheus` package
+# provides promtool (.ci/run installs it).
+deploy-check:
+	@if command -v promtool >/dev/null; then \
+	  promtool check rules deploy/prometheus/alerts.yaml && promtool test rules deploy/prometheus/alerts.test.yaml; \
+	else echo "promtool not installed (Debian: prometheus): deploy/prometheus not checked"; fi
+
 # pytest runs last: CI reads its closing line.
 # Exit 5 ("no tests collected") is reported, never mistaken for a failure of the code.
 pytest: $(VENV)/.dev-deps
 	@$(PYTHON) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$rc
 
-test: lint typecheck contracts-check spa-test spa/dist/index.html
+test: lint typecheck contracts-check spa-test spa/dist/index.html spa/dist-console/index.html deploy-check
 	$(MAKE) --no-print-directory pytest
 
 # Benchmarks are never part of `make test`: their figures go to bench/results/ and bench/RESULTS.md.
@@ -101,4 +116,4 @@ lighthouse: $(VENV)/.dev-deps spa/dist/index.html bench/lighthouse/node_modules/
 	$(PYTHON) bench/lighthouse.py
 
 clean:
-	rm -rf $(VENV) $(TOOLS) spa/node_modules spa/dist .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) $(TOOLS) spa/node_modules spa/dist spa/dist-console .mypy_cache .ruff_cache .pytest_cache

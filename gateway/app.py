@@ -21,9 +21,13 @@ from litestar.openapi import OpenAPIConfig
 
 from contracts.catalogue import Catalogue
 from gateway.config import skins
-from gateway.config.live import Config, LiveConfig, changed_upstreams
+from gateway.config.history import FileVersions, RedisVersions
+from gateway.config.live import Config, LiveConfig
 from gateway.config.settings import Settings
-from gateway.config.skins import Skin
+from gateway.config.skins import Skin, changed_upstreams
+from gateway.console.audit import AuditEntry, FileTrail, StreamTrail, Trail
+from gateway.console.operators import OperatorsFile
+from gateway.console.signin import Accounts
 from gateway.edge import bff
 from gateway.edge.entry import FrontDoor
 from gateway.edge.spa import spa_handlers
@@ -38,6 +42,7 @@ from gateway.operations.health import Health
 from gateway.operations.lifecycle import Lifecycle
 from gateway.operations.metrics import Metrics
 from gateway.operations.observability import Access, configure_logging
+from gateway.operations.series import Series
 from gateway.operations.tracing import Tracing
 from gateway.parts import Gateway, Stores
 from gateway.pipeline import Pipeline
@@ -55,6 +60,7 @@ from gateway.shared import keys
 from gateway.shared.cache import CacheConfig, ContentCache
 from gateway.shared.dedup import SharedFlights
 from gateway.shared.idempotency import IdempotencyRecords
+from gateway.shared.instances import Instances
 from gateway.shared.presence import Presence
 from gateway.shared.ratelimit import RateLimitConfig, RateLimiter
 from gateway.shared.session import Sessions
@@ -75,18 +81,22 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     configure_logging(settings)
     lifecycle, metrics, instance = Lifecycle(), Metrics(), secrets.token_hex(4)
     stores = open_stores(settings, instance, lifecycle)
+    instances, series = Instances(instance, stores.redis, lifecycle), Series(stores.redis, lifecycle.spawn)
     cache = ContentCache(stores.shared, CacheConfig(ttl_s=settings.cache_ttl_s))
     clients = UpstreamClients()
-    breakers = Breakers(settings.breaker, on_change=lambda breaker: _breaker_changed(metrics, breaker))
-    config = live_config(settings, stores, clients, breakers, cache, metrics, lifecycle)
+    breakers = Breakers(settings.breaker, on_change=lambda breaker: _breaker_changed(metrics, instances, breaker))
+    config = live_config(settings, stores, clients, breakers, cache, metrics, lifecycle, instances)
+    instances.follow(config, breakers)
     sessions = Sessions(stores.sessions, stores.shared)
+    proxies = TrustedProxies(settings.trusted_proxies)
+    accounts, audit = open_console(settings, stores, lifecycle, proxies) if settings.admin_listener else (None, None)
     gateway = Gateway(settings, lifecycle, metrics, stores, config, clients, breakers, sessions, cache,
-                      Health(lifecycle, stores.shared, sessions, config, clients))  # fmt: skip
+                      Health(lifecycle, stores.shared, sessions, config, clients), instances, series, accounts,
+                      audit)  # fmt: skip
     tracing = Tracing(settings.otel, tracer_provider)
     cookies = BrowserCookies(XsrfTokens(settings.secret_key), DeviceTokens(settings.secret_key), settings.production)
     limiter = RateLimiter(stores.shared, RateLimitConfig(visitor_rate=settings.visitor_rate,
                                                          visitor_burst=settings.visitor_burst))  # fmt: skip
-    proxies = TrustedProxies(settings.trusted_proxies)
     forward = Forward(clients, proxies, tracing)
     attempts = Attempts(forward, breakers, settings.policies, metrics)
     observe = Observe(sessions, cookies, limiter, tracing)
@@ -98,7 +108,7 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     pipeline = Pipeline(SkinStage(config), Guard(Catalogue(), cookies, limiter, proxies, settings),
                         SessionStage(sessions, cookies.session), policy, observe)  # fmt: skip
     site = site_app(gateway, cookies, limiter, proxies, Platform(forward, attempts))
-    return FrontDoor(site, pipeline, Access(metrics, settings), gateway, tracing)
+    return FrontDoor(site, pipeline, Access(metrics, settings, series), gateway, tracing)
 
 
 def open_stores(settings: Settings, instance: str, lifecycle: Lifecycle) -> Stores:
@@ -113,6 +123,26 @@ def open_stores(settings: Settings, instance: str, lifecycle: Lifecycle) -> Stor
     return Stores(shared, sessions, redis, flights, Presence(redis, instance, [sessions]))
 
 
+def open_console(
+    settings: Settings, stores: Stores, lifecycle: Lifecycle, proxies: TrustedProxies
+) -> tuple[Accounts, Trail]:
+    """The admin listener's operators (the file, re-read live), their console sessions and sign-in
+    limits in the shared store, and the audit trail (a Redis stream, else an append-only file)."""
+    audit: Trail = (
+        StreamTrail(stores.redis, lifecycle.spawn) if stores.redis is not None else FileTrail(settings.audit_file)
+    )
+
+    def rejected(error: str) -> None:
+        entry = AuditEntry("operators-file-rejected", "(file)", "file", None, "failed", detail=error)
+        lifecycle.spawn(audit.record(entry))
+
+    operators = OperatorsFile(settings.operators_file, on_rejected=rejected)
+    accounts = Accounts.open(
+        operators, stores.shared, proxies, settings.production, settings.console_idle_s, settings.console_max_s
+    )
+    return accounts, audit
+
+
 def live_config(
     settings: Settings,
     stores: Stores,
@@ -121,18 +151,27 @@ def live_config(
     cache: ContentCache,
     metrics: Metrics,
     lifecycle: Lifecycle,
+    instances: Instances,
 ) -> LiveConfig:
     """The skins, re-read live; a swap resets the changed upstreams' breakers, opens their
-    connections and retires, once calls in flight had time to end, those no skin uses."""
+    connections and retires, once calls in flight had time to end, those no skin uses; the
+    instance's record then says which version it runs."""
     longest = max(p.deadline_s for p in settings.policies.values()) + 5
 
     def swapped(old: Config, new: Config) -> None:
         metrics.config_version(new.version)
         metrics.config_reloads.labels("applied").inc()
+        metrics.config_error.set(0)
         for skin_id, name, _ in changed_upstreams(old.skins, new.skins):
             breakers.reset(skin_id, name)
+            metrics.breaker_state.labels(skin_id, name).set(0)  # a new base URL starts closed
         clients.open(new.skins.upstream_origins())
         lifecycle.spawn(clients.retire(new.skins.upstream_origins, longest))
+        instances.changed()
+
+    def rejected(_: str) -> None:
+        metrics.config_reloads.labels("rejected").inc()
+        metrics.config_error.set(1)
 
     async def purge(skin_id: str) -> None:
         await cache.purge(keys.content_prefix(skin_id))
@@ -142,8 +181,10 @@ def live_config(
         lambda: skins.builtin(settings.sandbox_url),
         probe=(lambda origin: clients.reachable(origin, within=2.0)) if settings.probe_upstreams else None,
         on_swap=swapped,
+        on_reject=rejected,
         redis=stores.redis,
         on_purge=purge,
+        versions=RedisVersions(stores.redis) if stores.redis is not None else FileVersions(settings.config_history),
     )
     metrics.config_version(config.version)
     return config
@@ -186,10 +227,15 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     log.info("gateway.started", config_version=config.version, config_source=config.source,
              skins=[s.id for s in config.skins.all], store=store)  # fmt: skip
     watchers = [asyncio.ensure_future(config.watch(settings.skins_poll_s)), asyncio.ensure_future(config.listen())]
+    if gateway.accounts is not None:
+        watchers.append(asyncio.ensure_future(gateway.accounts.operators.watch(settings.skins_poll_s)))
     if stores.redis is not None:
         watchers.append(asyncio.ensure_future(follow(stores.redis)))
+    await config.start()
     if stores.presence is not None:  # listening before the first lease names this instance
+        stores.presence.listeners.append(gateway.instances)  # its record is written once Redis hears it
         watchers.append(await stores.presence.start())
+    gateway.lifecycle.on_drain.append(gateway.instances.changed)
     try:
         yield
     finally:
@@ -198,6 +244,7 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
         for task in watchers:
             with suppress(asyncio.CancelledError):
                 await task
+        await gateway.series.flush()  # the last quarter second of the charts
         await gateway.lifecycle.settle(within_s=min(5.0, settings.drain_timeout_s))
         await gateway.clients.aclose()
         if stores.redis is not None:
@@ -209,12 +256,13 @@ def _constant(part: object) -> Callable[[], object]:
 
 
 def admin_app(app: FrontDoor, workers: Workers | None = None) -> Litestar:
-    """The admin listener of an app built by `create_app` (needs `ADMIN_TOKEN`); with `workers`,
+    """The admin listener of an app built by `create_app` (needs `ADMIN_TOKEN` or `OPERATORS_FILE`); with `workers`,
     the supervisor's, whose metrics and status are those of the worker processes."""
     return create_admin_app(app.gateway, workers)
 
 
-def _breaker_changed(metrics: Metrics, breaker: Breaker) -> None:
+def _breaker_changed(metrics: Metrics, instances: Instances, breaker: Breaker) -> None:
     metrics.breaker_changed(breaker)
+    instances.breaker_changed(breaker)
     log.warning("breaker." + breaker.state, skin=breaker.skin, upstream=breaker.upstream,
                 last_failure=breaker.last_failure)  # fmt: skip

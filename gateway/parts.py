@@ -10,11 +10,15 @@ from redis.asyncio import Redis
 
 from gateway.config.live import LiveConfig
 from gateway.config.settings import Settings
+from gateway.console.audit import Trail
+from gateway.console.signin import Accounts
 from gateway.operations.health import Health
 from gateway.operations.lifecycle import Lifecycle
 from gateway.operations.metrics import Metrics
+from gateway.operations.series import Series
 from gateway.shared.cache import ContentCache
 from gateway.shared.dedup import SharedFlights
+from gateway.shared.instances import Instances
 from gateway.shared.presence import Presence
 from gateway.shared.session import Sessions
 from gateway.shared.store import Shared
@@ -48,3 +52,17 @@ class Gateway:
     sessions: Sessions
     cache: ContentCache
     health: Health
+    instances: Instances
+    """Every instance and the configuration version it runs."""
+    series: Series
+    """The console's charts: requests, errors, latency and cache hits per skin, per 10 s."""
+    accounts: Accounts | None = None
+    """Who may use the admin listener, and their console sessions (when it runs)."""
+    audit: Trail | None = None
+    """The audit trail (when the admin listener runs)."""
+
+    async def reread(self, reason: str) -> None:
+        """The skins file and the operators file read again (SIGHUP)."""
+        await self.config.reload(reason)
+        if self.accounts is not None:
+            self.accounts.operators.reload(reason)

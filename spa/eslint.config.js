@@ -9,9 +9,12 @@ import tseslint from "typescript-eslint";
 /** Code every layer may use; it imports only itself (and npm packages). */
 const SHARED = ["api", "components", "forms", "i18n", "lib", "locales", "styles", "utils"].map((dir) => `./src/${dir}`);
 
-const features = readdirSync(new URL("./src/features", import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
+const folders = (path) =>
+  readdirSync(new URL(path, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
+const features = folders("./src/features");
 
 /**
  * Imports flow shared -> features -> app, never back, and no feature imports another
@@ -37,8 +40,58 @@ const layerZones = [
   },
 ];
 
+/**
+ * The operators' console (src/console) is an app of its own with the same three layers. Nothing of
+ * the player site imports it; it takes from the player site only what carries no player i18n or
+ * state: the XSRF cookie helper, the Dialog and src/utils.
+ */
+const CONSOLE_SHARED = ["api", "components", "i18n", "lib", "locales", "styles"].map((dir) => `./src/console/${dir}`);
+const consoleFeatures = folders("./src/console/features");
+const consoleZones = [
+  {
+    target: ["./src/api", "./src/app", "./src/components", "./src/features", "./src/forms", "./src/i18n", "./src/lib",
+             "./src/locales", "./src/styles", "./src/test", "./src/utils", "./src/main.tsx"],
+    from: "./src/console",
+    message: "The player site never imports the operators' console: it is built and served apart.",
+  },
+  {
+    target: "./src/console",
+    from: ["./src/app", "./src/features", "./src/forms", "./src/i18n", "./src/lib", "./src/locales", "./src/styles",
+           "./src/test", "./src/main.tsx"],
+    message: "The console takes only src/api/xsrf.ts, src/components/Dialog.tsx and src/utils from the player site.",
+  },
+  {
+    target: "./src/console",
+    from: "./src/api",
+    except: ["./xsrf.ts"],
+    message: "The console takes only src/api/xsrf.ts, src/components/Dialog.tsx and src/utils from the player site.",
+  },
+  {
+    target: "./src/console",
+    from: "./src/components",
+    except: ["./Dialog.tsx"],
+    message: "The console takes only src/api/xsrf.ts, src/components/Dialog.tsx and src/utils from the player site.",
+  },
+  ...consoleFeatures.map((feature) => ({
+    target: `./src/console/features/${feature}`,
+    from: "./src/console/features",
+    except: [`./${feature}`],
+    message: "A console feature imports no other feature: compose them in src/console/app.",
+  })),
+  {
+    target: "./src/console/features",
+    from: "./src/console/app",
+    message: "Console features never import its app/: move what they share to src/console/lib or components.",
+  },
+  {
+    target: CONSOLE_SHARED,
+    from: ["./src/console/features", "./src/console/app"],
+    message: "The console's shared code imports no feature and nothing of its app/.",
+  },
+];
+
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "src/api/*.gen.ts"] },
+  { ignores: ["dist/", "dist-console/", "node_modules/", "src/api/*.gen.ts"] },
   {
     files: ["**/*.{ts,tsx}"],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked, reactHooks.configs.flat.recommended],
@@ -51,7 +104,7 @@ export default tseslint.config(
       "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".tsx", ".js", ".json"] })],
     },
     rules: {
-      "import-x/no-restricted-paths": ["error", { zones: layerZones }],
+      "import-x/no-restricted-paths": ["error", { zones: [...layerZones, ...consoleZones] }],
       "import-x/no-cycle": "error",
       // Type-only imports stay type-only, so the build drops them (tsconfig has verbatimModuleSyntax).
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],

@@ -1,40 +1,10 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 import react from "@vitejs/plugin-react";
 import type { Plugin } from "vite";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
-/**
- * Writes `<asset>.br` and `<asset>.gz` next to each script, style and SVG of the build, so the
- * gateway serves the one a browser accepts without compressing on every request (the hashed
- * assets never change). Brotli at its best quality (11): time is free at build time, and it is
- * about a sixth smaller than gzip -9 for the scripts.
- */
-function precompress(): Plugin {
-  return {
-    name: "precompress-assets",
-    apply: "build",
-    async closeBundle() {
-      const assets = join(import.meta.dirname, "dist", "assets");
-      for (const name of await readdir(assets)) {
-        if (!/\.(js|css|svg|json)$/.test(name)) continue;
-        const body = await readFile(join(assets, name));
-        const gzipped = gzipSync(body, { level: 9 });
-        if (gzipped.length < body.length) await writeFile(join(assets, `${name}.gz`), gzipped);
-        const brotli = brotliCompressSync(body, {
-          params: {
-            [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-            [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-          },
-        });
-        if (brotli.length < body.length) await writeFile(join(assets, `${name}.br`), brotli);
-      }
-    },
-  };
-}
+import { precompress, routerProductionBuild } from "./vite.shared.ts";
 
 /**
  * Puts the entry stylesheet into index.html as a `<style>` element. A linked stylesheet blocks
@@ -68,18 +38,8 @@ function inlineEntryCss(): Plugin {
 const bff = "http://127.0.0.1:8000";
 const bffPrefixes = ["/api", "/capi", "/sbapi", "/rest", "/bff"];
 
-/**
- * React Router 7's package exports only its development build (remix-run/react-router#12532,
- * "intended to be temporary"): its warnings and checks run on every navigation. The production
- * build of the same version sits beside it; a build resolves to it.
- */
-const routerProductionBuild = [
-  { find: /^react-router$/, replacement: join(import.meta.dirname, "node_modules/react-router/dist/production/index.mjs") },
-  { find: /^react-router\/dom$/, replacement: join(import.meta.dirname, "node_modules/react-router/dist/production/dom-export.mjs") },
-];
-
 export default defineConfig(({ command }) => ({
-  plugins: [react(), inlineEntryCss(), precompress()],
+  plugins: [react(), inlineEntryCss(), precompress(join(import.meta.dirname, "dist"))],
   resolve: { alias: command === "build" ? routerProductionBuild : [] },
   server: {
     proxy: Object.fromEntries(bffPrefixes.map((prefix) => [prefix, { target: bff }])),
@@ -94,6 +54,8 @@ export default defineConfig(({ command }) => ({
     environment: "jsdom",
     setupFiles: ["./src/test/setup.ts"],
     include: ["src/**/*.test.{ts,tsx}"],
+    // The operators' console has its own i18n and setup: vite.console.config.ts runs its tests.
+    exclude: [...configDefaults.exclude, "src/console/**"],
     restoreMocks: true,
     unstubGlobals: true,
   },

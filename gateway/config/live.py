@@ -1,5 +1,5 @@
 """The skins configuration, live: re-read when the file changes or on SIGHUP, changed by
-the admin API, and kept the same on every instance through Redis.
+operators (the console, the admin API), and kept the same on every instance through Redis.
 
 A configuration is the skins file (or the built-in skins) plus the operators' upstream
 overrides. Each has a version: a hash of both. A new one is validated (and its changed
@@ -8,8 +8,11 @@ good configuration and is reported in the log, the metrics and the admin status.
 Requests take their `Skin` once, at the start, so a call in flight finishes on the
 upstream it started on while every later request sees the new one.
 
-With Redis, the overrides live under one key and every change is announced on a channel:
-each instance re-reads the key (or its file, or purges its local cache) within a second.
+An operator's change (`commit`) names the version it was made from: it is refused as a conflict
+when the configuration moved on meanwhile, on whichever instance that happened. Every version is
+kept with who made it and why (`gateway.config.history`). With Redis, the overrides live under one
+key, written with their history entry by one compare-and-set script that also announces them on
+a channel: each instance re-reads the key (or its file, or purges its local cache) within a second.
 """
 
 from __future__ import annotations
@@ -17,11 +20,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import hashlib
 import time
-import tomllib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -29,16 +31,18 @@ import msgspec
 import structlog
 from redis.asyncio import Redis
 
-from contracts.catalogue import Upstream
-from gateway.config import skins
-from gateway.config.skins import Skins, SkinsFileError
+from gateway.config import history, skins
+from gateway.config.history import Action, Author, Change, Entry, Overrides, Snapshot, Versions
+from gateway.config.skins import Skins, SkinsFileError, changed_upstreams
 from gateway.shared import keys
+from gateway.shared.store import StoreUnavailable
 
-UPSTREAM_NAMES: tuple[Upstream, ...] = ("api", "capi", "sbapi", "rest")
+SYSTEM = "system"
+"""Who made the versions nobody asked for: the file changed, the gateway started."""
 Outcome = Literal["applied", "unchanged", "rejected"]
 Probe = Callable[[str], Awaitable[tuple[bool, Any]]]
-Overrides = dict[str, dict[str, str]]
-"""skin id -> upstream name -> base URL."""
+Unreachable = tuple[str, str, str, str]
+"""(skin id, upstream name, base URL, why it did not answer)."""
 
 log = structlog.get_logger("gateway.config")
 
@@ -51,6 +55,24 @@ class Config:
     """The skins as read (file or built-in), before overrides."""
     overrides: Overrides
 
+    @property
+    def file(self) -> str:
+        """The version of the file alone."""
+        return history.version_of(self.data, {})
+
+    @cached_property
+    def file_bases(self) -> Snapshot:
+        """The upstreams the file alone gives (no overrides)."""
+        return skins.compose(self.data, {}, "file").bases()
+
+    @property
+    def point(self) -> tuple[str, Snapshot]:
+        """Its version and upstreams: what a history entry follows."""
+        return self.version, self.skins.bases()
+
+    def entry(self, action: Action, author: Author, before: tuple[str, Snapshot] | None) -> Entry:
+        return history.entry(action, author, self.version, before, self.skins.bases(), self.overrides, self.file)
+
 
 @dataclass(frozen=True)
 class Result:
@@ -62,43 +84,17 @@ class Result:
         return {"outcome": self.outcome, "version": self.version, "error": self.error}
 
 
-def version_of(data: dict[str, Any], overrides: Overrides) -> str:
-    digest = hashlib.sha256(msgspec.json.encode([data, overrides], order="sorted"))
-    return digest.hexdigest()[:12]
+@dataclass(frozen=True)
+class Commit:
+    """What became of an operator's change."""
 
-
-def compose(data: dict[str, Any], overrides: Overrides, source: str) -> Skins:
-    """The skins of `data` with the overrides applied, validated as a whole."""
-    merged = copy.deepcopy(data)
-    known = {skin.get("id"): skin for skin in merged.get("skins", []) if isinstance(skin, dict)}
-    for skin_id, upstreams in overrides.items():
-        skin = known.get(skin_id)
-        if skin is None:
-            continue  # the skin left the file: its override no longer applies
-        target = skin.setdefault("upstreams", {})
-        if isinstance(target, dict):
-            target.update(upstreams)
-    return skins.parse(merged, source)
-
-
-def _origin(url: str) -> str:
-    scheme, _, rest = url.partition("://")
-    return f"{scheme}://{rest.split('/', 1)[0]}"
-
-
-def changed_upstreams(old: Skins, new: Skins) -> list[tuple[str, str, str]]:
-    """(skin id, upstream name, new base URL) for every base URL that is new or different."""
-    before = {skin.id: skin for skin in old.all}
-    changes: list[tuple[str, str, str]] = []
-    for skin in new.all:
-        previous = before.get(skin.id)
-        for name in UPSTREAM_NAMES:
-            url = skin.upstreams.base(name)
-            if previous is None or previous.upstreams.base(name) != url:
-                changes.append((skin.id, name, url))
-        if skin.sports_feed and (previous is None or previous.sports_feed != skin.sports_feed):
-            changes.append((skin.id, "sports_feed", skin.sports_feed.rstrip("/")))
-    return changes
+    outcome: Literal["applied", "unchanged", "conflict", "invalid", "unreachable"]
+    version: str
+    """The version running now: the new one once applied."""
+    previous: str
+    changes: list[Change] = field(default_factory=list)
+    error: str | None = None
+    unreachable: list[Unreachable] = field(default_factory=list)
 
 
 class LiveConfig:
@@ -109,27 +105,31 @@ class LiveConfig:
         *,
         probe: Probe | None = None,
         on_swap: Callable[[Config, Config], None] | None = None,
+        on_reject: Callable[[str], None] | None = None,
         redis: Redis | None = None,
         on_purge: Callable[[str], Awaitable[None]] | None = None,
+        versions: Versions | None = None,
     ) -> None:
         self.skins_file = skins_file
         self.probe = probe
         self.on_swap = on_swap
+        self.on_reject = on_reject
         self.redis = redis
         self.on_purge = on_purge
+        self.versions: Versions = versions if versions is not None else history.FileVersions(None)
         self.error: str | None = None
         self.error_at: float | None = None
         self.changed_at = time.time()
         self._lock = asyncio.Lock()
         self._stamp: tuple[int, int, int] | None = None
         if skins_file is not None:
-            self._stamp = _stamp(skins_file)
-            data = _read(skins_file)
+            self._stamp = skins.stamp(skins_file)
+            data = skins.read(skins_file)
         else:
             built = builtin()
             data = {"skins": [msgspec.to_builtins(skin) for skin in built.all]}
         # A bad file at start stops the start (SkinsFileError names the field).
-        self.current = Config(compose(data, {}, self.source), version_of(data, {}), data, {})
+        self.current = Config(skins.compose(data, {}, self.source), history.version_of(data, {}), data, {})
 
     @property
     def source(self) -> str:
@@ -143,37 +143,100 @@ class LiveConfig:
     def version(self) -> str:
         return self.current.version
 
+    # --- versions ------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Takes up the overrides the cluster (or, alone, the last run) kept, and writes this
+        version into the history when it is not the newest there."""
+        try:
+            async with self._lock:
+                kept = await self.versions.overrides()
+                if kept is not None and kept != self.current.overrides:
+                    await self._apply(self.current.data, kept, "kept overrides", probe=False)
+                newest = await self.versions.newest()
+                before = (newest.version, newest.upstreams) if newest else None
+                await self.versions.note(self.current.entry("start", Author(SYSTEM, "start"), before))
+        except StoreUnavailable as exc:  # Redis away at start: `listen` takes the overrides up later
+            log.warning("config.history_unavailable", error=str(exc))
+
+    async def commit(
+        self,
+        change: Callable[[Overrides], Overrides],
+        *,
+        base: str | None,
+        author: Author,
+        action: Action = "change",
+        probe: bool = True,
+    ) -> Commit:
+        """Applies `change` to the overrides, on every instance, if the configuration is still
+        `base` (None: whatever it is) and the result is valid and answers."""
+        async with self._lock:
+            await self._catch_up()
+            current = self.current
+            if base is not None and base != current.version:
+                return Commit("conflict", current.version, current.version)
+            overrides = change(copy.deepcopy(current.overrides))
+            new = await self._check(current.data, overrides, probe)
+            if isinstance(new, Commit):
+                return new
+            after = Config(new, history.version_of(current.data, overrides), current.data, overrides)
+            made = after.entry(action, author, current.point)
+            if await self.versions.commit(current.overrides, made) is None:
+                await self._catch_up()  # another instance's change came first
+                return Commit("conflict", self.version, current.version)
+            self._swap(after, f"{action} by {author.who}")
+            return Commit("applied", after.version, current.version, made.changes)
+
+    async def _check(self, data: dict[str, Any], overrides: Overrides, probe: bool) -> Skins | Commit:
+        """The skins of `data` and `overrides`, validated (and their new upstreams probed), or why
+        they cannot replace the running ones."""
+        version, running = history.version_of(data, overrides), self.version
+        if version == running:
+            return Commit("unchanged", version, version)
+        try:
+            new = skins.compose(data, overrides, self.source)
+        except SkinsFileError as exc:
+            return Commit("invalid", running, running, error=str(exc))
+        if probe and self.probe is not None:
+            unreachable = await self._probe(changed_upstreams(self.skins, new))
+            if unreachable:
+                return Commit("unreachable", running, running, error=_say(unreachable), unreachable=unreachable)
+        return new
+
+    async def since(self, version: str) -> list[Change] | None:
+        """What changed from `version` to the running one (None: no such version is known)."""
+        entry = await self.versions.find(version)
+        return None if entry is None else history.diff(entry.upstreams, self.skins.bases())
+
+    async def _catch_up(self) -> None:
+        """The overrides another instance may just have set, before comparing versions."""
+        if self.versions.shared:
+            kept = await self.versions.overrides()
+            if (kept or {}) != self.current.overrides:
+                await self._apply(self.current.data, kept or {}, "admin (another instance)", probe=False)
+
     # --- changes -------------------------------------------------------------------
 
-    async def reload(self, reason: str) -> Result:
+    async def reload(self, reason: str, author: Author | None = None) -> Result:
         """Re-reads the skins file (the built-in skins never change)."""
         if self.skins_file is None:
             return Result("unchanged", self.version)
         async with self._lock:
-            self._stamp = _stamp(self.skins_file)
+            self._stamp = skins.stamp(self.skins_file)
             try:
-                data = _read(self.skins_file)
+                data = skins.read(self.skins_file)
             except SkinsFileError as exc:
                 return self._reject(str(exc), reason)
-            return await self._apply(data, self.current.overrides, reason, probe=True)
+            before = self.current
+            result = await self._apply(data, self.current.overrides, reason, probe=True)
+            if result.outcome == "applied":
+                with contextlib.suppress(StoreUnavailable):  # the history misses it; the change stands
+                    made_by = author or Author(SYSTEM, "file", reason)
+                    await self.versions.note(self.current.entry("file", made_by, before.point))
+            return result
 
-    async def set_upstream(self, skin_id: str, name: str, url: str | None, *, probe: bool = True) -> Result:
-        """Points one skin's upstream at `url` (None: back to the file's value), on every instance."""
-        async with self._lock:
-            overrides = copy.deepcopy(self.current.overrides)
-            if url is None:
-                overrides.get(skin_id, {}).pop(name, None)
-                if not overrides.get(skin_id):
-                    overrides.pop(skin_id, None)
-            else:
-                overrides.setdefault(skin_id, {})[name] = url
-            result = await self._apply(self.current.data, overrides, f"admin: {skin_id}.{name}", probe=probe)
-        if result.outcome == "applied":
-            await self._announce("overrides", msgspec.json.encode(overrides))
-        return result
-
-    async def broadcast_reload(self) -> Result:
-        result = await self.reload("admin")
+    async def broadcast_reload(self, author: Author) -> Result:
+        result = await self.reload(author.reason or "admin", author)
         await self._announce("reload")
         return result
 
@@ -181,37 +244,41 @@ class LiveConfig:
         await self._announce("purge", skin_id.encode())
 
     async def _apply(self, data: dict[str, Any], overrides: Overrides, reason: str, *, probe: bool) -> Result:
-        version = version_of(data, overrides)
-        if version == self.version:
-            self.error = None
-            return Result("unchanged", version)
-        try:
-            new = compose(data, overrides, self.source)
-        except SkinsFileError as exc:
-            return self._reject(str(exc), reason)
-        if probe and self.probe is not None:
-            failures = await self._probe(changed_upstreams(self.skins, new))
-            if failures:
-                return self._reject("; ".join(failures), reason)
-        old, self.current = self.current, Config(new, version, data, overrides)
-        self.error, self.error_at, self.changed_at = None, None, time.time()
-        log.info("config.applied", reason=reason, version=version, previous=old.version,
-                 changed=[f"{s}.{n}={u}" for s, n, u in changed_upstreams(old.skins, new)])  # fmt: skip
-        if self.on_swap is not None:
-            self.on_swap(old, self.current)
+        new = await self._check(data, overrides, probe)
+        if isinstance(new, Commit):
+            if new.outcome == "unchanged":
+                self.error = None
+                return Result("unchanged", new.version)
+            return self._reject(new.error or new.outcome, reason)
+        version = history.version_of(data, overrides)
+        self._swap(Config(new, version, data, overrides), reason)
         return Result("applied", version)
 
-    async def _probe(self, changes: list[tuple[str, str, str]]) -> list[str]:
+    def _swap(self, new: Config, reason: str) -> None:
+        old, self.current = self.current, new
+        self.error, self.error_at, self.changed_at = None, None, time.time()
+        log.info(
+            "config.applied",
+            reason=reason,
+            version=new.version,
+            previous=old.version,
+            changed=[f"{s}.{n}={u}" for s, n, u in changed_upstreams(old.skins, new.skins)],
+        )
+        if self.on_swap is not None:
+            self.on_swap(old, new)
+
+    async def _probe(self, changes: list[tuple[str, str, str]]) -> list[Unreachable]:
         assert self.probe is not None
-        origins = sorted({_origin(url) for _, _, url in changes})
+        origins = sorted({skins.origin(url) for _, _, url in changes})
         answers = await asyncio.gather(*(self.probe(origin) for origin in origins))
         down = {origin: detail for origin, (ok, detail) in zip(origins, answers, strict=True) if not ok}
-        return [f"skins[{s}].upstreams.{n}: {u} does not answer ({down[_origin(u)]})"
-                for s, n, u in changes if _origin(u) in down]  # fmt: skip
+        return [(s, n, u, str(down[skins.origin(u)])) for s, n, u in changes if skins.origin(u) in down]
 
     def _reject(self, error: str, reason: str) -> Result:
         self.error, self.error_at = error, time.time()
         log.error("config.rejected", reason=reason, error=error, kept=self.version)
+        if self.on_reject is not None:
+            self.on_reject(error)
         return Result("rejected", self.version, error)
 
     # --- watching ------------------------------------------------------------------
@@ -223,7 +290,7 @@ class LiveConfig:
             return
         while True:
             await asyncio.sleep(every_s)
-            if _stamp(self.skins_file) != self._stamp:
+            if skins.stamp(self.skins_file) != self._stamp:
                 await self.reload("file changed")
 
     async def listen(self) -> None:
@@ -256,19 +323,13 @@ class LiveConfig:
             await self.on_purge(payload.decode())
 
     async def _sync_overrides(self) -> None:
-        assert self.redis is not None
-        raw = await self.redis.get(keys.CONFIG_OVERRIDES)
-        overrides: Overrides = msgspec.json.decode(raw, type=Overrides) if raw else {}
-        if overrides != self.current.overrides:
-            async with self._lock:
-                await self._apply(self.current.data, overrides, "admin (another instance)", probe=False)
+        async with self._lock:
+            await self._catch_up()
 
     async def _announce(self, kind: str, payload: bytes = b"") -> None:
         if self.redis is None:
             return
         try:
-            if kind == "overrides":
-                await self.redis.set(keys.CONFIG_OVERRIDES, payload)
             await self.redis.publish(keys.CONFIG_CHANNEL, kind.encode() + (b" " + payload if kind == "purge" else b""))
         except Exception as exc:
             log.error("config.announce_failed", kind=kind, error=type(exc).__name__)
@@ -277,30 +338,12 @@ class LiveConfig:
         return {
             "version": self.version,
             "source": self.source,
-            "changedAt": _iso(self.changed_at),
+            "changedAt": history.iso(self.changed_at),
             "error": self.error,
-            "errorAt": _iso(self.error_at) if self.error_at else None,
+            "errorAt": history.iso(self.error_at) if self.error_at else None,
             "overrides": self.current.overrides,
         }
 
 
-def _iso(t: float) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
-
-
-def _stamp(path: Path) -> tuple[int, int, int] | None:
-    with contextlib.suppress(OSError):
-        st = path.stat()
-        return st.st_ino, st.st_mtime_ns, st.st_size
-    return None
-
-
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SkinsFileError(f"{path}: cannot read ({exc.strerror})") from None
-    try:
-        return tomllib.loads(raw.decode())
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise SkinsFileError(f"{path}: not valid TOML ({exc})") from None
+def _say(unreachable: list[Unreachable]) -> str:
+    return "; ".join(f"skins[{s}].upstreams.{n}: {u} does not answer ({why})" for s, n, u, why in unreachable)

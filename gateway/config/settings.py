@@ -102,6 +102,8 @@ class Settings:
     production: bool = False
     """Secure and `__Host-` cookies, HSTS. Off only for local http development."""
     spa_dist: Path = ROOT / "spa" / "dist"
+    console_dist: Path = ROOT / "spa" / "dist-console"
+    """The operators' console build, served on the admin listener only."""
     sandbox_url: str = "http://127.0.0.1:8001"
     """Upstream of the built-in skin."""
     log_format: str = "auto"
@@ -113,11 +115,22 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
     """Addresses or CIDR ranges of the balancers whose X-Forwarded-For is believed."""
     admin_token: str | None = field(default=None, repr=False)
-    """Turns the admin listener (status, reload, upstream swap, /metrics) on; its bearer token."""
+    """An `admin` bearer token named `ADMIN_TOKEN`; it or `operators_file` turns the admin listener on."""
+    operators_file: Path | None = None
+    """TOML file of the operators (argon2id password hashes, roles) and automation's bearer tokens."""
+    audit_file: Path = Path("var/audit.jsonl")
+    """The audit trail without Redis: append-only JSON lines (relative: to the working directory)."""
+    console_idle_s: float = 1800.0
+    """A console session ends after this long without a request from its operator."""
+    console_max_s: float = 12 * 3600.0
+    """A console session ends this long after its sign-in, however active."""
     admin_host: str = "127.0.0.1"
     admin_port: int = 9100
     probe_upstreams: bool = True
     """A new configuration's changed upstreams must answer HTTP before it is applied."""
+    config_history: Path | None = None
+    """Where the configuration's versions are kept without Redis (`CONFIG_HISTORY_FILE`, default
+    `var/config-history.jsonl`); None (settings made in code): this process's memory only."""
     skins_poll_s: float = 1.0
     """How often the skins file is checked for changes."""
     drain_delay_s: float = 0.0
@@ -137,17 +150,27 @@ class Settings:
     """Calls per second a client address may make while not logged in (per instance; content excluded)."""
     visitor_burst: int = 200
 
+    def __post_init__(self) -> None:
+        if not 0 < self.console_idle_s <= self.console_max_s:
+            raise ValueError("CONSOLE_IDLE_S must be above 0 and at most CONSOLE_MAX_S")
+
+    @property
+    def admin_listener(self) -> bool:
+        """The admin listener runs: someone can sign in to it or call it with a token."""
+        return bool(self.admin_token) or self.operators_file is not None
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
         defaults = cls()
-        skins = env.get("SKINS_FILE")
+        skins, operators = env.get("SKINS_FILE"), env.get("OPERATORS_FILE")
         return cls(
             skins_file=Path(skins) if skins else None,
             shared_redis=SharedRedis.from_env(env),
             secret_key=env.get("SECRET_KEY") or defaults.secret_key,
             production=env.get("GATEWAY_ENV", "production").lower() not in {"development", "dev", "local"},
             spa_dist=Path(env.get("SPA_DIST", str(defaults.spa_dist))),
+            console_dist=Path(env.get("CONSOLE_DIST", str(defaults.console_dist))),
             sandbox_url=env.get("SANDBOX_URL", defaults.sandbox_url),
             log_format=env.get("LOG_FORMAT", defaults.log_format),
             log_level=env.get("LOG_LEVEL", defaults.log_level),
@@ -157,9 +180,14 @@ class Settings:
                 if p.strip()
             ),
             admin_token=env.get("ADMIN_TOKEN") or None,
+            operators_file=Path(operators) if operators else None,
+            audit_file=Path(env.get("AUDIT_FILE") or defaults.audit_file),
+            console_idle_s=float(env.get("CONSOLE_IDLE_S", defaults.console_idle_s)),
+            console_max_s=float(env.get("CONSOLE_MAX_S", defaults.console_max_s)),
             admin_host=env.get("ADMIN_HOST", defaults.admin_host),
             admin_port=int(env.get("ADMIN_PORT", defaults.admin_port)),
             probe_upstreams=_flag(env.get("PROBE_UPSTREAMS"), defaults.probe_upstreams),
+            config_history=Path(env.get("CONFIG_HISTORY_FILE") or "var/config-history.jsonl"),
             skins_poll_s=float(env.get("SKINS_POLL_S", defaults.skins_poll_s)),
             drain_delay_s=float(env.get("DRAIN_DELAY_S", defaults.drain_delay_s)),
             drain_timeout_s=float(env.get("DRAIN_TIMEOUT_S", defaults.drain_timeout_s)),

@@ -7,16 +7,19 @@ is one built-in skin pointing at the local sandbox.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 import msgspec
 
 from contracts.catalogue import Upstream
 
+UPSTREAM_NAMES: tuple[Upstream, ...] = ("api", "capi", "sbapi", "rest")
 Locale = Literal["es", "pt", "en"]
 PokerSystem = Literal["android", "windows", "mac"]
 POKER_SYSTEMS: tuple[PokerSystem, ...] = ("android", "windows", "mac")
@@ -139,7 +142,26 @@ class Skins:
         return self._by_host.get(_hostname(host))
 
     def upstream_origins(self) -> set[str]:
-        return {_origin(skin.upstreams.base(u)) for skin in self.all for u in ("api", "capi", "sbapi", "rest")}
+        return {origin(skin.upstreams.base(u)) for skin in self.all for u in UPSTREAM_NAMES}
+
+    def bases(self) -> dict[str, dict[str, str]]:
+        """Every skin's upstream base URLs: skin id -> upstream name -> URL."""
+        return {skin.id: {name: skin.upstreams.base(name) for name in UPSTREAM_NAMES} for skin in self.all}
+
+
+def changed_upstreams(old: Skins, new: Skins) -> list[tuple[str, str, str]]:
+    """(skin id, upstream name, new base URL) for every base URL that is new or different."""
+    before = {skin.id: skin for skin in old.all}
+    changes: list[tuple[str, str, str]] = []
+    for skin in new.all:
+        previous = before.get(skin.id)
+        for name in UPSTREAM_NAMES:
+            url = skin.upstreams.base(name)
+            if previous is None or previous.upstreams.base(name) != url:
+                changes.append((skin.id, name, url))
+        if skin.sports_feed and (previous is None or previous.sports_feed != skin.sports_feed):
+            changes.append((skin.id, "sports_feed", skin.sports_feed.rstrip("/")))
+    return changes
 
 
 def _hostname(host: str) -> str:
@@ -149,21 +171,49 @@ def _hostname(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
-def _origin(url: str) -> str:
+def origin(url: str) -> str:
+    """`scheme://host[:port]` of a URL."""
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}"
 
 
 def load(path: Path) -> Skins:
+    return parse(read(path), str(path))
+
+
+def read(path: Path) -> dict[str, Any]:
+    """A skins file's TOML, not yet validated."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise SkinsFileError(f"{path}: cannot read ({exc.strerror})") from None
     try:
-        data = tomllib.loads(raw.decode())
+        return tomllib.loads(raw.decode())
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SkinsFileError(f"{path}: not valid TOML ({exc})") from None
-    return parse(data, str(path))
+
+
+def stamp(path: Path) -> tuple[int, int, int] | None:
+    """What changes when the file does (inode: a ConfigMap's symlink swap), or None if it is gone."""
+    with contextlib.suppress(OSError):
+        st = path.stat()
+        return st.st_ino, st.st_mtime_ns, st.st_size
+    return None
+
+
+def compose(data: Mapping[str, Any], overrides: Mapping[str, Mapping[str, str]], source: str) -> Skins:
+    """The skins of `data` with the operators' upstream overrides (skin id -> name -> base URL)
+    applied, validated as a whole."""
+    merged = copy.deepcopy(dict(data))
+    known = {skin.get("id"): skin for skin in merged.get("skins", []) if isinstance(skin, dict)}
+    for skin_id, upstreams in overrides.items():
+        skin = known.get(skin_id)
+        if skin is None:
+            continue  # the skin left the file: its override no longer applies
+        target = skin.setdefault("upstreams", {})
+        if isinstance(target, dict):
+            target.update(upstreams)
+    return parse(merged, source)
 
 
 def parse(data: Mapping[str, object], source: str = "skins") -> Skins:

@@ -34,27 +34,51 @@ UNHASHED = "no-cache"
 but asks each time whether they changed (a 304 of a few hundred bytes when they did not)."""
 
 
-def spa_handlers(dist: Path, production: bool) -> list[Any]:
+class BuiltFiles:
+    """A Vite build as it is served (the player site's, the operators' console's): its hashed
+    assets, and its unhashed files (index.html, the public files)."""
+
     # Hand-written rather than Litestar's static files router, which has no precompressed
-    # variants: the build writes `<asset>.br` and `<asset>.gz` once (spa/vite.config.ts), and this
+    # variants: the build writes `<asset>.br` and `<asset>.gz` once (spa/vite.shared.ts), and this
     # serves the one the browser accepts, so the gateway never compresses a script per request.
     # The files of a build never change (hashed names), so each is read from disk once.
-    assets_dir = dist / "assets"
-    assets: dict[str, Variants] = {}
-    # index.html (the entry stylesheet inlined, ~27 kB) and the public files, compressed once.
-    packed = Packed()
+    def __init__(self, dist: Path) -> None:
+        self.dist = dist
+        self._assets: dict[str, Variants] = {}
+        # index.html (the entry stylesheet inlined, ~27 kB) and the public files, compressed once.
+        self._packed = Packed()
+
+    def asset(self, request: Request[Any, Any, Any], name: str, headers: dict[str, str] | None = None) -> Outgoing:
+        ctx = RequestContext.of(request.scope)
+        variants = self._assets.get(name)
+        if variants is None:
+            file = self.dist / "assets" / name
+            if not ASSET.match(name) or not file.is_file():
+                return error(404, "NOT_FOUND", "No such file", ctx)
+            variants = self._assets[name] = _built(file)
+        sent = {**(headers or {}), "cache-control": IMMUTABLE, "x-content-type-options": "nosniff"}
+        return represent(variants, Incoming.of(request.scope).headers, media_type(name), ctx, sent)
+
+    def unhashed(self, request: Request[Any, Any, Any], name: str, headers: dict[str, str]) -> Outgoing | None:
+        """index.html or a public file, revalidated on every use; None when it is not there (not
+        built, or a build emptying the folder right now)."""
+        try:  # read each time (cheap beside a page view): a rebuilt site is served without a restart
+            body = (self.dist / name).read_bytes()
+        except OSError:
+            return None
+        kind, sent = media_type(name), {**headers, "cache-control": UNHASHED}
+        variants = self._packed.variants(name, body, kind)
+        # headers that change apart from the page (a skin's CSP hosts): its ETag names them
+        signed, ctx = headers_digest(sent), RequestContext.of(request.scope)
+        return represent(variants, Incoming.of(request.scope).headers, kind, ctx, sent, signed)
+
+
+def spa_handlers(dist: Path, production: bool) -> list[Any]:
+    files = BuiltFiles(dist)
 
     @get("/assets/{name:str}", include_in_schema=False, sync_to_thread=False)
     def asset(request: Request[Any, Any, Any], name: FromPath[str]) -> Outgoing:
-        ctx = RequestContext.of(request.scope)
-        variants = assets.get(name)
-        if variants is None:
-            file = assets_dir / name
-            if not ASSET.match(name) or not file.is_file():
-                return error(404, "NOT_FOUND", "No such file", ctx)
-            variants = assets[name] = _built(file)
-        headers = {"cache-control": IMMUTABLE, "x-content-type-options": "nosniff"}
-        return represent(variants, Incoming.of(request.scope).headers, _media_type(name), ctx, headers)
+        return files.asset(request, name)
 
     @get(["/", "/{path:path}"], include_in_schema=False, sync_to_thread=False)
     def document(request: Request[Any, Any, Any], skin: NamedDependency[Skin | None]) -> Outgoing:
@@ -66,19 +90,13 @@ def spa_handlers(dist: Path, production: bool) -> list[Any]:
             return error(404, "UNKNOWN_SITE", "This site is not configured here", ctx)
         ctx.skin = skin.id  # page views per skin in the access log and metrics
         headers = page_headers([*skin.frame_hosts], production, [*skin.payment_hosts])
-        headers["cache-control"] = UNHASHED
         name = path.lstrip("/")
         if not (PUBLIC_FILE.match(name) and (dist / name).is_file()):
             name = "index.html"
-        try:  # read each time (cheap beside a page view): a rebuilt site is served without a restart
-            body = (dist / name).read_bytes()
-        except OSError:  # not built, or a build emptying the folder right now
+        page = files.unhashed(request, name, headers)
+        if page is None:
             return error(503, "SPA_NOT_BUILT", "The player site is not built (make run builds it)", ctx)
-        media_type = _media_type(name)
-        variants = packed.variants(name, body, media_type)
-        # the skin's frame and payment hosts (CSP) change apart from the page: its ETag names them
-        signed = headers_digest(headers)
-        return represent(variants, Incoming.of(request.scope).headers, media_type, ctx, headers, signed)
+        return page
 
     return [Router(path="/", route_handlers=[asset, document])]
 
@@ -89,7 +107,7 @@ def _built(file: Path) -> Variants:
     return Variants(file.read_bytes(), {coding: path.read_bytes() for coding, path in beside.items() if path.is_file()})
 
 
-def _media_type(name: str) -> str:
+def media_type(name: str) -> str:
     suffix = name.rsplit(".", 1)[-1]
     return {
         "ico": "image/x-icon",

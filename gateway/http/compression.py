@@ -67,7 +67,7 @@ class Levels:
 STORED = Levels(gzip=9, br=10)
 """Compressed once and kept (index.html, a skin's config, the public files): on the event loop,
 once per content, so brotli's 10 rather than 11 (index.html's 27 kB: 9 ms for 5.6 kB against 25 ms
-for 5.5 kB; the build's files get 11 from spa/vite.config.ts, where time is free). Not for content
+for 5.5 kB; the build's files get 11 from spa/vite.shared.ts, where time is free). Not for content
 entering the cache: 14 ms for the 30 kB sports events, once per refresh."""
 ON_THE_FLY = Levels(gzip=1, br=3)
 """Compressed as it is sent (an answer read once): gzip's cheapest; brotli's 3, a seventh smaller

@@ -27,6 +27,20 @@ def error(status: int, code: str, message: str, ctx: RequestContext, *extra: tup
     return Outgoing.json(status, body, ctx, (b"cache-control", b"no-store"), *extra)
 
 
+class FieldError(msgspec.Struct, frozen=True):
+    """What is wrong with one field of a form: the code the UI translates, and words for anyone else."""
+
+    field: str
+    code: str
+    message: str
+
+
+def invalid(ctx: RequestContext, errors: list[FieldError], message: str = "Some fields need fixing") -> Outgoing:
+    """422 `INVALID`, with each field's error (`errors`)."""
+    body = {"message": message, "code": "INVALID", "requestId": ctx.request_id, "errors": errors}
+    return Outgoing.json(422, msgspec.json.encode(body), ctx, (b"cache-control", b"no-store"))
+
+
 def rate_limited(wait: int, ctx: RequestContext) -> Outgoing:
     return error(429, "RATE_LIMITED", "Too many attempts, please wait and try again", ctx,
                  (b"retry-after", str(wait).encode()))  # fmt: skip

@@ -1,44 +1,44 @@
-"""The admin listener: JSON for operators, `/metrics` for Prometheus, a read-only ops page.
+"""The admin listener: JSON for operators, `/metrics` for Prometheus, the operators' console
+(its page and assets: `gateway.console.pages`).
 
-Served on its own address (`ADMIN_HOST:ADMIN_PORT`), never on a skin's public host, and
-only when `ADMIN_TOKEN` is set; every call needs `Authorization: Bearer <ADMIN_TOKEN>`.
-Changes are written to the log with who (`X-Admin-User`, else the caller's address), what
-and when.
+Served on its own address (`ADMIN_HOST:ADMIN_PORT`), never on a skin's public host, and only
+when `ADMIN_TOKEN` or `OPERATORS_FILE` is set. Every route goes through the console's guard
+(`gateway.console.roles`): a bearer token or a console session whose role may do what the
+route's `opt={"role": ...}` says. Changes go to the audit trail with the caller's name.
 """
 
 from __future__ import annotations
 
-import hmac
-import html
 import time
 from typing import Any, Protocol, runtime_checkable
 
 import msgspec
-import structlog
 from litestar import Litestar, Request, delete, get, post, put
-from litestar.connection import ASGIConnection
 from litestar.di import NamedDependency, Provide
-from litestar.exceptions import NotAuthorizedException
-from litestar.handlers.base import BaseRouteHandler
 from litestar.params import FromPath, JSONBody
 from litestar.types import ASGIApp
 
-from gateway.config.live import UPSTREAM_NAMES
-from gateway.config.skins import Skin
+from gateway.config.history import Author
+from gateway.config.live import Result
+from gateway.config.skins import UPSTREAM_NAMES, Skin
+from gateway.console import changes, history, overview, roles, signin, trail
+from gateway.console.audit import Action, Audit, AuditEntry, Outcome
+from gateway.console.changes import API_REASON
+from gateway.console.pages import console_pages
+from gateway.console.roles import Guard, Operator
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
-from gateway.http.errors import EXCEPTION_HANDLERS, error, store_unavailable
+from gateway.http.errors import EXCEPTION_HANDLERS
 from gateway.operations.metrics import CONTENT_TYPE
 from gateway.parts import Gateway
-from gateway.shared import keys
-from gateway.shared.store import StoreUnavailable
-
-audit = structlog.get_logger("gateway.audit")
 
 
 class UpstreamChange(msgspec.Struct, forbid_unknown_fields=True):
     url: str
     probe: bool = True
     """Refuse the change unless the new base URL answers HTTP."""
+    baseVersion: str | None = None
+    """The version the change was made from (409 when it is not current); None: whatever is current."""
+    reason: str | None = None
 
 
 @runtime_checkable
@@ -52,43 +52,25 @@ class Workers(Protocol):
     def describe(self) -> dict[str, Any]: ...
 
 
-class Bearer:
-    """The guard of every admin call but the ops page: `Authorization: Bearer <ADMIN_TOKEN>`."""
-
-    def __init__(self, token: str) -> None:
-        self.token = token.encode()
-
-    def __call__(self, connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
-        if handler.opt.get("public"):
-            return
-        scheme, _, given = connection.headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), self.token):
-            raise NotAuthorizedException(
-                "A valid admin bearer token is required", headers={"www-authenticate": "Bearer"}
-            )
+def _done(operator: Operator, action: Action, outcome: Outcome, **fields: Any) -> AuditEntry:
+    """An audit entry of this API's: its calls give no reason."""
+    return AuditEntry(action, operator.name, operator.via, operator.address, outcome, reason=API_REASON, **fields)
 
 
-def who(request: Request[Any, Any, Any]) -> str:
-    user = request.headers.get("x-admin-user", "").strip()[:80]
-    peer = request.client.host if request.client else "?"
-    return f"{user} ({peer})" if user else peer
+def _outcome(result: Result) -> Outcome:
+    return "refused" if result.outcome == "rejected" else "ok"
 
 
-def unknown_skin(gateway: Gateway, skin_id: str, ctx: RequestContext) -> Outgoing | None:
-    if any(skin.id == skin_id for skin in gateway.config.skins.all):
-        return None
-    return error(404, "UNKNOWN_SKIN", f"No skin {skin_id}", ctx)
-
-
-@get("/metrics", sync_to_thread=False)
-def metrics(
+@get("/metrics", opt={"role": "viewer"})
+async def metrics(
     request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], workers: NamedDependency[Workers | None]
 ) -> Outgoing:
     text = workers.metrics() if workers is not None else gateway.metrics.render()
+    text += await overview.measured(gateway)  # the upstreams' probes and the instances, measured now
     return Outgoing.page(200, text, CONTENT_TYPE, RequestContext.of(request.scope))
 
 
-@get("/admin/status")
+@get("/admin/status", opt={"role": "viewer"})
 async def status(
     request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], workers: NamedDependency[Workers | None]
 ) -> Outgoing:
@@ -99,117 +81,99 @@ async def status(
     return Outgoing.json(200, answer, RequestContext.of(request.scope))
 
 
-@post("/admin/reload", status_code=200)
-async def reload(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
-    result = await gateway.config.broadcast_reload()
-    audit.info("admin.reload", who=who(request), outcome=result.outcome, version=result.version, error=result.error)
+@post("/admin/reload", status_code=200, opt={"role": "operator"})
+async def reload(
+    request: Request[Any, Any, Any],
+    gateway: NamedDependency[Gateway],
+    operator: NamedDependency[Operator],
+    audit: NamedDependency[Audit],
+) -> Outgoing:
+    result = await gateway.config.broadcast_reload(Author(operator.name, operator.via, API_REASON))
+    await audit.record(_done(operator, "reload", _outcome(result), detail=result.describe()))
     ctx = RequestContext.of(request.scope)
     return Outgoing.json(200 if result.outcome != "rejected" else 422, result.describe(), ctx)
 
 
-@put("/admin/skins/{skin_id:str}/upstreams/{name:str}")
+@put("/admin/skins/{skin_id:str}/upstreams/{name:str}", opt={"role": "operator"})
 async def set_upstream(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
+    caller: NamedDependency[changes.Caller],
     skin_id: FromPath[str],
     name: FromPath[str],
     data: JSONBody[UpstreamChange],
 ) -> Outgoing:
-    return await _change_upstream(request, gateway, skin_id, name, data.url, data.probe)
+    asked = changes.Asked(skin=skin_id, upstream=name, url=data.url, baseVersion=data.baseVersion, reason=data.reason)
+    return await changes.api_change(gateway, caller, asked, RequestContext.of(request.scope), data.probe)
 
 
-@delete("/admin/skins/{skin_id:str}/upstreams/{name:str}", status_code=200)
+@delete("/admin/skins/{skin_id:str}/upstreams/{name:str}", status_code=200, opt={"role": "operator"})
 async def clear_upstream(
-    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], skin_id: FromPath[str], name: FromPath[str]
-) -> Outgoing:
-    return await _change_upstream(request, gateway, skin_id, name, None, True)
-
-
-async def _change_upstream(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    skin_id: str,
-    name: str,
-    url: str | None,
-    probe: bool,
+    caller: NamedDependency[changes.Caller],
+    skin_id: FromPath[str],
+    name: FromPath[str],
 ) -> Outgoing:
-    ctx = RequestContext.of(request.scope)
-    if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
-        return missing
-    if name not in UPSTREAM_NAMES:
-        return error(404, "UNKNOWN_UPSTREAM", f"Upstreams are {', '.join(UPSTREAM_NAMES)}", ctx)
-    skin = next(s for s in gateway.config.skins.all if s.id == skin_id)
-    before = skin.upstreams.base(name)
-    result = await gateway.config.set_upstream(skin_id, name, url, probe=probe)
-    audit.info(
-        "admin.upstream", who=who(request), skin=skin_id, upstream=name, before=before,
-        after=url if url is not None else "(the file's value)", outcome=result.outcome,
-        version=result.version, error=result.error,
-    )  # fmt: skip
-    return Outgoing.json(422 if result.outcome == "rejected" else 200, result.describe(), ctx)
-
-
-@post("/admin/skins/{skin_id:str}/cache/purge", status_code=200)
-async def purge(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], skin_id: FromPath[str]) -> Outgoing:
-    ctx = RequestContext.of(request.scope)
-    if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
-        return missing
-    prefix = keys.content_prefix(skin_id)
-    local = await gateway.cache.purge(prefix)
-    try:
-        shared = await gateway.stores.shared.delete_prefix(prefix)
-    except StoreUnavailable:
-        return store_unavailable(ctx)
-    await gateway.config.broadcast_purge(skin_id)
-    audit.info("admin.purge", who=who(request), skin=skin_id, local=local, shared=shared)
-    return Outgoing.json(200, {"skin": skin_id, "purged": {"local": local, "shared": shared}}, ctx)
-
-
-@post("/admin/skins/{skin_id:str}/players/{login:str}/revoke", status_code=200)
-async def revoke(
-    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], skin_id: FromPath[str], login: FromPath[str]
-) -> Outgoing:
-    ctx = RequestContext.of(request.scope)
-    if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
-        return missing
-    try:
-        ended = await gateway.sessions.revoke_player(skin_id, login)
-    except StoreUnavailable:
-        return store_unavailable(ctx)
-    audit.info("admin.revoke", who=who(request), skin=skin_id, login=login, ended=ended)
-    return Outgoing.json(200, {"skin": skin_id, "login": login, "sessionsEnded": ended}, ctx)
-
-
-@get("/admin", sync_to_thread=False, opt={"public": True})
-def page(request: Request[Any, Any, Any]) -> Outgoing:
-    ctx = RequestContext.of(request.scope)
-    return Outgoing.page(200, _PAGE, "text/html", ctx, {"content-security-policy": _PAGE_CSP})
+    query = request.query_params
+    asked = changes.Asked(
+        skin=skin_id, upstream=name, url=None, baseVersion=query.get("baseVersion"), reason=query.get("reason")
+    )
+    return await changes.api_change(gateway, caller, asked, RequestContext.of(request.scope), True)
 
 
 def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None = None) -> Litestar:
-    if not gateway.settings.admin_token:
-        raise ValueError("the admin listener needs ADMIN_TOKEN")
-    return Litestar(
-        route_handlers=[metrics, status, reload, set_upstream, clear_upstream, purge, revoke, page],
+    accounts, audit = gateway.accounts, gateway.audit
+    if accounts is None or audit is None:
+        raise ValueError("the admin listener needs ADMIN_TOKEN or OPERATORS_FILE")
+    given = {"gateway": gateway, "workers": workers, "accounts": accounts, "audit": audit}
+    guard = Guard(accounts.operators, accounts.sessions, audit, accounts.proxies, gateway.settings.admin_token)
+    app = Litestar(
+        route_handlers=[
+            metrics,
+            status,
+            reload,
+            set_upstream,
+            clear_upstream,
+            *console_pages(gateway.settings.console_dist),
+            *signin.HANDLERS,
+            *trail.HANDLERS,
+            *changes.route_handlers,
+            *history.route_handlers,
+            *overview.route_handlers,
+        ],
         dependencies={
-            "gateway": Provide(lambda: gateway, sync_to_thread=False),
-            "workers": Provide(lambda: workers, sync_to_thread=False),
+            **{name: Provide(_given(part), sync_to_thread=False) for name, part in given.items()},
+            **roles.DEPENDENCIES,
+            **changes.DEPENDENCIES,
         },
-        guards=[Bearer(gateway.settings.admin_token)],
-        middleware=[_entered],
-        exception_handlers=EXCEPTION_HANDLERS,
+        guards=[guard],
+        exception_handlers={**EXCEPTION_HANDLERS, **roles.EXCEPTION_HANDLERS},
+        request_max_body_size=64 * 1024,
         openapi_config=None,
         logging_config=None,
     )
+    # Entered before routing (not as middleware, which runs only for a path a handler takes), so
+    # that a 404 or 405 of the router is answered with the request's context, not a 500.
+    app.asgi_handler = _entered(app.asgi_handler)
+    return app
+
+
+def _given(part: object) -> Any:
+    return lambda: part
 
 
 def _entered(app: ASGIApp) -> ASGIApp:
-    """The admin listener's requests get their context as the public ones do at the front door."""
+    """The admin listener's requests get their context as the public ones do at the front door,
+    and the request as it came (`Incoming.of`: the guard reads its headers and cookies)."""
 
     async def entered(scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            Incoming.enter(scope, receive)
-        await app(scope, receive, send)
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        incoming, _ = Incoming.enter(scope, receive)
+        with incoming.kept_in(scope):
+            await app(scope, receive, send)
 
     return entered
 
@@ -231,19 +195,3 @@ def _skin(skin: Skin) -> dict[str, Any]:
     upstreams = {name: skin.upstreams.base(name) for name in UPSTREAM_NAMES}
     return {"id": skin.id, "siteId": skin.site_id, "hosts": list(skin.hosts), "upstreams": upstreams,
             "sportsFeed": skin.sports_feed}  # fmt: skip
-
-
-# The ops page asks for the status with the token the operator types (kept in memory only).
-_PAGE_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'"
-_PAGE = (
-    "<!doctype html><meta charset=utf-8><title>Gateway status</title>"
-    "<style>body{font:14px system-ui;margin:2rem;background:#111;color:#eee}pre{background:#1b1b1b;padding:1rem;"
-    "overflow:auto}input,button{font:inherit}</style><h1>Gateway status</h1>"
-    "<form id=f><label>Admin token <input id=t type=password autocomplete=off></label> <button>Show</button></form>"
-    "<pre id=o>" + html.escape("Read-only: the status JSON, refreshed every 5 s.") + "</pre><script>"
-    "let k='';const o=document.getElementById('o');"
-    "async function r(){if(!k)return;const a=await fetch('/admin/status',{headers:{authorization:'Bearer '+k}});"
-    "o.textContent=a.ok?JSON.stringify(await a.json(),null,2):'HTTP '+a.status}"
-    "document.getElementById('f').onsubmit=e=>{e.preventDefault();k=document.getElementById('t').value;r()};"
-    "setInterval(r,5000)</script>"
-)

@@ -1,9 +1,10 @@
 """`python -m gateway`: serve the gateway (optionally with the sandbox beside it, and the
-admin listener when `ADMIN_TOKEN` is set).
+admin listener when `ADMIN_TOKEN` or `OPERATORS_FILE` is set); `python -m gateway operators ...`
+manages the operators file (gateway/console/cli.py).
 
 Signals: SIGTERM / Ctrl-C drain (readiness false at once, new connections refused after
 `DRAIN_DELAY_S`, requests in flight finish within `DRAIN_TIMEOUT_S`, exit 0); a second one
-stops at once. SIGHUP re-reads the skins file. With `--workers N` (and `REDIS_URL`) a supervisor
+stops at once. SIGHUP re-reads the skins file and the operators file. With `--workers N` (and `REDIS_URL`) a supervisor
 (gateway/operations/workers.py) runs N such processes on one socket and relays these signals to them.
 """
 
@@ -34,6 +35,11 @@ log = structlog.get_logger("gateway")
 
 
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["operators"]:
+        from gateway.console.cli import main as operators
+
+        sys.exit(operators(argv[1:]))
     parser = argparse.ArgumentParser(prog="python -m gateway", description="Serve the casino BFF gateway.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
@@ -154,7 +160,7 @@ async def _serve(
     )  # fmt: skip
     if worker is not None:
         public.on_started = worker.started
-    if settings.admin_token:  # a worker's supervisor keeps the token (and the admin listener) to itself
+    if settings.admin_listener:  # a worker's supervisor keeps the admin listener to itself
         admin = uvicorn.Config(
             admin_app(app), host=settings.admin_host, port=settings.admin_port, lifespan="off",
             log_level="warning", log_config=None, access_log=False,
@@ -163,10 +169,10 @@ async def _serve(
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, _drain, loop, gateway, public, settings.drain_delay_s)
-    loop.add_signal_handler(signal.SIGHUP, lambda: gateway.lifecycle.spawn(gateway.config.reload("SIGHUP")))
+    loop.add_signal_handler(signal.SIGHUP, lambda: gateway.lifecycle.spawn(gateway.reread("SIGHUP")))
     if sandbox_port is not None:
         print(f"serving the product at http://{host}:{port} (sandbox platform at {settings.sandbox_url})", flush=True)
-    if settings.admin_token:
+    if settings.admin_listener:
         print(f"admin listener at http://{settings.admin_host}:{settings.admin_port}/admin", flush=True)
     # The public server stops first; the sandbox (which its calls in flight may need) and
     # the admin listener stop after it.
@@ -184,7 +190,7 @@ def _drain(loop: asyncio.AbstractEventLoop, gateway: Gateway, public: uvicorn.Se
     if gateway.lifecycle.draining:
         public.force_exit = public.should_exit = True  # a second signal: stop now
         return
-    gateway.lifecycle.draining = True
+    gateway.lifecycle.drain()
     log.info("gateway.draining", delay_s=delay_s, timeout_s=gateway.settings.drain_timeout_s)
 
     def stop() -> None:

@@ -4,7 +4,7 @@ outlives a request (a cache refresh, retiring connections) kept referenced until
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 
@@ -12,7 +12,15 @@ class Lifecycle:
     def __init__(self) -> None:
         self.draining = False
         """SIGTERM received: not ready any more, connections closed after their answer."""
+        self.on_drain: list[Callable[[], None]] = []
+        """Told once the drain starts (the instance's record says it drains)."""
         self._tasks: set[asyncio.Task[Any]] = set()
+
+    def drain(self) -> None:
+        """SIGTERM: from now on this instance drains."""
+        self.draining = True
+        for told in self.on_drain:
+            told()
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         """Work that outlives the request, kept referenced until done."""

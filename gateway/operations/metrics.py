@@ -79,6 +79,32 @@ class Metrics:
             "bff_config_reloads", "Configuration changes tried, by outcome (applied, unchanged, rejected)",
             ["outcome"], registry=registry,
         )  # fmt: skip
+        self.config_error = Gauge(
+            "bff_config_error",
+            "1 while the last configuration read was rejected (the last good one runs)",
+            registry=registry,
+            multiprocess_mode="livemax",
+        )
+        # Measured when asked, by the process serving /metrics (with --workers, the supervisor).
+        self.measured = measured = CollectorRegistry()
+        self.upstream_up = Gauge(
+            "bff_upstream_up",
+            "1 when the upstream's last probe got an HTTP answer, by skin and upstream",
+            ["skin", "upstream"],
+            registry=measured,
+        )
+        self.upstream_latency = Gauge(
+            "bff_upstream_probe_seconds",
+            "How long the upstream's last probe took, by skin and upstream",
+            ["skin", "upstream"],
+            registry=measured,
+        )
+        self.instances = Gauge(
+            "bff_instances",
+            "Live gateway instances (the whole cluster with Redis) by the configuration version they run",
+            ["config_version"],
+            registry=measured,
+        )
         self._version: str | None = None
         self._in_files = values.ValueClass is not values.MutexValue  # multiprocess mode
         # `labels()` validates and hashes its arguments on every call: the per-request
@@ -121,6 +147,9 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+    def render_measured(self) -> bytes:
+        return generate_latest(self.measured)
 
 
 def aggregate(directory: Path) -> bytes:

@@ -22,6 +22,7 @@ import structlog
 from gateway.config.settings import Settings
 from gateway.http.asgi import RequestContext
 from gateway.operations.metrics import Metrics
+from gateway.operations.series import Series
 
 SECRET_KEYS = re.compile(
     r"pass(word)?|session|wsession|cookie|token|secret|authorization|ssn|cbu|cuit|bankaccount|accountnumber|"
@@ -164,12 +165,13 @@ def access_logger(settings: Settings) -> Any:
 
 
 class Access:
-    """The access line and the metrics of one request (skin, route, status, ms, upstream ms,
-    dedup, request id), written by the front door for every request."""
+    """The access line, the metrics and the console's figures (`Series`) of one request (skin,
+    route, status, ms, upstream ms, dedup, request id), written by the front door for every request."""
 
-    def __init__(self, metrics: Metrics, settings: Settings) -> None:
+    def __init__(self, metrics: Metrics, settings: Settings, series: Series) -> None:
         self.metrics = metrics
         self.log = access_logger(settings)
+        self.series = series
 
     def record(self, method: str, path: str, status: int, ctx: RequestContext) -> None:
         seconds = time.perf_counter() - ctx.started
@@ -199,3 +201,5 @@ class Access:
             metrics.cache_answer(ctx.skin, ctx.cache)
         if ctx.dedup in ("leader", "follower", "replayed"):
             metrics.dedup_role(ctx.dedup)
+        if ctx.skin is not None:
+            self.series.add(ctx.skin, status, seconds, ctx.cache)

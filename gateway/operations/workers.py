@@ -87,7 +87,7 @@ class Supervisor:
         self.replaced = 0
         self.stopping = False
         self.gateway: Gateway | None = None
-        """The supervisor's own gateway parts, behind the admin listener (with `ADMIN_TOKEN`)."""
+        """The supervisor's own gateway parts, behind the admin listener (with `ADMIN_TOKEN` or `OPERATORS_FILE`)."""
         self._gone = asyncio.Event()
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -124,9 +124,10 @@ class Supervisor:
     def _environment(self) -> dict[str, str]:
         """The supervisor's environment, passed on; the workers write their metrics to files, sign
         with one key (a random one each would refuse each other's XSRF tokens) and have no admin
-        token: the admin listener is the supervisor's."""
+        token or operators: the admin listener is the supervisor's."""
         env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(self.directory), "SECRET_KEY": self.settings.secret_key}
         env.pop("ADMIN_TOKEN", None)
+        env.pop("OPERATORS_FILE", None)
         return env
 
     def _on_ready(self, worker: Worker, read_fd: int) -> None:
@@ -165,7 +166,7 @@ class Supervisor:
             return
         self.stopping = True
         if self.gateway is not None:
-            self.gateway.lifecycle.draining = True
+            self.gateway.lifecycle.drain()
         within_s = self.settings.drain_delay_s + self.settings.drain_timeout_s + KILL_GRACE_S
         log.info("workers.draining", workers=self.count, kill_after_s=within_s)
         self._relay(signal.SIGTERM)
@@ -175,7 +176,7 @@ class Supervisor:
     def _reload(self) -> None:
         self._relay(signal.SIGHUP)
         if self.gateway is not None:
-            self.gateway.lifecycle.spawn(self.gateway.config.reload("SIGHUP"))
+            self.gateway.lifecycle.spawn(self.gateway.reread("SIGHUP"))
 
     def _relay(self, sig: signal.Signals) -> None:
         for worker in self.workers:
@@ -187,15 +188,17 @@ class Supervisor:
 
     @contextlib.asynccontextmanager
     async def _admin_listener(self) -> AsyncIterator[None]:
-        """With `ADMIN_TOKEN`: the supervisor's own gateway parts (configuration, store, sessions)
-        kept live as an instance's are, behind the admin listener, until the workers are gone."""
-        if not self.settings.admin_token:
+        """With `ADMIN_TOKEN` or `OPERATORS_FILE`: the supervisor's own gateway parts (configuration,
+        store, sessions, operators) kept live as an instance's are, behind the admin listener, until
+        the workers are gone."""
+        if not self.settings.admin_listener:
             yield
             return
         from gateway.app import admin_app, create_app, lifespan  # after the workers started: they need it first
 
         app = create_app(self.settings)
         self.gateway = app.gateway
+        app.gateway.instances.workers = self.count  # its record in the instances view says it supervises them
         config = uvicorn.Config(
             admin_app(app, self), host=self.settings.admin_host, port=self.settings.admin_port, lifespan="off",
             log_level="warning", log_config=None, access_log=False,

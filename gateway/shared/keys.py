@@ -12,8 +12,18 @@ SESSION_CHANGES = "bff:sessions:changed"
 """Where a session's write or delete is announced, `<instance>|<key>` (`gateway.shared.store.copies`)."""
 CONFIG_OVERRIDES = "bff:config:overrides"
 CONFIG_CHANNEL = "bff:config"
+CONFIG_HISTORY = "bff:config:history"
+"""A stream: every configuration version, who made it and why (`gateway.config.history`)."""
+CONFIG_VERSIONS = "bff:config:versions"
+"""A hash: version -> its newest entry's id in `CONFIG_HISTORY`."""
+INSTANCES = "bff:instances"
+"""A hash: instance id -> what it runs (`gateway.shared.instances`); live ones listen on `PRESENCE_CHANNEL`."""
 PRESENCE_CHANNEL = "bff:instance:"
 """+ an instance's id: the channel it listens on while it lives (`gateway.shared.presence`)."""
+AUDIT = "bff:audit"
+"""The audit trail's Redis stream (`gateway.console.audit`), bounded by `XADD MAXLEN ~`."""
+CONSOLE = "console"
+"""The operators' console: its sessions' and sign-in limits' keys, `bff:console:...`."""
 CACHE = ":cache:"
 """What every content copy's key holds (the one-process store evicts those first)."""
 
@@ -28,13 +38,19 @@ def stored_session(skin: str, session_id: str) -> str:
     return f"{SESSIONS}:{session(skin, session_id)}"
 
 
-PLAYER_SESSIONS, VISITORS, IDEMPOTENCY, RATE_LIMITS = "player-sessions", "visitors", "idem", "rl"
-"""Kinds of keys a skin owns, besides its content copies (`CACHE`)."""
+PLAYER_SESSIONS, VISITORS, IDEMPOTENCY, RATE_LIMITS, SERIES = "player-sessions", "visitors", "idem", "rl", "series"
+"""Kinds of keys a skin owns, besides its content copies (`CACHE`); `SERIES`: the console's charts, an hour a key."""
 
 
 def of_skin(skin: str, kind: str, *parts: str) -> str:
     """`bff:<skin>:<kind>:<part>...`: what belongs to one skin (a purge or an audit is a prefix)."""
     return ":".join(("bff", skin, kind, *parts))
+
+
+def console(kind: str, digest: str) -> str:
+    """`bff:console:<kind>:<digest>`: a console session's record under the SHA-256 of its cookie
+    (a store dump holds no cookie), a sign-in limit's notice."""
+    return f"bff:{CONSOLE}:{kind}:{digest}"
 
 
 def content_prefix(skin: str) -> str:

@@ -111,10 +111,14 @@ class Site:
         popup.get_by_test_id("login-submit").click()
 
     def axe_violations(self, context: str | None = None) -> list[dict[str, Any]]:
-        """axe-core's serious and critical violations on the page (or inside `context`)."""
-        # Evaluated through the DevTools protocol: the page's CSP (script-src 'self') stays on.
-        self.page.evaluate(AXE.read_text())
-        result: dict[str, Any] = self.page.evaluate(
-            "async (context) => await axe.run(context ? document.querySelector(context) : document)", context
-        )
-        return [v for v in result["violations"] if v["impact"] in {"serious", "critical"}]
+        return axe_violations(self.page, context)
+
+
+def axe_violations(page: Page, context: str | None = None) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page (or inside `context`)."""
+    # Evaluated through the DevTools protocol: the page's CSP (script-src 'self') stays on.
+    page.evaluate(AXE.read_text())
+    result: dict[str, Any] = page.evaluate(
+        "async (context) => await axe.run(context ? document.querySelector(context) : document)", context
+    )
+    return [v for v in result["violations"] if v["impact"] in {"serious", "critical"}]

@@ -80,9 +80,9 @@ def _calls(source: str, name: str) -> list[list[str]]:
     return calls
 
 
-def translation_keys() -> tuple[frozenset[str], frozenset[str]]:
+def translation_keys(spanish: Path = SPANISH) -> tuple[frozenset[str], frozenset[str]]:
     """(every key of the Spanish files, as `a.b.c`; the namespaces): what i18next shows when a
-    text is missing or its namespace never loaded."""
+    text is missing or its namespace never loaded. `spanish`: another app's files (the console's)."""
     keys: set[str] = set()
 
     def walk(prefix: str, value: object) -> None:
@@ -94,7 +94,7 @@ def translation_keys() -> tuple[frozenset[str], frozenset[str]]:
             keys.add(re.sub(r"_(zero|one|two|few|many|other)$", "", prefix))
 
     namespaces = set()
-    for path in sorted(SPANISH.glob("*.json")):
+    for path in sorted(spanish.glob("*.json")):
         namespaces.add(path.stem)
         walk("", json.loads(path.read_text()))
     return frozenset(k for k in keys if "." in k), frozenset(namespaces)
@@ -104,12 +104,14 @@ KEYS, NAMESPACES = translation_keys()
 _TOKEN = re.compile(r"(?<![\w./:-])([a-z][\w-]*:)?([A-Za-z][\w-]*(?:\.[\w-]+)+)")
 
 
-def raw_keys(text: str) -> list[str]:
-    """The untranslated keys in a screen's visible text (`menu.events`, `shell:menu.events`)."""
+def raw_keys(text: str, known: tuple[frozenset[str], frozenset[str]] = (KEYS, NAMESPACES)) -> list[str]:
+    """The untranslated keys in a screen's visible text (`menu.events`, `shell:menu.events`);
+    `known`: another app's keys and namespaces (`translation_keys`)."""
+    keys, namespaces = known
     found = []
     for match in _TOKEN.finditer(text):
         namespace, key = match.group(1), match.group(2)
-        if key in KEYS or (namespace and namespace[:-1] in NAMESPACES):
+        if key in keys or (namespace and namespace[:-1] in namespaces):
             found.append(match.group(0))
     return sorted(set(found))
 
@@ -173,8 +175,8 @@ class Network:
         raise AssertionError(f"{self.page.url} did not settle in {timeout:.0f} s (requests in flight: {pending})")
 
 
-def run_checks(page: Page) -> list[dict[str, Any]]:
-    """The checks' problems on the current screen, untranslated keys included."""
+def run_checks(page: Page, known: tuple[frozenset[str], frozenset[str]] = (KEYS, NAMESPACES)) -> list[dict[str, Any]]:
+    """The checks' problems on the current screen, untranslated keys (of `known`) included."""
     result: dict[str, Any] = page.evaluate(CHECKS)
     problems: list[dict[str, Any]] = []
     for check in ("overflow", "cut", "overlap", "spill"):
@@ -183,7 +185,7 @@ def run_checks(page: Page) -> list[dict[str, Any]]:
         if len(found) > MOST_PER_CHECK:
             message = f"and {len(found) - MOST_PER_CHECK} more"
             problems.append({"check": check, "message": message, "elements": []})
-    for key in raw_keys(result["text"]):
+    for key in raw_keys(result["text"], known):
         problems.append({"check": "raw key", "message": f"untranslated key {key!r} on screen", "elements": []})
     return problems
 

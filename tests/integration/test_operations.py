@@ -22,6 +22,7 @@ from tests.support.stack import free_port
 
 TOKEN = "ops-test-token"
 ADMIN = {"authorization": f"Bearer {TOKEN}", "x-admin-user": "ops-test"}
+"""`X-Admin-User` is sent and not believed: the audit names the token."""
 
 
 @dataclass
@@ -54,8 +55,9 @@ def _gateway(workdir: Path, skins_file: Path, **env: str) -> tuple[Process, str]
     port, admin_port = free_port(), free_port()
     environment = {**os.environ, "SKINS_FILE": str(skins_file), "GATEWAY_ENV": "development", "LOG_FORMAT": "json",
                    "SECRET_KEY": "ops-secret", "ADMIN_TOKEN": TOKEN, "ADMIN_PORT": str(admin_port),
-                   "SKINS_POLL_S": "0.2", **env}  # fmt: skip
+                   "SKINS_POLL_S": "0.2", "AUDIT_FILE": str(workdir / f"audit-{port}.jsonl"), **env}  # fmt: skip
     environment.pop("REDIS_URL", None)
+    environment["CONFIG_HISTORY_FILE"] = str(workdir / f"history-{port}.jsonl")  # not the checkout's var/
     process = Process("gateway", [sys.executable, "-m", "gateway", "--port", str(port)], environment,
                       f"http://127.0.0.1:{port}", workdir / f"gateway-{port}.log")  # fmt: skip
     process.start("/bff/health")
@@ -155,8 +157,9 @@ def test_a_live_upstream_swap_under_load_loses_nothing(ops: Ops, reset: None) ->
     status = ops.status()
     assert status["config"]["version"] != version_before  # type: ignore[index]
     assert status["config"]["overrides"] == {"aurora": {"api": ops.sandbox_b.url}}  # type: ignore[index]
-    audit = [json.loads(line) for line in ops.gateway.log.read_text().splitlines() if '"admin.upstream"' in line]
-    assert audit[-1]["who"] == "ops-test (127.0.0.1)" and audit[-1]["after"] == ops.sandbox_b.url
+    audit = [json.loads(line) for line in ops.gateway.log.read_text().splitlines() if '"audit.change"' in line]
+    assert audit[-1]["who"] == "ADMIN_TOKEN" and audit[-1]["address"] == "127.0.0.1"
+    assert audit[-1]["after"] == ops.sandbox_b.url and audit[-1]["via"] == "token"
 
 
 def test_a_broken_skins_file_keeps_the_last_good_configuration(ops: Ops, reset: None) -> None:

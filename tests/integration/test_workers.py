@@ -154,8 +154,12 @@ def test_both_workers_serve_and_the_admin_metrics_sum_them(served: Served) -> No
 def test_an_admin_override_reaches_both_workers(served: Served) -> None:
     version = served.admin("GET", "/admin/status").json()["config"]["version"]
     try:
-        served.admin("PUT", "/admin/skins/aurora/upstreams/api", json={"url": served.sandbox_b.url})
+        changed = served.admin("PUT", "/admin/skins/aurora/upstreams/api", json={"url": served.sandbox_b.url})
         new = served.admin("GET", "/admin/status").json()["config"]["version"]
+        live = changed.json()["live"]
+        assert (live["acknowledged"], live["total"]) == (3, 3), "the supervisor and both workers run it"
+        listed = served.admin("GET", "/admin/api/instances").json()["instances"]
+        assert [i["workers"] for i in listed] == [2, None, None] and all(i["sameVersion"] for i in listed)
 
         def converged() -> bool:
             text = served.admin("GET", "/metrics").text

@@ -57,8 +57,9 @@ async def exchange(
     target = httpx.URL(url)
     reader, writer = await asyncio.open_connection(target.host, target.port, local_addr=(source, 0))
     try:
-        lines = [f"{method} {path} HTTP/1.1", f"Host: {target.host}:{target.port}", "Connection: close"]
-        lines += [f"{name}: {value}" for name, value in headers.items()]
+        host = headers.get("host", f"{target.host}:{target.port}")  # another skin's host name, when given
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {host}", "Connection: close"]
+        lines += [f"{name}: {value}" for name, value in headers.items() if name != "host"]
         lines.append(f"Content-Length: {len(body)}")
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
         await writer.drain()

@@ -22,11 +22,16 @@ from tests.support.stack import ROOT, free_port
 
 
 def require_redis_server() -> str:
-    binary = shutil.which("redis-server")
+    return required_binary("redis-server", "REQUIRE_REDIS")
+
+
+def required_binary(name: str, flag: str) -> str:
+    """Where `name` is installed; else the test is skipped, or fails when `flag`=1 (CI, `.ci/run`)."""
+    binary = shutil.which(name)
     if binary is None:
-        if os.environ.get("REQUIRE_REDIS") == "1":
-            pytest.fail("redis-server is required (REQUIRE_REDIS=1) but not installed")
-        pytest.skip("redis-server is not installed")
+        if os.environ.get(flag) == "1":
+            pytest.fail(f"{name} is required ({flag}=1) but not installed")
+        pytest.skip(f"{name} is not installed")
     return binary
 
 
@@ -214,7 +219,8 @@ def start_cluster(
     extra_skins: str = "",
     redis: RedisServer | None = None,
 ) -> Cluster:
-    """`redis`: one already started (the gateways' `REDIS_*` variables then come with `env`)."""
+    """`redis`: one already started (the gateways' `REDIS_*` variables then come with `env`);
+    `{sandbox}` in `extra_skins` stands for the sandbox's URL."""
     if redis is None:
         redis = RedisServer(require_redis_server(), free_port(), workdir)
         redis.start()
@@ -230,7 +236,7 @@ def start_cluster(
     )
     sandbox.start("/_sandbox/health")
     skins = workdir / "skins.toml"
-    skins.write_text(skins_toml(sandbox_url) + extra_skins)
+    skins.write_text(skins_toml(sandbox_url) + extra_skins.replace("{sandbox}", sandbox_url))
     cluster = Cluster(redis, sandbox)
     gateway_env = {**base_env, "SKINS_FILE": str(skins), "REDIS_URL": redis.url, "SECRET_KEY": "cluster-secret",
                    "GATEWAY_ENV": "development", "LOG_FORMAT": "json", "ADMIN_TOKEN": ADMIN_TOKEN,

@@ -19,6 +19,20 @@ from tests.support.stack import free_port
 UPSTREAM = "http://127.0.0.1:8001"
 """What the respx routers mock: the platform's origin as the tests write it."""
 SITE = "http://testserver.local"
+ONE_SKIN = """
+[[skins]]
+id = "aurora"
+site_id = "aurora"
+name = "Aurora Casino"
+hosts = ["aurora.test"]
+currency = "INR"
+[skins.upstreams]
+api = "{api}"
+capi = "http://capi.test"
+sbapi = "http://sbapi.test"
+rest = "http://rest.test"
+"""
+"""A skins file of one skin, its wallet (`api`) where the test says."""
 _platforms: weakref.WeakKeyDictionary[FrontDoor, RespxPlatform] = weakref.WeakKeyDictionary()
 _browsers: weakref.WeakKeyDictionary[FrontDoor, int] = weakref.WeakKeyDictionary()
 

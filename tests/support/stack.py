@@ -49,6 +49,7 @@ def start_stack(log_dir: Path, env: dict[str, str] | None = None, port: int | No
     sandbox_port = free_port()
     log_path = log_dir / f"stack-{port}.log"
     environment = {**os.environ, "GATEWAY_ENV": "development", "LOG_FORMAT": "json", **(env or {})}
+    environment.setdefault("CONFIG_HISTORY_FILE", str(log_dir / f"history-{port}.jsonl"))  # not the checkout's var/
     process = subprocess.Popen(
         [sys.executable, "-m", "gateway", "--with-sandbox", "--port", str(port), "--sandbox-port", str(sandbox_port)],
         cwd=root,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import yaml
 from gateway.app import create_app
 from gateway.config import skins
 from gateway.config.settings import Settings
+from tests.support.cluster import required_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -115,3 +118,72 @@ def test_balancers_in_trusted_ranges_are_believed(peer: str) -> None:
     proxies = TrustedProxies(settings.trusted_proxies)
     assert proxies.trusts(peer)
     assert not proxies.trusts("203.0.113.9") and not proxies.trusts("not-an-ip")
+
+
+# --- Prometheus and Grafana ---------------------------------------------------------------
+
+ALERTS = DEPLOY / "prometheus" / "alerts.yaml"
+DASHBOARD = DEPLOY / "grafana" / "casino-bff.json"
+
+
+def _served_metrics() -> set[str]:
+    """Every series name the admin listener's /metrics can serve (each family's samples)."""
+    metrics = create_app(Settings(production=False, secret_key="x")).gateway.metrics
+    suffixes = {
+        "counter": ("_total", "_created"),
+        "histogram": ("_bucket", "_sum", "_count", "_created"),
+        "gauge": ("",),
+    }
+    families = [*metrics.registry.collect(), *metrics.measured.collect()]
+    return {family.name + suffix for family in families for suffix in suffixes[family.type]}
+
+
+def _dashboard_queries() -> list[str]:
+    dashboard = json.loads(DASHBOARD.read_text())
+    return [target["expr"] for panel in dashboard["panels"] for target in panel.get("targets", [])]
+
+
+def test_the_alerts_and_the_dashboard_use_only_metrics_the_gateway_serves() -> None:
+    rules = yaml.safe_load(ALERTS.read_text())["groups"][0]["rules"]
+    assert {rule["alert"] for rule in rules} == {
+        "BffUpstreamDown",
+        "BffBreakerOpen",
+        "BffErrorRateHigh",
+        "BffLatencyP99High",
+        "BffConfigRejected",
+        "BffInstancesOnDifferentVersions",
+    }
+    served = _served_metrics()
+    for expression in [rule["expr"] for rule in rules] + _dashboard_queries():
+        used = set(re.findall(r"\bbff_[a-z_]+", expression))
+        assert used and used <= served, f"{sorted(used - served)} in {expression!r}"
+
+
+def test_every_dashboard_panel_has_a_place_and_a_query(tmp_path: Path) -> None:
+    dashboard = json.loads(DASHBOARD.read_text())
+    charts = [panel for panel in dashboard["panels"] if panel["type"] != "row"]
+    assert len(charts) >= 10 and all(panel["targets"] and panel["gridPos"]["w"] > 0 for panel in charts)
+    assert len({panel["id"] for panel in dashboard["panels"]}) == len(dashboard["panels"])
+    assert {v["name"] for v in dashboard["templating"]["list"]} == {"datasource", "skin"}
+
+
+def test_the_dashboards_queries_are_valid_promql(tmp_path: Path) -> None:
+    """promtool checks PromQL only in rules: each query becomes a recording rule."""
+    queries = [q.replace("$__rate_interval", "5m").replace("$skin", ".*") for q in _dashboard_queries()]
+    rules = {
+        "groups": [
+            {
+                "name": "dashboard",
+                "rules": [{"record": f"dashboard:query{n}", "expr": q} for n, q in enumerate(queries)],
+            }
+        ]
+    }
+    path = tmp_path / "dashboard-rules.yaml"
+    path.write_text(yaml.safe_dump(rules))
+    checked = subprocess.run(
+        [required_binary("promtool", "REQUIRE_PROMTOOL"), "check", "rules", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 import structlog
+from redis.exceptions import RedisError
 
 log = structlog.get_logger("gateway.store")
+T = TypeVar("T")
 
 MAX_VALUE_BYTES = 1024 * 1024
 """The largest value written to the shared store (a flight's result, a cached copy, a record)."""
@@ -25,6 +27,15 @@ class StoreUnavailable(Exception):
 
 class TooLarge(ValueError):
     """A value over `MAX_VALUE_BYTES`: it is not written."""
+
+
+async def answered(call: Awaitable[T]) -> T:
+    """A Redis call made outside the store (the configuration's history, the instances' records):
+    Redis failing is `StoreUnavailable` there too."""
+    try:
+        return await call
+    except (RedisError, OSError, TimeoutError) as exc:
+        raise StoreUnavailable(type(exc).__name__) from exc
 
 
 def checked(value: bytes) -> bytes:

@@ -1,0 +1,89 @@
+"""A probe of an upstream base URL before an operator points a skin at it: whether it answers
+HTTP, how fast, and for https the certificate it presents (subject, issuer, expiry).
+
+httpx rather than the gateway's own pool (`gateway.upstream.transport`): the pool keeps no TLS
+details, and one request per preview has no speed to win. The trust is the same (the system's
+default verify paths), so a certificate the gateway would refuse fails here too.
+"""
+
+from __future__ import annotations
+
+import ssl
+import time
+from typing import Any
+
+import httpx
+import msgspec
+
+from gateway.config.history import iso
+
+
+class Certificate(msgspec.Struct, rename="camel"):
+    subject: str
+    issuer: str
+    not_after: str
+    days_left: int
+
+
+class Probed(msgspec.Struct, rename="camel"):
+    url: str
+    ok: bool
+    """Any HTTP answer: the upstream is up and speaks HTTP."""
+    status: int | None = None
+    latency_ms: float | None = None
+    error: str | None = None
+    tls: Certificate | None = None
+
+
+async def probe(url: str, within_s: float = 3.0, context: ssl.SSLContext | None = None) -> Probed:
+    """One `GET` of `url`, its answer's headers awaited for at most `within_s`."""
+    verify = context if context is not None else ssl.create_default_context()
+    started = time.perf_counter()
+    try:
+        async with (
+            httpx.AsyncClient(verify=verify, timeout=within_s, trust_env=False) as client,
+            client.stream("GET", url, headers={"user-agent": "casino-bff-probe"}) as answer,
+        ):
+            latency = round((time.perf_counter() - started) * 1000, 1)
+            tls = certificate(answer.extensions.get("network_stream"))
+            return Probed(url, True, answer.status_code, latency, None, tls)
+    except httpx.TimeoutException:
+        return Probed(url, False, error=f"no answer within {within_s:g} s")
+    except httpx.HTTPError as exc:
+        return Probed(url, False, error=_why(exc))
+
+
+def certificate(stream: Any) -> Certificate | None:
+    """The verified peer certificate of an httpx network stream (None over plain http)."""
+    ssl_object = stream.get_extra_info("ssl_object") if stream is not None else None
+    if ssl_object is None:
+        return None
+    cert = ssl_object.getpeercert()
+    if not cert:
+        return None
+    expires = ssl.cert_time_to_seconds(cert["notAfter"])
+    return Certificate(
+        subject=_name(cert.get("subject", ())),
+        issuer=_name(cert.get("issuer", ())),
+        not_after=iso(expires),
+        days_left=int((expires - time.time()) // 86400),
+    )
+
+
+def _name(rdns: Any) -> str:
+    """`((('commonName', 'x'),), (('organizationName', 'y'),))` -> `CN=x, O=y`."""
+    short = {
+        "commonName": "CN",
+        "organizationName": "O",
+        "organizationalUnitName": "OU",
+        "countryName": "C",
+        "localityName": "L",
+        "stateOrProvinceName": "ST",
+    }
+    return ", ".join(f"{short.get(key, key)}={value}" for rdn in rdns for key, value in rdn)
+
+
+def _why(exc: httpx.HTTPError) -> str:
+    cause = exc.__context__ if not str(exc) and exc.__context__ is not None else exc
+    text = str(cause) or type(cause).__name__
+    return text[:300]

@@ -1,0 +1,296 @@
+"""Changing a skin's upstream, and rolling the configuration back: previewed, versioned, audited,
+and confirmed on every instance.
+
+A preview changes nothing: it validates the request field by field, probes the new base URL
+(status, latency, the certificate of an https one) and says what would change. Applying names
+the version the operator saw and a reason: `LiveConfig.commit` refuses it as a conflict when the
+configuration moved on meanwhile (409 with what changed since), refuses a URL that does not
+answer, and otherwise makes the new version on every instance; the answer says on how many it
+runs (`Instances.acknowledged`). A rollback is the same with an earlier version's overrides.
+The bearer API's upstream calls (`PUT`/`DELETE /admin/skins/{id}/upstreams/{name}`) go the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import msgspec
+from litestar import Request, post
+from litestar.di import NamedDependency, Provide
+
+from gateway.config.history import Author, Change, Overrides
+from gateway.config.live import Commit
+from gateway.config.probe import Probed, probe
+from gateway.config.skins import UPSTREAM_NAMES
+from gateway.console.audit import Action, Audit, AuditEntry, Outcome
+from gateway.console.roles import Operator
+from gateway.http.asgi import Outgoing, RequestContext
+from gateway.http.errors import FieldError, error, invalid
+from gateway.parts import Gateway
+
+API_REASON = "(none given, via API)"
+
+
+class Asked(msgspec.Struct):
+    """A change or a rollback as sent: every field checked here, so each error names its field."""
+
+    skin: str | None = None
+    upstream: str | None = None
+    url: str | msgspec.UnsetType | None = msgspec.UNSET
+    """None: back to the skins file's value."""
+    to: str | None = None
+    baseVersion: str | None = None
+    reason: str | None = None
+
+
+def decoded(body: bytes) -> Asked | list[FieldError]:
+    try:
+        return msgspec.json.decode(body or b"{}", type=Asked)
+    except msgspec.ValidationError as exc:
+        field = str(exc).rpartition("$.")[2].rstrip("`").split(".")[0] or "body"
+        return [FieldError(field, "INVALID", str(exc))]
+    except msgspec.DecodeError:
+        return [FieldError("body", "INVALID", "Send a JSON object")]
+
+
+async def asked_in(request: Request[Any, Any, Any], ctx: RequestContext) -> Asked | Outgoing:
+    """The request's body, or the 422 that says what is wrong with it."""
+    asked = decoded(await request.body())
+    return invalid(ctx, asked) if isinstance(asked, list) else asked
+
+
+def url_errors(url: str) -> list[FieldError]:
+    """What is wrong with a base URL (an http(s) origin, maybe a path; no query, fragment or credentials)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises on a port out of range)
+    except ValueError:
+        return [FieldError("url", "URL_INVALID", "Not a URL")]
+    if parts.scheme not in ("http", "https"):
+        return [FieldError("url", "URL_SCHEME", "Use an http:// or https:// URL")]
+    if not parts.hostname or "@" in parts.netloc or any(c.isspace() for c in url):
+        return [FieldError("url", "URL_INVALID", "A base URL is http(s)://host[:port][/path]")]
+    if parts.query or parts.fragment or "?" in url or "#" in url:
+        return [FieldError("url", "URL_HAS_PATH_QUERY", "A base URL may have a path, but no query or fragment")]
+    return []
+
+
+def base_errors(asked: Asked) -> list[FieldError]:
+    """The console's changes name the version they were made from."""
+    return [] if asked.baseVersion else [FieldError("baseVersion", "REQUIRED", "The version it was made from")]
+
+
+def unknown_skin(gateway: Gateway, skin_id: str, ctx: RequestContext) -> Outgoing | None:
+    if any(skin.id == skin_id for skin in gateway.config.skins.all):
+        return None
+    return error(404, "UNKNOWN_SKIN", f"No skin {skin_id}", ctx)
+
+
+def reason_errors(reason: str | None) -> list[FieldError]:
+    text = (reason or "").strip()
+    if len(text) < 3:
+        return [FieldError("reason", "REASON_TOO_SHORT", "Say why, in 3 to 500 characters")]
+    if len(text) > 500:
+        return [FieldError("reason", "REASON_TOO_LONG", "Say why, in 3 to 500 characters")]
+    return []
+
+
+def target_errors(gateway: Gateway, asked: Asked) -> list[FieldError]:
+    errors = []
+    if not asked.skin:
+        errors.append(FieldError("skin", "REQUIRED", "Which skin"))
+    elif all(skin.id != asked.skin for skin in gateway.config.skins.all):
+        errors.append(FieldError("skin", "UNKNOWN_SKIN", f"No skin {asked.skin}"))
+    if not asked.upstream:
+        errors.append(FieldError("upstream", "REQUIRED", "Which upstream"))
+    elif asked.upstream not in UPSTREAM_NAMES:
+        errors.append(FieldError("upstream", "UNKNOWN_UPSTREAM", f"Upstreams are {', '.join(UPSTREAM_NAMES)}"))
+    return errors
+
+
+def change_errors(gateway: Gateway, asked: Asked) -> list[FieldError]:
+    """Field errors of a change; none: `asked` names a skin, an upstream and a new base URL for it."""
+    errors = target_errors(gateway, asked)
+    if asked.url is msgspec.UNSET or asked.url == "":
+        errors.append(FieldError("url", "REQUIRED", "The new base URL (null: back to the skins file's)"))
+    elif isinstance(asked.url, str):
+        errors += url_errors(asked.url)
+    if errors:
+        return errors
+    before, after = _before_after(gateway, asked)
+    if before == after:
+        return [FieldError("url", "UNCHANGED", f"{asked.skin}.{asked.upstream} already is {before}")]
+    return []
+
+
+def _before_after(gateway: Gateway, asked: Asked) -> tuple[str, str]:
+    assert asked.skin and asked.upstream
+    current = gateway.config.current
+    before = current.skins.bases()[asked.skin][asked.upstream]
+    after = asked.url.rstrip("/") if isinstance(asked.url, str) else current.file_bases[asked.skin][asked.upstream]
+    return before, after
+
+
+def overridden(gateway: Gateway, asked: Asked) -> Callable[[Overrides], Overrides]:
+    """The change to the overrides that points the asked upstream at its new base URL."""
+    assert asked.skin and asked.upstream
+    skin, name, (_, after) = asked.skin, asked.upstream, _before_after(gateway, asked)
+    from_file = gateway.config.current.file_bases[skin][name]
+
+    def change(overrides: Overrides) -> Overrides:
+        if after == from_file:  # the file's own value: no override left behind
+            overrides.get(skin, {}).pop(name, None)
+            if not overrides.get(skin):
+                overrides.pop(skin, None)
+        else:
+            overrides.setdefault(skin, {})[name] = after
+        return overrides
+
+    return change
+
+
+# --- answers ----------------------------------------------------------------------------
+
+
+async def previewed(gateway: Gateway, base: str, changes: list[Change], ctx: RequestContext, **more: Any) -> Outgoing:
+    probes = await asyncio.gather(*(probe(url) for url in sorted({c.after for c in changes if c.after})))
+    current = gateway.config.version
+    answer = {
+        "baseVersion": base,
+        "current": current,
+        "stale": base != current,
+        "changes": msgspec.to_builtins(changes),
+        "probe": _first(probes),
+        "probes": msgspec.to_builtins(probes),
+        **more,
+    }
+    return Outgoing.json(200, answer, ctx)
+
+
+def _first(probes: list[Probed]) -> Any:
+    return msgspec.to_builtins(probes[0]) if probes else None
+
+
+async def committed(
+    gateway: Gateway, commit: Commit, base: str | None, field: str, ctx: RequestContext, **more: Any
+) -> tuple[Outgoing, Outcome]:
+    """The answer to a change or rollback `LiveConfig.commit` made (or refused), and its outcome for the audit."""
+    if commit.outcome == "applied":
+        live = await gateway.instances.acknowledged(commit.version)
+        answer = {
+            "outcome": "applied",  # what the bearer API answered before it was versioned: scripts read it
+            "version": commit.version,
+            "previous": commit.previous,
+            "changes": msgspec.to_builtins(commit.changes),
+            "live": live,
+            **more,
+        }
+        return Outgoing.json(200, answer, ctx), "ok"
+    if commit.outcome == "conflict":
+        since = await gateway.config.since(base) if base else []
+        if since is None:
+            return invalid(
+                ctx, [FieldError("baseVersion", "UNKNOWN_VERSION", f"No version {base} is known")]
+            ), "refused"
+        answer = {
+            "code": "VERSION_CONFLICT",
+            "message": "The configuration changed since that version",
+            "requestId": ctx.request_id,
+            "current": commit.version,
+            "changes": msgspec.to_builtins(since),
+        }
+        return Outgoing.json(409, answer, ctx, (b"cache-control", b"no-store")), "conflict"
+    code = {"unchanged": "UNCHANGED", "invalid": "URL_INVALID", "unreachable": "URL_UNREACHABLE"}[commit.outcome]
+    message = commit.error or "It changes nothing"
+    return invalid(ctx, [FieldError(field, code, message)]), "refused"
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who asks (the guard's `Operator`), and the audit trail their requests are written to."""
+
+    operator: Operator
+    audit: Audit
+
+    def reason(self, given: str | None) -> str | None:
+        """What they gave; a token's call that gave none says so (a console call always gives one)."""
+        return (given or "").strip() or (API_REASON if self.operator.via == "token" else None)
+
+    def author(self, reason: str | None) -> Author:
+        return Author(self.operator.name, self.operator.via, self.reason(reason))
+
+    async def record(self, action: Action, outcome: Outcome, reason: str | None, **fields: Any) -> None:
+        who = self.operator
+        entry = AuditEntry(action, who.name, who.via, who.address, outcome, reason=self.reason(reason), **fields)
+        await self.audit.record(entry)
+
+
+def _caller(operator: NamedDependency[Operator], audit: NamedDependency[Audit]) -> Caller:
+    return Caller(operator, audit)
+
+
+DEPENDENCIES = {"caller": Provide(_caller, sync_to_thread=False)}
+"""The `caller` of the changes' routes (from the guard's `operator` and the `audit` trail)."""
+
+
+# --- routes -----------------------------------------------------------------------------
+
+
+@post("/admin/api/changes/preview", status_code=200, opt={"role": "operator"})
+async def preview_change(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
+    ctx = RequestContext.of(request.scope)
+    asked = decoded(await request.body())
+    errors = asked if isinstance(asked, list) else base_errors(asked) + change_errors(gateway, asked)
+    if errors or isinstance(asked, list):
+        return invalid(ctx, errors)
+    assert asked.skin and asked.upstream and asked.baseVersion
+    before, after = _before_after(gateway, asked)
+    return await previewed(gateway, asked.baseVersion, [Change(asked.skin, asked.upstream, before, after)], ctx)
+
+
+@post("/admin/api/changes", status_code=200, opt={"role": "operator"})
+async def apply_change(
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], caller: NamedDependency[Caller]
+) -> Outgoing:
+    ctx = RequestContext.of(request.scope)
+    asked = await asked_in(request, ctx)
+    if isinstance(asked, Outgoing):
+        return asked
+    return await change(gateway, caller, asked, ctx, base_errors(asked) + reason_errors(asked.reason))
+
+
+async def api_change(gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext, probe: bool) -> Outgoing:
+    """The bearer API's change: its path names the skin and upstream (404 when unknown); the
+    version and the reason are optional (whatever is current; `API_REASON`)."""
+    assert asked.skin and asked.upstream
+    if (missing := unknown_skin(gateway, asked.skin, ctx)) is not None:
+        return missing
+    if asked.upstream not in UPSTREAM_NAMES:
+        return error(404, "UNKNOWN_UPSTREAM", f"Upstreams are {', '.join(UPSTREAM_NAMES)}", ctx)
+    errors = reason_errors(asked.reason) if asked.reason is not None else []
+    return await change(gateway, caller, asked, ctx, errors, probe=probe)
+
+
+async def change(
+    gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext, errors: list[FieldError], *, probe: bool = True
+) -> Outgoing:
+    """A change applied (console and API alike), audited whatever became of it."""
+    errors = change_errors(gateway, asked) + errors
+    target = {"skin": asked.skin, "target": asked.upstream}
+    if errors:
+        await caller.record("change", "refused", asked.reason, **target, detail={"errors": msgspec.to_builtins(errors)})
+        return invalid(ctx, errors)
+    before, after = _before_after(gateway, asked)
+    author = caller.author(asked.reason)
+    made = await gateway.config.commit(overridden(gateway, asked), base=asked.baseVersion, author=author, probe=probe)
+    answer, outcome = await committed(gateway, made, asked.baseVersion, "url", ctx)
+    detail = {"version": made.version, "error": made.error}
+    await caller.record("change", outcome, asked.reason, **target, before=before, after=after, detail=detail)
+    return answer
+
+
+route_handlers = [preview_change, apply_change]

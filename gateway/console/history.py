@@ -1,0 +1,124 @@
+"""The configuration's history in the console: every version, who made it, when, why and what it
+changed (`gateway.config.history` keeps them), and going back to any of them in one step.
+
+A rollback restores that version's overrides (the operators' changes) onto today's skins file;
+when the file changed since, the answer says so (`fileDiffers`). It is previewed, probed,
+versioned (a conflict when the configuration moved on since `baseVersion`) and audited as a
+change is (`gateway.console.changes`).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import msgspec
+from litestar import Request, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath
+
+from gateway.config.history import Change, Entry, diff
+from gateway.config.skins import compose
+from gateway.console.changes import Asked, Caller, asked_in, base_errors, committed, previewed, reason_errors
+from gateway.http.asgi import Outgoing, RequestContext
+from gateway.http.errors import FieldError, error, invalid
+from gateway.parts import Gateway
+
+ENTRY_ID = re.compile(r"^\d+-\d+$")
+MAX_PAGE = 500
+
+
+@get("/admin/api/history", opt={"role": "viewer"})
+async def history(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
+    """Newest first; `before`: an entry's id (the previous page's `next`) or a version."""
+    ctx = RequestContext.of(request.scope)
+    limit, before = request.query_params.get("limit", "50"), request.query_params.get("before") or None
+    if not limit.isdigit() or not 1 <= int(limit) <= MAX_PAGE:
+        return invalid(ctx, [FieldError("limit", "OUT_OF_RANGE", f"A whole number from 1 to {MAX_PAGE}")])
+    versions = gateway.config.versions
+    if before is not None and not ENTRY_ID.match(before):
+        found = await versions.find(before)
+        if found is None:
+            return invalid(ctx, [FieldError("before", "UNKNOWN_VERSION", f"No version {before} in the history")])
+        before = found.id
+    page = await versions.page(int(limit), before)
+    answer = {
+        "current": gateway.config.version,
+        "versions": [entry.public() for entry in page],
+        "next": page[-1].id if len(page) == int(limit) else None,
+    }
+    return Outgoing.json(200, answer, ctx)
+
+
+@get("/admin/api/history/{version:str}", opt={"role": "viewer"})
+async def one_version(
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], version: FromPath[str]
+) -> Outgoing:
+    ctx = RequestContext.of(request.scope)
+    found = await gateway.config.versions.find(version)
+    if found is None:
+        return error(404, "UNKNOWN_VERSION", f"No version {version} in the history", ctx)
+    return Outgoing.json(200, found.public(), ctx)
+
+
+async def rollback_target(gateway: Gateway, asked: Asked) -> tuple[Entry, list[Change]] | list[FieldError]:
+    """The version to go back to and what going back changes, or the fields at fault."""
+    errors = base_errors(asked)
+    if not asked.to:
+        return [*errors, FieldError("to", "REQUIRED", "The version to go back to")]
+    entry = await gateway.config.versions.find(asked.to)
+    if entry is None:
+        return [*errors, FieldError("to", "UNKNOWN_VERSION", f"No version {asked.to} in the history")]
+    current = gateway.config.current
+    changes = diff(current.skins.bases(), compose(current.data, entry.overrides, "rollback").bases())
+    if not changes:
+        errors.append(FieldError("to", "UNCHANGED", f"Going back to {asked.to} changes no upstream"))
+    return errors or (entry, changes)
+
+
+@post("/admin/api/rollback/preview", status_code=200, opt={"role": "operator"})
+async def preview_rollback(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
+    ctx = RequestContext.of(request.scope)
+    asked = await asked_in(request, ctx)
+    if isinstance(asked, Outgoing):
+        return asked
+    target = await rollback_target(gateway, asked)
+    if isinstance(target, list):
+        return invalid(ctx, target)
+    entry, changes = target
+    differs = entry.file != gateway.config.current.file
+    return await previewed(gateway, asked.baseVersion or "", changes, ctx, to=entry.version, fileDiffers=differs)
+
+
+@post("/admin/api/rollback", status_code=200, opt={"role": "operator"})
+async def rollback(
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], caller: NamedDependency[Caller]
+) -> Outgoing:
+    ctx = RequestContext.of(request.scope)
+    asked = await asked_in(request, ctx)
+    if isinstance(asked, Outgoing):
+        return asked
+    target = await rollback_target(gateway, asked)
+    errors = [*(target if isinstance(target, list) else []), *reason_errors(asked.reason)]
+    if errors or isinstance(target, list):
+        detail = {"errors": msgspec.to_builtins(errors)}
+        await caller.record("rollback", "refused", asked.reason, target=asked.to, detail=detail)
+        return invalid(ctx, errors)
+    entry, _ = target
+    current = gateway.config.current
+    made = await gateway.config.commit(
+        lambda _: copy.deepcopy(entry.overrides),
+        base=asked.baseVersion,
+        author=caller.author(asked.reason),
+        action="rollback",
+    )
+    more = {"to": entry.version, "fileDiffers": entry.file != current.file}
+    answer, outcome = await committed(gateway, made, asked.baseVersion, "to", ctx, **more)
+    versions = {"before": current.version, "after": made.version}
+    detail = {"changes": msgspec.to_builtins(made.changes), **more}
+    await caller.record("rollback", outcome, asked.reason, target=entry.version, **versions, detail=detail)
+    return answer
+
+
+route_handlers = [history, one_version, preview_rollback, rollback]

@@ -1,0 +1,229 @@
+"""What the console shows at a glance, and does from there: every skin with its upstreams, each
+upstream's last probe and breaker, the charts' figures (`gateway.operations.series`), every
+instance (`gateway.shared.instances`); a skin's cache purged, a player's sessions revoked.
+
+Upstreams are probed when someone looks (the overview, a Prometheus scrape), at most every
+`PROBE_EVERY_S`, never on a timer. A breaker's state is the worst any live instance reports, as
+each instance writes its tripped breakers into its record.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from litestar import Request, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath
+
+from gateway.config.history import iso
+from gateway.config.skins import UPSTREAM_NAMES, Skin, origin
+from gateway.console.changes import API_REASON, Caller, asked_in, reason_errors, unknown_skin
+from gateway.console.roles import Operator
+from gateway.http.asgi import Outgoing, RequestContext
+from gateway.http.errors import FieldError, invalid
+from gateway.operations.health import Probe
+from gateway.parts import Gateway
+from gateway.shared import keys
+from gateway.shared.instances import Record
+from gateway.shared.store import StoreUnavailable
+
+PROBE_EVERY_S = 5.0
+WORST = {"closed": 0, "half-open": 1, "open": 2}
+
+
+async def live_records(gateway: Gateway) -> list[Record]:
+    """Every live instance's record; this one's alone while the store is away."""
+    try:
+        return await gateway.instances.live()
+    except StoreUnavailable:
+        return [gateway.instances.record()]
+
+
+def _breakers(records: list[Record]) -> dict[str, dict[str, Any]]:
+    """`<skin>/<upstream>` -> the worst state any instance reports, since when it has been so."""
+    worst: dict[str, dict[str, Any]] = {}
+    for record in records:
+        for key, tripped in record.breakers.items():
+            seen = worst.get(key)
+            if seen is None or WORST[tripped.state] > WORST[seen["state"]]:
+                worst[key] = {"state": tripped.state, "since": tripped.since}
+            elif tripped.state == seen["state"]:
+                seen["since"] = min(seen["since"], tripped.since)
+    return worst
+
+
+def _health(probe: Probe | None) -> dict[str, Any]:
+    if probe is None:
+        return {"status": "unknown", "latencyMs": None, "checkedAt": None, "detail": None}
+    detail = f"HTTP {probe.detail}" if isinstance(probe.detail, int) else str(probe.detail)
+    return {
+        "status": "up" if probe.up else "down",
+        "latencyMs": probe.latency_ms,
+        "checkedAt": iso(probe.checked_at),
+        "detail": detail,
+    }
+
+
+def _skin(gateway: Gateway, skin: Skin, probes: dict[str, Probe], breakers: dict[str, dict[str, Any]]) -> Any:
+    current = gateway.config.current
+    from_file, overrides = current.file_bases.get(skin.id, {}), current.overrides.get(skin.id, {})
+    upstreams = []
+    for name in UPSTREAM_NAMES:
+        url = skin.upstreams.base(name)
+        tripped = breakers.get(f"{skin.id}/{name}", {"state": "closed", "since": None})
+        since = tripped["since"]
+        upstreams.append(
+            {
+                "name": name,
+                "url": url,
+                "overridden": name in overrides,
+                "fileUrl": from_file.get(name),
+                "health": _health(probes.get(origin(url))),
+                "breaker": {"state": tripped["state"], "since": iso(since) if since is not None else None},
+            }
+        )
+    return {"id": skin.id, "name": skin.name, "siteId": skin.site_id, "hosts": list(skin.hosts), "upstreams": upstreams}
+
+
+@get("/admin/api/overview", opt={"role": "viewer"})
+async def overview(
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], operator: NamedDependency[Operator]
+) -> Outgoing:
+    probes = await gateway.health.probed(PROBE_EVERY_S)
+    breakers = _breakers(await live_records(gateway))
+    store = await gateway.health.store()
+    config = gateway.config.describe()
+    operators = {"error": None, "errorAt": None}
+    if operator.may("admin") and gateway.accounts is not None:
+        operators = gateway.accounts.operators.describe()  # type: ignore[assignment]
+    answer = {
+        "config": {k: config[k] for k in ("version", "source", "changedAt", "error", "errorAt")},
+        "operatorsFile": operators,
+        "store": {"kind": "redis" if gateway.stores.shared.distributed else "memory", "status": store or "ok"},
+        "skins": [_skin(gateway, skin, probes, breakers) for skin in gateway.config.skins.all],
+    }
+    return Outgoing.json(200, answer, RequestContext.of(request.scope))
+
+
+@get("/admin/api/series", opt={"role": "viewer"})
+async def series(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
+    ctx = RequestContext.of(request.scope)
+    given = request.query_params.get("minutes", "60")
+    if not given.isdigit() or not 1 <= int(given) <= 60:
+        return invalid(ctx, [FieldError("minutes", "OUT_OF_RANGE", "A whole number of minutes from 1 to 60")])
+    skins = [skin.id for skin in gateway.config.skins.all]
+    return Outgoing.json(200, await gateway.series.read(skins, int(given)), ctx)
+
+
+@get("/admin/api/instances", opt={"role": "viewer"})
+async def instances(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
+    current, now = gateway.config.version, time.time()
+    live = await gateway.instances.live()
+    answer = {"current": current, "instances": [r.public(current, now) for r in live]}
+    return Outgoing.json(200, answer, RequestContext.of(request.scope))
+
+
+async def measured(gateway: Gateway) -> bytes:
+    """What `/metrics` adds, measured now: each upstream's probe, the instances per version."""
+    metrics = gateway.metrics
+    probes = await gateway.health.probed(PROBE_EVERY_S)
+    metrics.upstream_up.clear()
+    metrics.upstream_latency.clear()
+    for skin in gateway.config.skins.all:
+        for name in UPSTREAM_NAMES:
+            probe = probes.get(origin(skin.upstreams.base(name)))
+            if probe is not None:
+                metrics.upstream_up.labels(skin.id, name).set(1 if probe.up else 0)
+                metrics.upstream_latency.labels(skin.id, name).set(probe.latency_ms / 1000)
+    running: dict[str | None, int] = {}
+    for record in await live_records(gateway):
+        running[record.config_version] = running.get(record.config_version, 0) + 1
+    metrics.instances.clear()
+    for version, count in running.items():
+        metrics.instances.labels(version or "unknown").set(count)
+    return metrics.render_measured()
+
+
+# --- a skin's cache, a player's sessions ------------------------------------------------
+
+
+async def _purged(gateway: Gateway, caller: Caller, skin_id: str, reason: str) -> dict[str, Any]:
+    """The skin's cached content dropped in the shared store and on every instance."""
+    prefix = keys.content_prefix(skin_id)
+    local = await gateway.cache.purge(prefix)
+    shared = await gateway.stores.shared.delete_prefix(prefix)
+    await gateway.config.broadcast_purge(skin_id)
+    await caller.record("purge", "ok", reason, skin=skin_id, detail={"local": local, "shared": shared})
+    return {"skin": skin_id, "purged": {"local": local, "shared": shared}}
+
+
+async def _revoked(gateway: Gateway, caller: Caller, player: tuple[str, str], reason: str) -> dict[str, Any]:
+    """Every gateway session the player logged in with on the skin, ended."""
+    skin_id, login = player
+    ended = await gateway.sessions.revoke_player(skin_id, login)
+    await caller.record("revoke", "ok", reason, skin=skin_id, target=login, detail={"sessionsEnded": ended})
+    return {"skin": skin_id, "login": login, "sessionsEnded": ended}
+
+
+async def _reason(request: Request[Any, Any, Any], ctx: RequestContext) -> str | Outgoing:
+    """The reason the console must give (3-500 characters); the bearer API may leave it out."""
+    asked = await asked_in(request, ctx)
+    if isinstance(asked, Outgoing):
+        return asked
+    if asked.reason is None and not request.url.path.startswith("/admin/api/"):
+        return API_REASON
+    errors = reason_errors(asked.reason)
+    return invalid(ctx, errors) if errors else (asked.reason or "").strip()
+
+
+@post(
+    ["/admin/api/skins/{skin_id:str}/cache/purge", "/admin/skins/{skin_id:str}/cache/purge"],
+    status_code=200,
+    opt={"role": "operator"},
+)
+async def purge(
+    request: Request[Any, Any, Any],
+    gateway: NamedDependency[Gateway],
+    caller: NamedDependency[Caller],
+    skin_id: FromPath[str],
+) -> Outgoing:
+    """The console's (with a reason) and the bearer API's."""
+    return await _skin_action(request, gateway, skin_id, lambda reason: _purged(gateway, caller, skin_id, reason))
+
+
+@post(
+    [
+        "/admin/api/skins/{skin_id:str}/players/{login:str}/revoke",
+        "/admin/skins/{skin_id:str}/players/{login:str}/revoke",
+    ],
+    status_code=200,
+    opt={"role": "operator"},
+)
+async def revoke(
+    request: Request[Any, Any, Any],
+    gateway: NamedDependency[Gateway],
+    caller: NamedDependency[Caller],
+    skin_id: FromPath[str],
+    login: FromPath[str],
+) -> Outgoing:
+    """The console's (with a reason) and the bearer API's."""
+    return await _skin_action(
+        request, gateway, skin_id, lambda reason: _revoked(gateway, caller, (skin_id, login), reason)
+    )
+
+
+async def _skin_action(
+    request: Request[Any, Any, Any], gateway: Gateway, skin_id: str, act: Callable[[str], Awaitable[dict[str, Any]]]
+) -> Outgoing:
+    ctx = RequestContext.of(request.scope)
+    reason = await _reason(request, ctx)
+    if isinstance(reason, Outgoing):
+        return reason
+    if (missing := unknown_skin(gateway, skin_id, ctx)) is not None:
+        return missing
+    return Outgoing.json(200, await act(reason), ctx)
+
+
+route_handlers = [overview, series, instances, purge, revoke]

@@ -1,0 +1,198 @@
+"""Every gateway instance and what it runs: the console's instances view, and how a change
+learns on how many instances it is live (`gateway.console.overview`, `gateway.console.changes`).
+
+Each instance keeps one record in Redis (`bff:instances`, a hash field per instance: host, pid,
+version, start, the configuration version it runs, draining, tripped breakers), written when
+one of those changes (and again whenever its presence subscription is confirmed, as after Redis
+restarted), never on a timer: an idle cluster sends Redis nothing for it. Which instances are
+alive is their presence (`gateway.shared.presence`): subscribed to their channel while they run,
+dropped by Redis the moment a process dies. A change's answer polls the records of the live
+instances until each runs the new version, for a few seconds at most, and names those that did
+not (one paused, or cut off from Redis). Without Redis the one process is the whole cluster.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.metadata
+import os
+import socket
+import time
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+import structlog
+from redis.asyncio import Redis
+
+from gateway.config.history import iso
+from gateway.operations.lifecycle import Lifecycle
+from gateway.shared import keys
+from gateway.shared.store import StoreUnavailable, answered
+from gateway.upstream.resilience import Breaker, Breakers
+
+if TYPE_CHECKING:
+    from gateway.config.live import LiveConfig
+
+ACK_WITHIN_S = 5.0
+"""How long a change's answer waits for every live instance to run it."""
+POLL_S = 0.1
+WRITE_AFTER_S = 0.05
+"""Changes that come together (a swap resetting breakers) are written once."""
+FORGET_AFTER_S = 600.0
+"""A dead instance's record is dropped this long after its last write."""
+
+log = structlog.get_logger("gateway.instances")
+
+
+class Tripped(msgspec.Struct):
+    state: str
+    since: float
+
+
+class Record(msgspec.Struct, rename="camel"):
+    id: str
+    host: str | None = None
+    pid: int | None = None
+    app_version: str | None = None
+    started_at: float | None = None
+    config_version: str | None = None
+    """None: a live instance that has not written its record (yet)."""
+    draining: bool = False
+    workers: int | None = None
+    breakers: dict[str, Tripped] = {}
+    """`<skin>/<upstream>` -> a breaker that is not closed."""
+    written_at: float = 0.0
+
+    def public(self, current: str, now: float) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "host": self.host,
+            "pid": self.pid,
+            "appVersion": self.app_version,
+            "startedAt": iso(self.started_at) if self.started_at else None,
+            "uptimeS": round(now - self.started_at) if self.started_at else None,
+            "configVersion": self.config_version,
+            "draining": self.draining,
+            "workers": self.workers,
+            "sameVersion": self.config_version == current,
+        }
+
+
+_record = msgspec.json.Decoder(Record)
+
+
+def _app_version() -> str:
+    try:
+        return importlib.metadata.version("casino-bff")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+class Instances:
+    """This instance's record, and every live instance's."""
+
+    def __init__(self, instance: str, redis: Redis | None, lifecycle: Lifecycle) -> None:
+        self.instance = instance
+        self.redis = redis
+        self.lifecycle = lifecycle
+        self.started_at = time.time()
+        self.workers: int | None = None
+        """Set by the supervisor of `--workers N`: how many it runs."""
+        self.config: LiveConfig | None = None
+        self.breakers: Breakers | None = None
+        self._since: dict[tuple[str, str], float] = {}
+        self._pending = False
+        self._host, self._version = socket.gethostname(), _app_version()
+
+    def follow(self, config: LiveConfig, breakers: Breakers) -> None:
+        self.config, self.breakers = config, breakers
+
+    def record(self) -> Record:
+        tripped = {
+            f"{b.skin}/{b.upstream}": Tripped(b.state, self._since.get((b.skin, b.upstream), self.started_at))
+            for b in self.breakers or ()
+            if b.state != "closed"
+        }
+        return Record(
+            id=self.instance,
+            host=self._host,
+            pid=os.getpid(),
+            app_version=self._version,
+            started_at=self.started_at,
+            config_version=self.config.version if self.config is not None else None,
+            draining=self.lifecycle.draining,
+            workers=self.workers,
+            breakers=tripped,
+            written_at=time.time(),
+        )
+
+    # --- written when something changes ------------------------------------------------
+
+    def breaker_changed(self, breaker: Breaker) -> None:
+        self._since[(breaker.skin, breaker.upstream)] = time.time()
+        self.changed()
+
+    def changed(self) -> None:
+        """This instance's record is to be written (once, shortly, for changes that come together)."""
+        if self.redis is None or self._pending:
+            return
+        self._pending = True
+        self.lifecycle.spawn(self._write_soon())
+
+    async def _write_soon(self) -> None:
+        await asyncio.sleep(WRITE_AFTER_S)
+        self._pending = False
+        try:
+            await self.write()
+        except StoreUnavailable as exc:  # written again once presence hears Redis again
+            log.warning("instances.write_failed", error=str(exc))
+
+    async def write(self) -> None:
+        if self.redis is not None:
+            await answered(self.redis.hset(keys.INSTANCES, self.instance, msgspec.json.encode(self.record())))
+
+    # Presence's listener: its subscription confirmed (at start, or after Redis came back).
+    def hearing(self) -> None:
+        self.changed()
+
+    def heard(self, key: str) -> None:
+        pass
+
+    def deaf(self) -> None:
+        pass
+
+    # --- read ----------------------------------------------------------------------
+
+    async def live(self) -> list[Record]:
+        """Every instance alive now (subscribed to its presence channel), this one first."""
+        own = self.record()
+        if self.redis is None:
+            return [own]
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.pubsub_channels(keys.PRESENCE_CHANNEL + "*")
+        pipe.hgetall(keys.INSTANCES)
+        channels, stored = await answered(pipe.execute())
+        alive = {c.decode().removeprefix(keys.PRESENCE_CHANNEL) for c in channels} - {self.instance}
+        records = {key.decode(): _record.decode(value) for key, value in stored.items()}
+        forgotten = [i for i, r in records.items() if i not in alive and r.written_at < own.written_at - FORGET_AFTER_S]
+        if forgotten and self.instance not in forgotten:
+            await answered(self.redis.hdel(keys.INSTANCES, *forgotten))
+        return [own, *sorted((records.get(i) or Record(id=i) for i in alive), key=lambda r: r.started_at or 0)]
+
+    async def acknowledged(self, version: str, within_s: float = ACK_WITHIN_S) -> dict[str, Any]:
+        """On how many live instances `version` runs, waiting up to `within_s` for all of them."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        while True:
+            live = await self.live()
+            missing = [r for r in live if r.config_version != version]
+            waited = loop.time() - started
+            if not missing or waited >= within_s:
+                break
+            await asyncio.sleep(POLL_S)
+        return {
+            "acknowledged": len(live) - len(missing),
+            "total": len(live),
+            "missing": [{"id": r.id, "host": r.host} for r in missing],
+            "waitedS": round(waited, 2),
+        }

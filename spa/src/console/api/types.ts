@@ -1,0 +1,220 @@
+/**
+ * The console API's JSON, as the issue 27 contract (docs/console-api.md) writes it.
+ * Times are ISO 8601 strings unless named `...S` (seconds) or given as epoch seconds.
+ */
+
+export type Role = "viewer" | "operator" | "admin";
+
+export interface ConsoleSession {
+  name: string;
+  role: Role;
+  idleExpiresAt: string;
+  expiresAt: string;
+}
+
+export interface SignIn {
+  name: string;
+  password: string;
+}
+
+/** One upstream's value in a configuration change: `null` is "the skins file's value". */
+export interface Change {
+  skin: string;
+  upstream: string;
+  before: string | null;
+  after: string | null;
+}
+
+export interface Health {
+  status: "up" | "down" | "unknown";
+  latencyMs: number | null;
+  checkedAt: string | null;
+  detail: string | null;
+}
+
+export interface Breaker {
+  state: "closed" | "half-open" | "open";
+  since: string | null;
+}
+
+export interface Upstream {
+  name: string;
+  url: string;
+  overridden: boolean;
+  fileUrl: string;
+  health: Health;
+  breaker: Breaker;
+}
+
+export interface Skin {
+  id: string;
+  name: string;
+  siteId: string;
+  hosts: string[];
+  upstreams: Upstream[];
+}
+
+export interface Overview {
+  config: { version: string; source: string; changedAt: string | null; error: string | null; errorAt: string | null };
+  operatorsFile: { error: string | null; errorAt: string | null };
+  store: { kind: "memory" | "redis"; status: string };
+  skins: Skin[];
+}
+
+export interface SkinSeries {
+  t: number[];
+  rps: number[];
+  errorRate: (number | null)[];
+  p95Ms: (number | null)[];
+  cacheHitRatio: (number | null)[];
+}
+
+export interface Series {
+  stepS: number;
+  scope: "cluster" | "instance";
+  from: number;
+  to: number;
+  skins: Record<string, SkinSeries>;
+}
+
+export interface Instance {
+  id: string;
+  host: string;
+  pid: number;
+  appVersion: string;
+  startedAt: string;
+  uptimeS: number;
+  configVersion: string;
+  draining: boolean;
+  workers: number | null;
+  sameVersion: boolean;
+}
+
+export interface Instances {
+  current: string;
+  instances: Instance[];
+}
+
+export type VersionAction = "start" | "file" | "change" | "rollback";
+
+export interface ConfigVersion {
+  /** The history entry's own id (a version can come back: the same file and overrides again). */
+  id?: string;
+  version: string;
+  previous: string | null;
+  at: string;
+  who: string | null;
+  via: string | null;
+  reason: string | null;
+  action: VersionAction;
+  changes: Change[];
+}
+
+export interface History {
+  current: string;
+  versions: ConfigVersion[];
+  /** The next (older) page's cursor; null on the last page. */
+  next?: string | null;
+}
+
+export interface Probe {
+  url: string;
+  ok: boolean;
+  status: number | null;
+  latencyMs: number | null;
+  error: string | null;
+  tls: { subject: string; issuer: string; notAfter: string; daysLeft: number } | null;
+}
+
+/** changes/preview and rollback/preview. A rollback may probe several URLs (`probes`). */
+export interface Preview {
+  baseVersion: string;
+  current: string;
+  stale: boolean;
+  changes: Change[];
+  probe?: Probe | null;
+  probes?: Probe[];
+  fileDiffers?: boolean;
+}
+
+export interface Live {
+  acknowledged: number;
+  total: number;
+  missing: { id: string; host: string }[];
+  waitedS: number;
+}
+
+/** What an applied change or rollback answers. */
+export interface Applied {
+  version: string;
+  previous: string;
+  changes: Change[];
+  live: Live;
+  fileDiffers?: boolean;
+}
+
+export interface UpstreamEdit {
+  skin: string;
+  upstream: string;
+  /** `null`: back to the skins file's value. */
+  url: string | null;
+  baseVersion: string;
+}
+
+export interface RollbackEdit {
+  to: string;
+  baseVersion: string;
+}
+
+export type AuditAction =
+  | "sign-in"
+  | "sign-in-failed"
+  | "sign-in-limited"
+  | "sign-out"
+  | "token-use"
+  | "change"
+  | "rollback"
+  | "reload"
+  | "purge"
+  | "revoke"
+  | "operators-file-rejected";
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  action: AuditAction;
+  who: string;
+  via: string;
+  address: string | null;
+  outcome: "ok" | "refused" | "conflict" | "failed";
+  skin: string | null;
+  target: string | null;
+  reason: string | null;
+  before: unknown;
+  after: unknown;
+  detail: unknown;
+}
+
+export interface AuditPage {
+  entries: AuditEntry[];
+  next: string | null;
+}
+
+export interface AuditFilters {
+  action?: string;
+  who?: string;
+  skin?: string;
+  since?: string;
+  until?: string;
+}
+
+export interface Purged {
+  skin: string;
+  purged: { local: number; shared: number };
+}
+
+export interface Revoked {
+  skin: string;
+  login: string;
+  sessionsEnded: number;
+}

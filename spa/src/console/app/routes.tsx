@@ -1,0 +1,25 @@
+import type { RouteObject } from "react-router";
+
+import { AuditScreen } from "../features/audit/AuditScreen";
+import { HistoryScreen } from "../features/history/HistoryScreen";
+import { InstancesScreen } from "../features/instances/InstancesScreen";
+import { NotFound } from "./NotFound";
+import { OverviewRoute } from "./routes/OverviewRoute";
+import { Shell } from "./Shell";
+
+/** The console's views, under the router's basename /admin (the gateway serves the page for each). */
+export const consoleRoutes: RouteObject[] = [
+  {
+    path: "/",
+    element: <Shell />,
+    children: [
+      { index: true, element: <OverviewRoute /> },
+      { path: "instances", element: <InstancesScreen /> },
+      { path: "history", element: <HistoryScreen /> },
+      { path: "audit", element: <AuditScreen /> },
+      { path: "*", element: <NotFound /> },
+    ],
+  },
+];
+
+export const BASENAME = "/admin";

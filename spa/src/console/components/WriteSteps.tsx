@@ -1,0 +1,101 @@
+import { useTranslation } from "react-i18next";
+
+import { errorsOf, type ConsoleError } from "../api/errors";
+import type { Applied } from "../api/types";
+import { useErrorText } from "../lib/errorText";
+import { shortVersion } from "../lib/format";
+import type { WriteFlow } from "../lib/writeFlow";
+import { ChangesDiff } from "./ChangesDiff";
+import { ErrorNotice } from "./ErrorNotice";
+import { LiveReport } from "./LiveReport";
+import { ProbeReport } from "./ProbeReport";
+import { ReasonField } from "./ReasonField";
+
+interface WriteStepsProps {
+  flow: WriteFlow;
+  /** Fields the edit above shows beside its inputs (their 422s are not repeated here). */
+  editFields?: string[];
+  onClose: () => void;
+}
+
+/**
+ * The steps after the edit, shared by a change and a rollback: the preview (validation, probes,
+ * diff), the reason, applying, and the answer: live on N/M, or the other change's diff on a 409.
+ */
+export function WriteSteps({ flow, editFields = [], onClose }: WriteStepsProps) {
+  const { t } = useTranslation();
+  const text = useErrorText();
+  const { preview, applied, problem } = flow;
+  const conflict = problem?.conflict ?? null;
+
+  if (applied) return <AppliedStep applied={applied} onClose={onClose} />;
+
+  const probes = preview ? (preview.probes ?? (preview.probe ? [preview.probe] : [])) : [];
+  const unreachable = probes.some((probe) => !probe.ok);
+  return (
+    <div className="write-steps">
+      {conflict && <ConflictNotice conflict={conflict} onRestart={() => flow.restart(conflict.current)} />}
+      {preview && !conflict && (
+        <div className="preview" data-testid="write-preview">
+          <h3>{t("write.previewTitle")}</h3>
+          {preview.stale && (
+            <div className="notice notice--warn" role="status" data-testid="write-stale">
+              <p>{t("write.stale", { version: shortVersion(preview.current) })}</p>
+              <button type="button" className="button" onClick={() => flow.restart(preview.current)}>
+                {t("write.restart")}
+              </button>
+            </div>
+          )}
+          {preview.fileDiffers && <p className="notice notice--warn">{t("write.fileDiffers")}</p>}
+          <ChangesDiff changes={preview.changes} caption={t("write.diffCaption")} />
+          <ProbeReport probes={probes} />
+          {unreachable && <p className="notice notice--error" data-testid="write-unreachable">{t("write.unreachable")}</p>}
+          <ReasonField value={flow.reason} onValue={flow.setReason} errors={errorsOf(problem, "reason").map(text.field)} />
+        </div>
+      )}
+      {!conflict && <ErrorNotice error={problem} shownFields={[...editFields, ...(preview ? ["reason"] : [])]} />}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onClose}>
+          {t("actions.cancel")}
+        </button>
+        {preview && !conflict && (
+          <button type="button" className="button button--primary" data-testid="write-apply"
+                  disabled={flow.busy !== null || unreachable || preview.stale} onClick={() => void flow.runApply()}>
+            {flow.busy === "apply" ? t("write.applying") : t("write.apply")}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The answer of an applied write: where it is live, and what changed. */
+function AppliedStep({ applied, onClose }: { applied: Applied; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="write-steps" data-testid="write-applied">
+      <LiveReport applied={applied} />
+      {applied.fileDiffers && <p className="notice notice--warn">{t("write.fileDiffers")}</p>}
+      <ChangesDiff changes={applied.changes} caption={t("write.appliedCaption")} />
+      <div className="dialog-actions">
+        <button type="button" className="button button--primary" onClick={onClose} data-testid="write-done">
+          {t("write.done")}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A 409: the version now current, the other change's diff, and the way to start again from it. */
+function ConflictNotice({ conflict, onRestart }: { conflict: NonNullable<ConsoleError["conflict"]>; onRestart: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="notice notice--warn" role="alert" data-testid="write-conflict">
+      <p>{t("write.conflict", { version: shortVersion(conflict.current) })}</p>
+      <ChangesDiff changes={conflict.changes} caption={t("write.conflictCaption")} testId="conflict-diff" />
+      <button type="button" className="button" onClick={onRestart} data-testid="write-restart">
+        {t("write.restart")}
+      </button>
+    </div>
+  );
+}

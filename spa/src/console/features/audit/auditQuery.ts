@@ -1,0 +1,29 @@
+import type { AuditAction, AuditFilters, Role } from "../../api/types";
+
+/** What viewers and operators see of the trail; admins see every action (the contract's roles). */
+export const CHANGE_ACTIONS: AuditAction[] = ["change", "rollback", "reload", "purge", "revoke"];
+export const ALL_ACTIONS: AuditAction[] = [
+  ...CHANGE_ACTIONS, "sign-in", "sign-in-failed", "sign-in-limited", "sign-out", "token-use", "operators-file-rejected",
+];
+
+export function actionsFor(role: Role | undefined): AuditAction[] {
+  return role === "admin" ? ALL_ACTIONS : CHANGE_ACTIONS;
+}
+
+export const AUDIT_PAGE = 100;
+
+/** The filters as the audit API's query string (empty ones left out), with the page's cursor or the export's format. */
+export function auditQuery(filters: AuditFilters, extra: Record<string, string | null> = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries({ ...filters, ...extra })) {
+    if (typeof value === "string" && value.trim() !== "") params.set(name, value.trim());
+  }
+  return params.toString();
+}
+
+/** A `datetime-local` input's value (the operator's local time) as ISO 8601 UTC, or undefined. */
+export function localToIso(value: string): string | undefined {
+  if (!value) return undefined;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? undefined : at.toISOString();
+}

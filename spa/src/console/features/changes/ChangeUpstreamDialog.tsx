@@ -1,0 +1,78 @@
+import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+
+import { errorsOf } from "../../api/errors";
+import type { Skin, Upstream } from "../../api/types";
+import { ConsoleDialog } from "../../components/ConsoleDialog";
+import { TextField } from "../../components/TextField";
+import { WriteSteps } from "../../components/WriteSteps";
+import { useErrorText } from "../../lib/errorText";
+import { baseUrlProblem } from "../../lib/rules";
+import { useWriteFlow } from "../../lib/writeFlow";
+import { useApplyChangeMutation, usePreviewChangeMutation } from "./changesApi";
+
+interface ChangeUpstreamDialogProps {
+  skin: Skin;
+  upstream: Upstream;
+  /** The configuration version the overview showed when the operator chose to change. */
+  baseVersion: string;
+  onClose: () => void;
+}
+
+/** Point one skin's upstream at a new base URL (or back to the file's), previewed before anything changes. */
+export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose }: ChangeUpstreamDialogProps) {
+  const { t } = useTranslation("changes");
+  const text = useErrorText();
+  const [url, setUrl] = useState(upstream.url);
+  const [backToFile, setBackToFile] = useState(false);
+  const [urlProblem, setUrlProblem] = useState<string | null>(null);
+  const [previewChange] = usePreviewChangeMutation();
+  const [applyChange] = useApplyChangeMutation();
+  const target = () => ({ skin: skin.id, upstream: upstream.name, url: backToFile ? null : url.trim() });
+  const flow = useWriteFlow(baseVersion, {
+    preview: (base) => previewChange({ ...target(), baseVersion: base }),
+    apply: (base, reason) => applyChange({ ...target(), baseVersion: base, reason }),
+  });
+
+  function edit(next: () => void) {
+    next();
+    setUrlProblem(null);
+    flow.discardPreview();
+  }
+
+  function submitPreview(event: FormEvent) {
+    event.preventDefault();
+    const problem = backToFile ? null : baseUrlProblem(url);
+    setUrlProblem(problem);
+    if (problem === null) void flow.runPreview();
+  }
+
+  const urlErrors = [
+    ...(urlProblem ? [text.field({ field: "url", code: urlProblem, message: "" })] : []),
+    ...errorsOf(flow.problem, "url").map(text.field),
+  ];
+  const editable = !flow.applied;
+  return (
+    <ConsoleDialog title={t("title", { upstream: upstream.name, skin: skin.name })} onClose={onClose} wide
+                   testId="change-dialog">
+      {editable && (
+        <form className="change-form" onSubmit={submitPreview} noValidate>
+          <TextField name="url" type="url" label={t("url")} value={backToFile ? upstream.fileUrl : url}
+                     disabled={backToFile} onValue={(value) => edit(() => setUrl(value))} errors={urlErrors}
+                     hint={t("urlHint")} spellCheck={false} autoComplete="off" data-autofocus />
+          {upstream.overridden && (
+            <label className="check">
+              <input type="checkbox" checked={backToFile} data-testid="back-to-file"
+                     onChange={(event) => edit(() => setBackToFile(event.target.checked))} />
+              {t("backToFile", { url: upstream.fileUrl })}
+            </label>
+          )}
+          <button type="submit" className="button" disabled={flow.busy !== null} data-testid="change-preview">
+            {flow.busy === "preview" ? t("previewing") : t("preview")}
+          </button>
+        </form>
+      )}
+      <WriteSteps flow={flow} editFields={["url"]} onClose={onClose} />
+    </ConsoleDialog>
+  );
+}

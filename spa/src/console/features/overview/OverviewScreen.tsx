@@ -1,0 +1,103 @@
+import { useTranslation } from "react-i18next";
+
+import { toConsoleError } from "../../api/errors";
+import type { Skin, SkinSeries, Upstream } from "../../api/types";
+import { ErrorNotice } from "../../components/ErrorNotice";
+import { shortVersion, useFormats } from "../../lib/format";
+import { useAllowed, useSignedIn } from "../../lib/store/hooks";
+import { useGetOverviewQuery, useGetSeriesQuery } from "./overviewApi";
+import { SkinCharts } from "./SkinCharts";
+import { UpstreamTable } from "./UpstreamTable";
+
+/** How often the overview and its charts ask again. */
+export const REFRESH_MS = 5000;
+const MINUTES = 60;
+
+/** What operators may start from the overview; the app's route opens the dialogs. */
+export interface OverviewActions {
+  changeUpstream: (skin: Skin, upstream: Upstream, baseVersion: string) => void;
+  purge: (skin: Skin) => void;
+  revoke: (skin: Skin) => void;
+}
+
+/** Every skin live: its upstreams' health and breakers, and its last hour in four charts. */
+export function OverviewScreen({ actions }: { actions?: OverviewActions }) {
+  const { t } = useTranslation("overview");
+  const format = useFormats();
+  const polling = { pollingInterval: useSignedIn() ? REFRESH_MS : 0 };
+  const overview = useGetOverviewQuery(undefined, polling);
+  const series = useGetSeriesQuery(MINUTES, polling);
+  const mayChange = useAllowed("operator") && actions !== undefined;
+  const data = overview.data;
+
+  return (
+    <section className="view" aria-labelledby="overview-title" data-testid="overview">
+      <div className="view-head">
+        <h1 id="overview-title">{t("title")}</h1>
+        {data && (
+          <p className="view-head__facts" data-testid="config-version">
+            {t("config", { version: shortVersion(data.config.version), source: data.config.source })}
+            {" · "}
+            {t("changedAt", { when: format.dateTime(data.config.changedAt) })}
+            {" · "}
+            {t(`store.${data.store.kind}`)}: {data.store.status}
+            {series.data && ` · ${t(`scope.${series.data.scope}`)}`}
+          </p>
+        )}
+      </div>
+      {overview.isError && <ErrorNotice error={toConsoleError(overview.error)} />}
+      {data?.config.error && (
+        <p className="notice notice--error" role="alert" data-testid="config-error">
+          {t("configError", { error: data.config.error, when: format.dateTime(data.config.errorAt) })}
+        </p>
+      )}
+      {data?.operatorsFile.error && (
+        <p className="notice notice--error" role="alert" data-testid="operators-file-error">
+          {t("operatorsFileError", { error: data.operatorsFile.error, when: format.dateTime(data.operatorsFile.errorAt) })}
+        </p>
+      )}
+      {!data && overview.isLoading && <p className="muted">{t("loading")}</p>}
+      {data?.skins.map((skin) => (
+        <SkinPanel key={skin.id} skin={skin} series={series.data?.skins[skin.id]}
+                   actions={mayChange ? actions : undefined} baseVersion={data.config.version} />
+      ))}
+    </section>
+  );
+}
+
+interface SkinPanelProps {
+  skin: Skin;
+  series: SkinSeries | undefined;
+  /** Given when the operator may change things (operators and admins). */
+  actions: OverviewActions | undefined;
+  baseVersion: string;
+}
+
+/** One skin: its name and hosts, purge and revoke, its upstreams, its four charts. */
+function SkinPanel({ skin, series, actions, baseVersion }: SkinPanelProps) {
+  const { t } = useTranslation("overview");
+  return (
+    <section className="skin" aria-labelledby={`skin-${skin.id}`} data-testid={`skin-${skin.id}`}>
+      <div className="skin__head">
+        <div>
+          <h2 id={`skin-${skin.id}`}>
+            {skin.name} <span className="muted">({skin.id})</span>
+          </h2>
+          <p className="muted">{t("skinFacts", { siteId: skin.siteId, hosts: skin.hosts.join(", ") })}</p>
+        </div>
+        {actions && (
+          <div className="skin__actions">
+            <button type="button" className="button" onClick={() => actions.purge(skin)} data-testid="purge-open">
+              {t("purge")}
+            </button>
+            <button type="button" className="button" onClick={() => actions.revoke(skin)} data-testid="revoke-open">
+              {t("revoke")}
+            </button>
+          </div>
+        )}
+      </div>
+      <UpstreamTable skin={skin} onChange={actions && ((upstream) => actions.changeUpstream(skin, upstream, baseVersion))} />
+      <SkinCharts skin={skin.id} series={series} />
+    </section>
+  );
+}

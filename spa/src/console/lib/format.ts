@@ -1,0 +1,65 @@
+import { useTranslation } from "react-i18next";
+
+/** The console's numbers and times in the operator's language (Intl; nothing hand-made). */
+export interface Formats {
+  dateTime: (iso: string | null | undefined) => string;
+  /** "hace 12 s" / "12 seconds ago", relative to `now` (ms). */
+  ago: (iso: string | null | undefined, now?: number) => string;
+  duration: (seconds: number) => string;
+  ms: (value: number | null | undefined) => string;
+  percent: (ratio: number | null | undefined) => string;
+  number: (value: number, digits?: number) => string;
+}
+
+const DASH = "–";
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["day", 86400],
+  ["hour", 3600],
+  ["minute", 60],
+  ["second", 1],
+];
+
+export function formats(lng: string): Formats {
+  const dateTime = new Intl.DateTimeFormat(lng, { dateStyle: "medium", timeStyle: "medium" });
+  const relative = new Intl.RelativeTimeFormat(lng, { numeric: "auto", style: "short" });
+  const number = (value: number, digits = 0) =>
+    new Intl.NumberFormat(lng, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
+  const parsed = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NaN);
+  return {
+    dateTime: (iso) => (Number.isNaN(parsed(iso)) ? DASH : dateTime.format(parsed(iso))),
+    ago: (iso, now = Date.now()) => {
+      const at = parsed(iso);
+      if (Number.isNaN(at)) return DASH;
+      const seconds = Math.round((at - now) / 1000);
+      const [unit, size] = UNITS.find(([, size]) => Math.abs(seconds) >= size) ?? UNITS[UNITS.length - 1]!;
+      return relative.format(Math.round(seconds / size), unit);
+    },
+    duration: (seconds) => {
+      const parts = UNITS.filter(([, size]) => seconds >= size).slice(0, 2);
+      if (parts.length === 0) return new Intl.NumberFormat(lng, { style: "unit", unit: "second" }).format(0);
+      let left = Math.floor(seconds);
+      return parts
+        .map(([unit, size]) => {
+          const count = Math.floor(left / size);
+          left -= count * size;
+          return new Intl.NumberFormat(lng, { style: "unit", unit, unitDisplay: "narrow" }).format(count);
+        })
+        .join(" ");
+    },
+    ms: (value) => (value == null ? DASH : `${number(value, value < 10 ? 1 : 0)} ms`),
+    percent: (ratio) =>
+      ratio == null ? DASH : new Intl.NumberFormat(lng, { style: "percent", maximumFractionDigits: 1 }).format(ratio),
+    number,
+  };
+}
+
+export function useFormats(): Formats {
+  const { i18n } = useTranslation();
+  return formats(i18n.resolvedLanguage ?? i18n.language);
+}
+
+/** A configuration version as shown: its first 12 characters (the whole one in a title). */
+export function shortVersion(version: string | null | undefined): string {
+  return version ? version.slice(0, 12) : DASH;
+}

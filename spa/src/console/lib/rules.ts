@@ -1,0 +1,25 @@
+/** The contract's input rules the console checks before asking (the gateway checks them again). */
+
+export const REASON_MIN = 3;
+export const REASON_MAX = 500;
+
+/** A reason of 3-500 characters, blanks at the ends not counted. */
+export function reasonValid(reason: string): boolean {
+  const length = reason.trim().length;
+  return length >= REASON_MIN && length <= REASON_MAX;
+}
+
+/** A base URL's field code when it is plainly wrong (REQUIRED, URL_INVALID, URL_SCHEME...), else null. */
+export function baseUrlProblem(url: string): string | null {
+  const text = url.trim();
+  if (!text) return "REQUIRED";
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    return "URL_INVALID";
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "URL_SCHEME";
+  if (parsed.search || parsed.hash || text.includes("?") || text.includes("#")) return "URL_HAS_PATH_QUERY";
+  return null;
+}

@@ -1,0 +1,82 @@
+import type { SerializedError } from "@reduxjs/toolkit";
+import type { FetchBaseQueryError } from "@reduxjs/toolkit/query";
+import { useState } from "react";
+
+import { toConsoleError, type ConsoleError } from "../api/errors";
+import type { Applied, Preview } from "../api/types";
+import { reasonValid } from "./rules";
+
+type Answer<T> = { data: T; error?: undefined } | { data?: undefined; error: FetchBaseQueryError | SerializedError };
+
+/** The calls of one versioned write: a change of upstream, or a rollback. */
+export interface WriteCalls {
+  preview: (baseVersion: string) => Promise<Answer<Preview>>;
+  apply: (baseVersion: string, reason: string) => Promise<Answer<Applied>>;
+}
+
+export interface WriteFlow {
+  /** The configuration version the operator saw; the write names it, a stale one is a 409. */
+  baseVersion: string;
+  preview: Preview | null;
+  applied: Applied | null;
+  problem: ConsoleError | null;
+  reason: string;
+  busy: "preview" | "apply" | null;
+  setReason: (reason: string) => void;
+  runPreview: () => Promise<void>;
+  runApply: () => Promise<void>;
+  /** After a 409 (or a stale preview): the version now current becomes the base; the edit stays. */
+  restart: (current: string) => void;
+  /** The edit changed: the preview no longer describes it. */
+  discardPreview: () => void;
+}
+
+const reasonRefused = (): ConsoleError => ({
+  ...toConsoleError(undefined),
+  status: 422,
+  code: "INVALID",
+  fields: [{ field: "reason", code: "REASON_TOO_SHORT", message: "" }],
+});
+
+/** Edit -> preview -> reason -> apply -> live, or a conflict to start again from; nothing is lost on an error. */
+export function useWriteFlow(initialBase: string, calls: WriteCalls): WriteFlow {
+  const [baseVersion, setBaseVersion] = useState(initialBase);
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [applied, setApplied] = useState<Applied | null>(null);
+  const [problem, setProblem] = useState<ConsoleError | null>(null);
+  const [reason, setReason] = useState("");
+  const [busy, setBusy] = useState<WriteFlow["busy"]>(null);
+
+  async function runPreview() {
+    setBusy("preview");
+    const answer = await calls.preview(baseVersion);
+    setBusy(null);
+    setPreview(answer.data ?? null);
+    setProblem(answer.error ? toConsoleError(answer.error) : null);
+  }
+
+  async function runApply() {
+    if (!reasonValid(reason)) {
+      setProblem(reasonRefused());
+      return;
+    }
+    setBusy("apply");
+    const answer = await calls.apply(baseVersion, reason.trim());
+    setBusy(null);
+    setApplied(answer.data ?? null);
+    setProblem(answer.error ? toConsoleError(answer.error) : null);
+  }
+
+  function restart(current: string) {
+    setBaseVersion(current);
+    setPreview(null);
+    setProblem(null);
+  }
+
+  function discardPreview() {
+    setPreview(null);
+    setProblem(null);
+  }
+
+  return { baseVersion, preview, applied, problem, reason, busy, setReason, runPreview, runApply, restart, discardPreview };
+}

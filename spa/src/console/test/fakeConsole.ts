@@ -1,0 +1,261 @@
+import { vi } from "vitest";
+
+import type {
+  AuditEntry, Change, ConfigVersion, ConsoleSession, Instance, Overview, Role, Series, Skin, Upstream,
+} from "../api/types";
+
+/**
+ * A stand-in for the admin listener's console API, stateful and close to the contract
+ * (docs/console-api.md): sessions with the CSRF cookie, roles, versioned changes with 409s,
+ * history, rollback, the audit trail. Installed as global fetch; `answerOnce` makes one call fail
+ * the way the world breaks it (401, 403, 409, 422, 429...).
+ */
+
+type Responder = (request: Request, body: Record<string, unknown>) => Response | Promise<Response>;
+
+export const OPERATORS: Record<string, { role: Role; password: string }> = {
+  vera: { role: "viewer", password: "vera-pass" },
+  alice: { role: "operator", password: "alice-pass" },
+  ada: { role: "admin", password: "ada-pass" },
+};
+
+const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 };
+const FILE_URL = "http://127.0.0.1:8001";
+// The fake's clock: its times are "a few seconds ago" whenever the tests run.
+const NOW = Date.now();
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  Response.json(body, { status, headers });
+
+const text = (value: unknown): string => (typeof value === "string" ? value : "");
+
+export const refusal = (status: number, code: string, extra: Record<string, unknown> = {}) =>
+  json(status, { message: `refused: ${code}`, code, requestId: "req-1", ...extra });
+
+function upstream(name: string, url: string, overridden = false): Upstream {
+  return {
+    name, url, overridden, fileUrl: FILE_URL,
+    health: { status: "up", latencyMs: 12.5, checkedAt: new Date(Date.now() - 4000).toISOString(), detail: "HTTP 200" },
+    breaker: { state: "closed", since: null },
+  };
+}
+
+export class FakeConsole {
+  session: ConsoleSession | null = null;
+  expired = false;
+  csrf = "csrf-token-1";
+  version = "v1-aaaaaaaaaaaa";
+  overrides: Record<string, string> = {};
+  history: ConfigVersion[] = [
+    { version: "v1-aaaaaaaaaaaa", previous: null, at: new Date(NOW - 3600_000).toISOString(), who: null, via: null,
+      reason: null, action: "start", changes: [] },
+  ];
+  audit: AuditEntry[] = [];
+  instances = 3;
+  missing: { id: string; host: string }[] = [];
+  requests: { method: string; path: string; query: string; body: Record<string, unknown>; headers: Headers }[] = [];
+  private once = new Map<string, Responder[]>();
+
+  install() {
+    const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) =>
+      this.handle(input instanceof Request ? input : new Request(input, init)),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    return this;
+  }
+
+  /** The next `method path` call gets this answer instead of the fake's own. */
+  answerOnce(method: string, path: string, responder: Responder) {
+    const key = `${method} ${path}`;
+    this.once.set(key, [...(this.once.get(key) ?? []), responder]);
+  }
+
+  signInAs(name: keyof typeof OPERATORS) {
+    this.session = { name, role: OPERATORS[name]!.role, idleExpiresAt: "2026-11-26T10:30:00Z", expiresAt: "2026-11-26T22:00:00Z" };
+    this.expired = false;
+    document.cookie = `console-csrf=${this.csrf}; path=/admin`;
+    return this;
+  }
+
+  calls(method: string, path: string) {
+    return this.requests.filter((r) => r.method === method && r.path === path);
+  }
+
+  skins(): Skin[] {
+    const url = (name: string) => this.overrides[`aurora/${name}`] ?? FILE_URL;
+    return [
+      { id: "aurora", name: "Aurora Casino", siteId: "aurora", hosts: ["127.0.0.1", "localhost"],
+        upstreams: ["api", "capi", "sbapi", "rest"].map((n) => upstream(n, url(n), `aurora/${n}` in this.overrides)) },
+    ];
+  }
+
+  overview(): Overview {
+    return {
+      config: { version: this.version, source: "file+overrides", changedAt: this.history[0]!.at, error: null, errorAt: null },
+      operatorsFile: { error: null, errorAt: null },
+      store: { kind: "redis", status: "ok" },
+      skins: this.skins(),
+    };
+  }
+
+  series(): Series {
+    const to = Math.floor(NOW / 1000);
+    const t = Array.from({ length: 360 }, (_, i) => to - (359 - i) * 10);
+    return {
+      stepS: 10, scope: "cluster", from: t[0]!, to,
+      skins: { aurora: { t, rps: t.map((_, i) => i % 7), errorRate: t.map((_, i) => (i % 7 ? 0.01 : null)),
+                         p95Ms: t.map((_, i) => (i % 7 ? 40 + i : null)), cacheHitRatio: t.map(() => 0.8) } },
+    };
+  }
+
+  instanceList(): Instance[] {
+    return Array.from({ length: this.instances }, (_, i) => ({
+      id: `gw-${i}`, host: `10.0.0.${i + 1}:9100`, pid: 100 + i, appVersion: "0.1.0",
+      startedAt: new Date(NOW - 7200_000).toISOString(), uptimeS: 7200 + 61,
+      configVersion: i === 2 && this.missing.length ? "v0-old" : this.version,
+      draining: false, workers: null, sameVersion: !(i === 2 && this.missing.length),
+    }));
+  }
+
+  /** A version made by someone else (another operator's change landing meanwhile). */
+  changeBehindTheBack(change: Change, who = "bob") {
+    this.write([change], who, "their reason", "change");
+  }
+
+  private write(changes: Change[], who: string, reason: string, action: "change" | "rollback") {
+    for (const { upstream, after } of changes) {
+      if (after === null) delete this.overrides[`aurora/${upstream}`];
+      else this.overrides[`aurora/${upstream}`] = after;
+    }
+    const previous = this.version;
+    this.version = `v${this.history.length + 1}-${"b".repeat(12)}`;
+    this.history.unshift({ version: this.version, previous, at: new Date(NOW).toISOString(), who, via: "console",
+                           reason, action, changes });
+    this.audit.unshift({ id: `a${this.audit.length + 1}`, at: new Date(NOW).toISOString(), action, who, via: "console",
+                         address: "127.0.0.1", outcome: "ok", skin: "aurora", target: changes[0]?.upstream ?? null, reason,
+                         before: changes[0]?.before ?? null, after: changes[0]?.after ?? null, detail: null });
+    return { version: this.version, previous, changes };
+  }
+
+  private live() {
+    return { acknowledged: this.instances - this.missing.length, total: this.instances, missing: this.missing, waitedS: 0.4 };
+  }
+
+  private refusalFor(request: Request, path: string, needs: Role): Response | null {
+    if (path === "/admin/api/session" && request.method === "POST") return null;
+    if (this.expired) return refusal(401, "SESSION_EXPIRED");
+    if (!this.session) return refusal(401, "SIGNED_OUT");
+    if (request.method !== "GET" && request.headers.get("x-csrf-token") !== this.csrf) return refusal(403, "CSRF");
+    if (RANK[this.session.role] < RANK[needs]) return refusal(403, "FORBIDDEN", { needs });
+    return null;
+  }
+
+  async handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const text = request.method === "GET" ? "" : await request.text();
+    const body = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
+    this.requests.push({ method: request.method, path: url.pathname, query: url.search, body, headers: request.headers });
+    const queued = this.once.get(`${request.method} ${url.pathname}`);
+    if (queued?.length) return queued.shift()!(request, body);
+    const needs: Role = request.method === "GET" ? (url.pathname.startsWith("/admin/api/audit/export") ? "admin" : "viewer") : "operator";
+    const refused = this.refusalFor(request, url.pathname, url.pathname === "/admin/api/session" ? "viewer" : needs);
+    return refused ?? this.route(request.method, url, body);
+  }
+
+  private route(method: string, url: URL, body: Record<string, unknown>): Response {
+    const path = url.pathname.replace("/admin/api/", "");
+    const route = `${method} ${path}`;
+    if (route === "POST session") return this.signIn(body);
+    if (route === "GET session") return json(200, this.session);
+    if (route === "DELETE session") {
+      this.session = null;
+      return new Response(null, { status: 204 });
+    }
+    if (route === "GET overview") return json(200, this.overview());
+    if (route === "GET series") return json(200, this.series());
+    if (route === "GET instances") return json(200, { current: this.version, instances: this.instanceList() });
+    if (route === "GET history") return json(200, { current: this.version, versions: this.history });
+    if (route === "GET audit") return json(200, { entries: this.auditFor(url.searchParams), next: null });
+    if (route === "POST changes/preview" || route === "POST changes") return this.change(body, route === "POST changes");
+    if (route === "POST rollback/preview" || route === "POST rollback") return this.rollback(body, route === "POST rollback");
+    const purge = /^skins\/([^/]+)\/cache\/purge$/.exec(path);
+    if (method === "POST" && purge) return this.recorded("purge", body, { skin: purge[1], purged: { local: 3, shared: 7 } });
+    const revoke = /^skins\/([^/]+)\/players\/([^/]+)\/revoke$/.exec(path);
+    if (method === "POST" && revoke) {
+      return this.recorded("revoke", body, { skin: revoke[1], login: decodeURIComponent(revoke[2]!), sessionsEnded: 2 });
+    }
+    return refusal(404, "NOT_FOUND");
+  }
+
+  private signIn(body: Record<string, unknown>): Response {
+    const errors = ["name", "password"].filter((f) => !body[f]).map((field) => ({ field, code: "REQUIRED", message: "Required" }));
+    if (errors.length) return json(422, { message: "Invalid", code: "INVALID", requestId: "req-2", errors });
+    const operator = OPERATORS[text(body.name)];
+    if (!operator || operator.password !== body.password) return refusal(401, "SIGN_IN_FAILED");
+    this.signInAs(text(body.name));
+    return json(200, this.session);
+  }
+
+  private auditFor(params: URLSearchParams): AuditEntry[] {
+    const admin = this.session?.role === "admin";
+    return this.audit
+      .filter((entry) => admin || ["change", "rollback", "reload", "purge", "revoke"].includes(entry.action))
+      .filter((entry) => !params.get("action") || entry.action === params.get("action"))
+      .filter((entry) => !params.get("who") || entry.who === params.get("who"))
+      .map((entry) => (admin ? entry : { ...entry, address: null }));
+  }
+
+  private invalid(field: string, code: string): Response {
+    return json(422, { message: "Invalid", code: "INVALID", requestId: "req-3", errors: [{ field, code, message: `bad ${field}` }] });
+  }
+
+  private change(body: Record<string, unknown>, apply: boolean): Response {
+    const name = text(body.upstream);
+    const url = body.url === null ? null : text(body.url);
+    if (url !== null && !/^https?:\/\//.test(url)) return this.invalid("url", "URL_SCHEME");
+    const before = this.overrides[`aurora/${name}`] ?? null;
+    if (before === url) return this.invalid("url", "UNCHANGED");
+    const changes = [{ skin: "aurora", upstream: name, before, after: url }];
+    return this.versioned(body, apply, changes, () => this.write(changes, this.session!.name, text(body.reason), "change"));
+  }
+
+  private rollback(body: Record<string, unknown>, apply: boolean): Response {
+    const target = this.history.find((entry) => entry.version === body.to);
+    if (!target) return this.invalid("to", "UNKNOWN_VERSION");
+    // The overrides as they were at that version: the history replayed from the start up to it.
+    const wanted: Record<string, string | null> = {};
+    for (const entry of this.history.slice(this.history.indexOf(target)).reverse()) {
+      for (const change of entry.changes) wanted[change.upstream] = change.after;
+    }
+    const names = new Set([...Object.keys(wanted), ...Object.keys(this.overrides).map((key) => key.split("/")[1]!)]);
+    const changes = [...names]
+      .map((name) => ({ skin: "aurora", upstream: name, before: this.overrides[`aurora/${name}`] ?? null, after: wanted[name] ?? null }))
+      .filter((change) => change.before !== change.after);
+    return this.versioned(body, apply, changes, () => this.write(changes, this.session!.name, text(body.reason), "rollback"));
+  }
+
+  private versioned(body: Record<string, unknown>, apply: boolean, changes: Change[], write: () => object): Response {
+    const stale = body.baseVersion !== this.version;
+    if (!apply) {
+      const probe = { url: changes[0]?.after ?? FILE_URL, ok: true, status: 200, latencyMs: 41.2, error: null,
+                      tls: { subject: "CN=wallet-2.example", issuer: "CN=Test CA", notAfter: "2027-02-15T00:00:00Z", daysLeft: 81 } };
+      return json(200, { baseVersion: body.baseVersion, current: this.version, stale, changes, probe });
+    }
+    if (text(body.reason).trim().length < 3) return this.invalid("reason", "REASON_TOO_SHORT");
+    if (stale) {
+      const since = this.history.slice(0, this.history.findIndex((e) => e.version === body.baseVersion));
+      return json(409, { code: "VERSION_CONFLICT", message: "stale", requestId: "req-4", current: this.version,
+                         changes: since.flatMap((entry) => entry.changes) });
+    }
+    return json(200, { ...write(), live: this.live() });
+  }
+
+  private recorded(action: "purge" | "revoke", body: Record<string, unknown>, answer: Record<string, unknown>): Response {
+    if (text(body.reason).trim().length < 3) return this.invalid("reason", "REASON_TOO_SHORT");
+    this.audit.unshift({ id: `a${this.audit.length + 1}`, at: new Date(NOW).toISOString(), action, who: this.session!.name,
+                         via: "console", address: "127.0.0.1", outcome: "ok", skin: String(answer.skin),
+                         target: (answer.login as string | undefined) ?? null, reason: text(body.reason), before: null,
+                         after: null, detail: answer });
+    return json(200, answer);
+  }
+}

@@ -1,0 +1,130 @@
+"""Every screen and dialog of the console at 1366 and 768 px, in es, pt and en: no overflow, no
+overlap, no control cut at the edge, no untranslated key (tests/e2e/layout_checks.js), and no
+serious or critical axe-core violation (labels, contrast, roles). `CONSOLE_TOUR=1` also writes the
+README's screenshots (English, 1366 px) to docs/console/."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import axe_violations
+from tests.e2e.console.conftest import CONSOLE_KEYS, ConsoleTab, admin_api, back_to_file, other_url
+from tests.e2e.layout import Network, describe, run_checks
+from tests.support.cluster import Cluster
+from tests.support.stack import ROOT
+
+pytestmark = pytest.mark.redis
+TOUR = ROOT / "docs" / "console"
+URL_LABEL = {"es": "Nueva URL base", "pt": "Nova URL base", "en": "New base URL"}
+REASON = {"es": "^Motivo", "pt": "^Motivo", "en": "^Reason"}
+
+
+@pytest.fixture(scope="module")
+def two_versions(cluster: Cluster) -> Iterator[None]:
+    """A change made through the API, so the history has a version to roll back to; and some
+    players' traffic, so the charts have figures to draw."""
+    answer = admin_api(cluster, 0, "PUT", "/admin/skins/aurora/upstreams/capi", {"url": other_url(cluster)})
+    assert answer.status_code == 200, answer.text
+    with httpx.Client(timeout=10) as http:
+        for n in range(150):
+            http.get(cluster.gateways[n % 3].url + ("/home" if n % 2 else "/capi/home-banners"))
+    yield
+    back_to_file(cluster, "capi")
+
+
+class Sweep:
+    """One width and language: each screen checked once it has settled; problems collected."""
+
+    def __init__(self, tab: ConsoleTab, width: int, language: str) -> None:
+        self.tab, self.page, self.width, self.language = tab, tab.page, width, language
+        self.network = Network(tab.page)
+        self.problems: list[str] = []
+
+    def check(self, screen: str, tour: str | None = None) -> None:
+        self.network.settle(quiet=0.3)
+        where = f"{screen} at {self.width}px in {self.language}"
+        self.problems += [f"{where}: {describe(p)}" for p in run_checks(self.page, CONSOLE_KEYS)]
+        violations = axe_violations(self.page)
+        self.problems += [f"{where}: axe {v['id']}: {v['help']} ({len(v['nodes'])}x)" for v in violations]
+        if tour and os.environ.get("CONSOLE_TOUR") == "1" and self.language == "en" and self.width == 1366:
+            TOUR.mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(TOUR / f"{tour}.png"))
+
+    def close_dialog(self) -> None:
+        self.page.keyboard.press("Escape")
+        expect(self.page.get_by_role("dialog")).to_have_count(0)
+
+
+def walk(sweep: Sweep, cluster: Cluster) -> None:
+    tab, page, lng = sweep.tab, sweep.page, sweep.language
+    tab.open()
+    expect(page.get_by_test_id("signin-screen")).to_be_visible()
+    sweep.check("sign-in", "01-sign-in")
+    tab.sign_in("ada")
+    expect(tab.upstream("api")).to_be_visible()
+    sweep.check("overview", "02-overview")
+
+    dialog = tab.change_dialog("api")
+    dialog.get_by_label(URL_LABEL[lng]).fill(other_url(cluster))
+    dialog.get_by_test_id("change-preview").click()
+    dialog.get_by_test_id("write-preview").wait_for()
+    dialog.get_by_label(re.compile(REASON[lng])).fill("wallet moves to the new host")
+    sweep.check("change preview", "03-change-preview")
+    # Someone else's change lands meanwhile: the 409 and its diff, then again from the current version.
+    theirs = admin_api(cluster, 1, "PUT", "/admin/skins/aurora/upstreams/api", {"url": other_url(cluster, "/v9")})
+    assert theirs.status_code == 200, theirs.text
+    dialog.get_by_test_id("write-apply").click()
+    dialog.get_by_test_id("write-conflict").wait_for()
+    sweep.check("conflict", "04-conflict")
+    dialog.get_by_test_id("write-restart").click()
+    dialog.get_by_test_id("change-preview").click()
+    dialog.get_by_test_id("write-preview").wait_for()
+    dialog.get_by_test_id("write-apply").click()
+    expect(dialog.get_by_test_id("live-count")).to_contain_text("3/3")
+    sweep.check("live", "05-live")
+    dialog.get_by_test_id("write-done").click()
+    back_to_file(cluster, "api")
+    for opener in ("purge-open", "revoke-open"):
+        page.get_by_test_id(opener).first.click()
+        sweep.check(opener)
+        sweep.close_dialog()
+
+    tab.go("instances")
+    sweep.check("instances", "06-instances")
+    tab.go("history")
+    sweep.check("history", "07-history")
+    page.get_by_test_id("rollback-open").first.click()
+    page.get_by_test_id("rollback-dialog").get_by_test_id("write-preview").wait_for()
+    sweep.check("rollback preview", "08-rollback-preview")
+    sweep.close_dialog()
+    tab.go("audit")
+    expect(page.get_by_test_id("audit-entry").first).to_be_visible()
+    sweep.check("audit", "09-audit")
+
+
+@pytest.mark.parametrize("language", ["es", "pt", "en"])
+@pytest.mark.parametrize("width", [1366, 768])
+def test_every_screen_fits_and_is_accessible(
+    tabs: Callable[..., ConsoleTab], cluster: Cluster, two_versions: None, width: int, language: str
+) -> None:
+    tab = tabs(0, viewport={"width": width, "height": 800})
+    tab.page.add_init_script(f"localStorage.setItem('console-locale', '{language}')")
+    sweep = Sweep(tab, width, language)
+    walk(sweep, cluster)
+    assert not sweep.problems, "\n".join(sweep.problems)
+
+
+def test_the_language_is_the_operators_choice(tabs: Callable[..., ConsoleTab]) -> None:
+    tab = tabs(1).signed_in("vera")
+    page: Page = tab.page
+    page.get_by_test_id("language").select_option("pt")
+    expect(page.get_by_test_id("nav-overview")).to_have_text("Resumo")
+    expect(page.locator("html")).to_have_attribute("lang", "pt")
+    page.reload()
+    expect(page.get_by_test_id("nav-instances")).to_have_text("Instâncias")
