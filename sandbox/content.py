@@ -30,7 +30,6 @@ from contracts.content import (
     HeaderLink,
     HomeBanner,
     LobbyBanner,
-    Locale,
     Media,
     Meta,
     Pagination,
@@ -38,6 +37,7 @@ from contracts.content import (
     ReelDeals,
     StrapiList,
 )
+from contracts.locales import Locale
 from sandbox import media
 from sandbox.media import BannerKind
 from sandbox.platform import Call, Registry, failure

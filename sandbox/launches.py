@@ -17,7 +17,6 @@ from urllib.parse import quote, urlencode
 from litestar import MediaType, get
 from litestar.params import FromPath, FromQuery
 
-from contracts.content import LOCALES
 from contracts.games import (
     BtiLaunch,
     EzugiLaunch,
@@ -31,6 +30,7 @@ from contracts.games import (
     ProviderUrlLaunch,
     RubyPlayLaunch,
 )
+from contracts.locales import LOCALES
 from sandbox import content, media
 from sandbox.platform import Call, Registry, failure
 

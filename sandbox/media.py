@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Literal
 
-from contracts.content import LOCALES, Locale
+from contracts.locales import LOCALES, Locale
 from sandbox import marks
 
 BannerKind = Literal["hero", "lobby", "footer", "event", "poker"]

@@ -19,7 +19,7 @@ from decimal import Decimal
 
 from contracts import rules
 from contracts.base import PlatformReply
-from contracts.content import LOCALES, Locale
+from contracts.locales import LOCALES, Locale
 from contracts.sports import (
     MAIN_MARKET,
     BetSelection,
