@@ -38,9 +38,9 @@ import uvicorn
 from prometheus_client.multiprocess import mark_process_dead
 
 from gateway.config.settings import Settings
-from gateway.operations.cli import _Server
 from gateway.operations.metrics import aggregate, requests_answered
 from gateway.operations.observability import configure_logging
+from gateway.operations.servers import OwnedServer
 
 if TYPE_CHECKING:
     from gateway.parts import Gateway
@@ -203,7 +203,7 @@ class Supervisor:
             admin_app(app, self), host=self.settings.admin_host, port=self.settings.admin_port, lifespan="off",
             log_level="warning", log_config=None, access_log=False,
         )  # fmt: skip
-        admin = _Server(config)
+        admin = OwnedServer(config)
         async with lifespan(app.gateway):
             serving = asyncio.ensure_future(admin.serve())
             try:
