@@ -137,18 +137,29 @@ async def _serve(
     gateway = app.gateway
     public = OwnedServer(
         uvicorn.Config(
-            app, host=host, port=port, proxy_headers=False, log_level="warning", log_config=None, access_log=False,
+            app,
+            host=host,
+            port=port,
+            proxy_headers=False,
+            log_level="warning",
+            log_config=None,
+            access_log=False,
             timeout_graceful_shutdown=max(1, round(settings.drain_timeout_s)),
             http=guarded_protocol(settings.listener),
         )
-    )  # fmt: skip
+    )
     if worker is not None:
         public.on_started = worker.started
     if settings.admin_listener:  # a worker's supervisor keeps the admin listener to itself
         admin = uvicorn.Config(
-            admin_app(app), host=settings.admin_host, port=settings.admin_port, lifespan="off",
-            log_level="warning", log_config=None, access_log=False,
-        )  # fmt: skip
+            admin_app(app),
+            host=settings.admin_host,
+            port=settings.admin_port,
+            lifespan="off",
+            log_level="warning",
+            log_config=None,
+            access_log=False,
+        )
         others.append(OwnedServer(admin))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
