@@ -159,13 +159,13 @@ def _route(method: Method, name: str, path: str, policy: RouteClass, auth: bool,
     return Route(name=name, method=method, upstream=upstream, path=path, policy=policy, auth=auth, **{**facts, **kw})
 
 
-def _post(name: str, path: str, policy: RouteClass, auth: bool, request: Any = None,
-          response: Any = PlatformReply, **kw: Any) -> Route:  # fmt: skip
+def _post(
+    name: str, path: str, policy: RouteClass, auth: bool, request: Any = None, response: Any = PlatformReply, **kw: Any
+) -> Route:
     return _route("POST", name, path, policy, auth, request=request, response=response, **kw)
 
 
-def _get(name: str, path: str, policy: RouteClass, auth: bool, response: Any = PlatformReply,
-         **kw: Any) -> Route:  # fmt: skip
+def _get(name: str, path: str, policy: RouteClass, auth: bool, response: Any = PlatformReply, **kw: Any) -> Route:
     return _route("GET", name, path, policy, auth, response=response, **kw)
 
 

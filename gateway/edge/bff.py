@@ -105,8 +105,9 @@ async def session_state(
     if skin is None:
         return unknown_site(ctx)
     session = await sessions.load(skin.id, incoming.cookie(browser_cookies.session))
-    answer = Outgoing.json(200, {"loggedIn": session.data.logged_in, "login": session.data.login}, ctx,
-                           (b"cache-control", b"no-store"))  # fmt: skip
+    answer = Outgoing.json(
+        200, {"loggedIn": session.data.logged_in, "login": session.data.login}, ctx, (b"cache-control", b"no-store")
+    )
     browser_cookies.add(answer, session, incoming)
     return answer
 
@@ -181,8 +182,10 @@ async def ready(request: Request[Any, Any, Any], health: NamedDependency[Health]
     store = await health.store()
     upstreams = await health.upstreams()
     down = sum(1 for _, ok, _ in upstreams if not ok)
-    checks = {"store": "ok" if store is None else "unavailable",
-              "upstreams": "ok" if not down else f"{down} of {len(upstreams)} unreachable"}  # fmt: skip
+    checks = {
+        "store": "ok" if store is None else "unavailable",
+        "upstreams": "ok" if not down else f"{down} of {len(upstreams)} unreachable",
+    }
     healthy = store is None and not down
     return Outgoing.json(200 if healthy else 503, {"status": "ready" if healthy else "degraded", "checks": checks}, ctx)
 
@@ -271,16 +274,19 @@ def openapi_document(request: Request[Any, Any, Any], packed: NamedDependency[Pa
             responses = operation.setdefault("responses", {})
             for status in [code for code in responses if code[:1] in ("4", "5")]:
                 del responses[status]
-            responses["default"] = {"description": "The common error JSON",
-                                    "content": {"application/json": {"schema": shape}}}  # fmt: skip
+            responses["default"] = {
+                "description": "The common error JSON",
+                "content": {"application/json": {"schema": shape}},
+            }
         pay = document.get("paths", {}).get("/bff/pay/{seque_no}", {}).get("get")
         if pay is not None:
             pay["responses"] = {
                 "302": {"description": "To the payment page, on a host the skin lists"},
-                "default": {"description": "A page for the payment window, or the common error JSON",
-                            "content": {"text/html": {"schema": {"type": "string"}},
-                                        "application/json": {"schema": shape}}},
-            }  # fmt: skip
+                "default": {
+                    "description": "A page for the payment window, or the common error JSON",
+                    "content": {"text/html": {"schema": {"type": "string"}}, "application/json": {"schema": shape}},
+                },
+            }
         document["paths"] = {**document.get("paths", {}), **catalogue["paths"]}
         components = document.setdefault("components", {})
         components["schemas"] = {**components.get("schemas", {}), **catalogue["components"]["schemas"]}

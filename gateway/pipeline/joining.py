@@ -52,8 +52,15 @@ class Flights:
         skin, route = x.site()
         content = route.policy == "content"
         action = x.incoming.headers.get("idempotency-key", "") if route.exclusive else ""
-        key = (skin.id, "" if content else x.session.id, route.method, x.incoming.path,
-               sorted_query(x.incoming.query), body_digest(x.body) if x.body else "", action)  # fmt: skip
+        key = (
+            skin.id,
+            "" if content else x.session.id,
+            route.method,
+            x.incoming.path,
+            sorted_query(x.incoming.query),
+            body_digest(x.body) if x.body else "",
+            action,
+        )
         slot = (skin.id, x.session.id, route.name) if route.exclusive else None
         try:
             (outcome, role), joined = await self.local.run(key, lambda: self._lead(x, key, slot, call), slot)
@@ -82,9 +89,12 @@ class Flights:
             return await call(), "leader"
         try:
             return await self.shared.run(
-                body_digest(repr(key).encode()), call, ":".join(slot) if slot is not None else None,
-                takeover=not route.exclusive, within_s=self.timings[route.deadline].deadline_s,
-            )  # fmt: skip
+                body_digest(repr(key).encode()),
+                call,
+                ":".join(slot) if slot is not None else None,
+                takeover=not route.exclusive,
+                within_s=self.timings[route.deadline].deadline_s,
+            )
         except StoreUnavailable:
             if route.policy != "content":
                 raise

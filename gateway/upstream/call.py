@@ -23,8 +23,14 @@ from gateway.shared.session import Session
 from gateway.upstream.pools import UpstreamClients
 from gateway.upstream.transport import Pool
 
-FORWARDED_REQUEST_HEADERS = ("content-type", "accept", "accept-language", "user-agent", "if-none-match",
-                             "if-modified-since")  # fmt: skip
+FORWARDED_REQUEST_HEADERS = (
+    "content-type",
+    "accept",
+    "accept-language",
+    "user-agent",
+    "if-none-match",
+    "if-modified-since",
+)
 # Content is anonymous and cached per skin + path + query: nothing else may vary its answer. The
 # browser's conditionals are answered by the gateway from the copy it serves, never forwarded (a
 # joined flight would hand its 304 to a visitor who asked for the whole answer).

@@ -33,9 +33,19 @@ from gateway.upstream.resilience import RETRYABLE_STATUS, Breaker, Breakers, Cal
 from gateway.upstream.transport import Answer
 
 RETURNED_RESPONSE_HEADERS = frozenset(
-    {"content-type", "cache-control", "etag", "last-modified", "expires", "content-disposition", "content-language",
-     "retry-after", "vary", "age"}
-)  # fmt: skip
+    {
+        "content-type",
+        "cache-control",
+        "etag",
+        "last-modified",
+        "expires",
+        "content-disposition",
+        "content-language",
+        "retry-after",
+        "vary",
+        "age",
+    }
+)
 UPSTREAM_XSRF_HEADER = "X-XSRF-TOKEN"
 MAX_COOKIES, MAX_COOKIE_BYTES = 32, 4096
 """A platform's cookies kept per origin, and the largest value kept (a browser's own limits)."""
@@ -43,8 +53,9 @@ log = structlog.get_logger("gateway.upstream")
 
 
 class Caller:
-    def __init__(self, breakers: Breakers, timings: Mapping[RouteClass, CallTiming], metrics: Metrics,
-                 tracing: Tracing) -> None:  # fmt: skip
+    def __init__(
+        self, breakers: Breakers, timings: Mapping[RouteClass, CallTiming], metrics: Metrics, tracing: Tracing
+    ) -> None:
         self.breakers = breakers
         self.timings = timings
         self.metrics = metrics
@@ -81,8 +92,9 @@ class Caller:
         try:
             with self.tracing.upstream(route.name, route.method, call.target.upstream, sent):
                 timeouts = self.timings[route.deadline].timeouts
-                answer = await call.target.transport.stream(route.method, call.target.path, sent, body, timeouts,
-                                                            call.length)  # fmt: skip
+                answer = await call.target.transport.stream(
+                    route.method, call.target.path, sent, body, timeouts, call.length
+                )
         except httpx.TransportError as exc:
             return self._failed(call, breaker, exc), False
         except BaseException:  # cancelled, or a body over its cap (`BodyTooLarge`)
@@ -158,8 +170,14 @@ class Caller:
         failure: Failure = failure_of(exc)
         breaker.failure("deadline" if isinstance(exc, TimeoutError) else type(exc).__name__)
         detail = str(exc) if isinstance(exc, httpx.TransportError) and "://" not in str(exc) else ""
-        log.warning("upstream.call_failed", skin=call.ctx.skin, route=call.ctx.route, failure=failure,
-                    error=type(exc).__name__, detail=detail[:120])  # fmt: skip
+        log.warning(
+            "upstream.call_failed",
+            skin=call.ctx.skin,
+            route=call.ctx.route,
+            failure=failure,
+            error=type(exc).__name__,
+            detail=detail[:120],
+        )
         return Outcome.failed(failure)
 
     @staticmethod

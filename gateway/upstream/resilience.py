@@ -126,8 +126,13 @@ class BreakerConfig:
     @classmethod
     def parse(cls, text: str) -> BreakerConfig:
         """`failures=5,rate=0.5,min_calls=20,window=10,open=5`."""
-        names = {"failures": "failures", "rate": "failure_rate", "min_calls": "min_calls", "window": "window_s",
-                 "open": "open_s"}  # fmt: skip
+        names = {
+            "failures": "failures",
+            "rate": "failure_rate",
+            "min_calls": "min_calls",
+            "window": "window_s",
+            "open": "open_s",
+        }
         values: dict[str, float] = {}
         for part in filter(None, (p.strip() for p in text.split(","))):
             key, _, value = part.partition("=")

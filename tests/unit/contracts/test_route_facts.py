@@ -36,8 +36,19 @@ def test_the_sandbox_serves_every_route_and_keeps_content_only_for_routes() -> N
 
 def test_the_cashier_and_guessing_routes_keep_their_limits() -> None:
     cashier = {r.name for r in ROUTES if r.limit == "cashier"}
-    assert {"buy", "Mbuy", "cashout", "cashout12", "mercadoCashout", "interKassaCashout", "exchange",
-            "cancelWithdrawRequest", "addBankAccount", "deleteBankAccounts", "depositCallBack"} == cashier  # fmt: skip
+    assert {
+        "buy",
+        "Mbuy",
+        "cashout",
+        "cashout12",
+        "mercadoCashout",
+        "interKassaCashout",
+        "exchange",
+        "cancelWithdrawRequest",
+        "addBankAccount",
+        "deleteBankAccounts",
+        "depositCallBack",
+    } == cashier
     assert {r.name: r.limit for r in ROUTES if r.limit not in (None, "cashier")} == {
         "login": "login-like",
         "register": "registration",
