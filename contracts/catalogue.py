@@ -170,7 +170,7 @@ def _get(name: str, path: str, policy: RouteClass, auth: bool, response: Any = P
 
 
 ROUTES: tuple[Route, ...] = (
-    # --- Player and account (site-shell section 7, cashier-account section 7) ----------
+    # --- Player and account (the site-shell and cashier-account specs' call lists) --------
     _post(
         "login",
         "/api/player/login",
