@@ -2,7 +2,7 @@
 own shape and points at a small demo game page this sandbox serves.
 
 Every launch mints a fresh token; the session id never appears in an answer (the paths
-that carry it are filled by the gateway, PLATFORM-NOTES.md). A launch for a provider the
+that carry it are filled by the gateway, docs/platform.md). A launch for a provider the
 site has switched off is refused.
 """
 
@@ -40,8 +40,12 @@ routes = Registry()
 DEMO_PAGE = "/_sandbox/game"
 PROVIDER_DISABLED = "Provider disabled"
 # Names the front ends send for a provider, where they differ from the site's provider list.
-ALIASES: Mapping[str, str] = {"evenbet": "evenbetpoker", "vivo": "vivogaming", "pragmatic": "pragmaticplay",
-                              "ruby": "rubyplay"}  # fmt: skip
+ALIASES: Mapping[str, str] = {
+    "evenbet": "evenbetpoker",
+    "vivo": "vivogaming",
+    "pragmatic": "pragmaticplay",
+    "ruby": "rubyplay",
+}
 PRAGMATIC_FAMILY = ("pragmaticplay", "pragmaticplaylivecasino")
 TABLES: Mapping[str, str] = {"219": "Blackjack", "36": "Roulette"}
 

@@ -3,8 +3,8 @@ markets, bet slips, coupons (placed bets) and the sportsbook's own token.
 
 Fixtures are seeded per site with names in every language; `lang` picks the names an
 answer carries. A few fixtures are deliberately incomplete (a soccer 1X2 without Tie, a
-basketball game without ML0, a tennis match without Away) so the SPA's rules of section 5
-have something to filter.
+basketball game without ML0, a tennis match without Away) so the SPA's rule (a card shows an
+event only with all of its sport's outcomes) has something to filter.
 """
 
 from __future__ import annotations
@@ -185,8 +185,10 @@ def _fixture(rng: random.Random, now: float, league: League, fixture_id: str, dr
     quarter_hours = rng.randint(4, 4 * 24 * 4)  # from one hour to four days ahead
     start = dt.datetime.fromtimestamp(now - now % 900 + quarter_hours * 900, dt.UTC)
     markets = [] if MAIN_MARKET in drop else [_main_market(rng, fixture_id, league.sport, home, away, drop)]
-    markets += [_side_market(rng, fixture_id, type_id, line, name, home, away)
-                for type_id, line, name in SIDE_MARKETS[league.sport]]  # fmt: skip
+    markets += [
+        _side_market(rng, fixture_id, type_id, line, name, home, away)
+        for type_id, line, name in SIDE_MARKETS[league.sport]
+    ]
     iso = start.strftime("%Y-%m-%dT%H:%M:%SZ")
     return Fixture(fixture_id, league.sport, league.name, home, away, iso, tuple(markets))
 
@@ -260,8 +262,13 @@ def sport_event(fixture: Fixture, lang: Locale) -> SportEvent:
         )
         for m in fixture.markets
     ]
-    return SportEvent(_id=fixture.id, leagueName=fixture.league[lang], sportName=fixture.sport,
-                      startEventDate=fixture.start, markets=markets)  # fmt: skip
+    return SportEvent(
+        _id=fixture.id,
+        leagueName=fixture.league[lang],
+        sportName=fixture.sport,
+        startEventDate=fixture.start,
+        markets=markets,
+    )
 
 
 @routes("sportsEvents")
