@@ -679,8 +679,3 @@ export interface RouteTypes {
   getBets: { request: void; response: Wire["BetsResponse"] };
   sportsAuth: { request: void; response: Wire["RemoteAuth"] };
 }
-
-/** The product's languages (contracts/locales.py), in the switchers' order. */
-export const LOCALES = ["es", "pt", "en"] as const;
-export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = "es";

@@ -1,6 +1,7 @@
-export const LOCALES = ["es", "pt", "en"] as const;
-export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = "es";
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "../api/locales.gen";
+
+// The languages come from contracts/locales.py (`python -m contracts export`).
+export { DEFAULT_LOCALE, LOCALES, type Locale };
 
 // Browser-storage keys from the spec: `locale` for the site, `localS` for banner content.
 const STORAGE_KEYS = ["locale", "localS"] as const;
