@@ -247,7 +247,7 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     gateway.clients.open(config.skins.upstream_origins())
     # What exists now (modules, the app, routes, skins) lives as long as the process: out of
     # the collector's sight, a full collection walks only what requests left behind instead
-    # of the whole heap (such walks took ~40 ms each, the gateway's p99, bench/RESULTS.md).
+    # of the whole heap (such walks were the gateway's p99: docs/decisions.md, "The startup heap").
     gc.collect()
     gc.freeze()
     store = settings.shared_redis.describe() if settings.shared_redis is not None else "memory"

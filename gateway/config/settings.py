@@ -94,7 +94,7 @@ def _address(text: str) -> tuple[str, int]:
 @dataclass(frozen=True)
 class Settings:
     skins_file: Path | None = None
-    """TOML skins file; None: one built-in skin pointing at the local sandbox."""
+    """TOML skins file; None: the two built-in skins (`aurora`, `pampa`) on the local sandbox."""
     shared_redis: SharedRedis | None = None
     """Shared state for many instances (`REDIS_URL` or Sentinel); None: in-process memory."""
     secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
@@ -105,7 +105,7 @@ class Settings:
     console_dist: Path = ROOT / "spa" / "dist-console"
     """The operators' console build, served on the admin listener only."""
     sandbox_url: str = "http://127.0.0.1:8001"
-    """Upstream of the built-in skin."""
+    """Upstream of the built-in skins."""
     log_format: str = "auto"
     """`json`, `console`, or `auto` (console on a terminal, JSON otherwise)."""
     log_level: str = "info"

@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
         "--workers", type=int, default=1, help="processes sharing the port (production: one per core; needs REDIS_URL)"
     )
     parser.add_argument(
-        "--with-sandbox", action="store_true", help="also serve the sandbox platform (the built-in skin's upstream)"
+        "--with-sandbox", action="store_true", help="also serve the sandbox platform (the built-in skins' upstream)"
     )
     parser.add_argument("--sandbox-port", type=int, default=8001)
     # A worker of `--workers N` (started by the supervisor): the inherited listening socket,
