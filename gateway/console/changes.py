@@ -26,7 +26,7 @@ from gateway.config.history import Author, Change, Overrides
 from gateway.config.live import Commit
 from gateway.config.probe import Probed, probe
 from gateway.config.skins import UPSTREAM_NAMES
-from gateway.console.audit import Action, Audit, AuditEntry, Outcome
+from gateway.console.audit import Action, Audit, AuditEntry, AuditResult
 from gateway.console.roles import Operator
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
@@ -177,7 +177,7 @@ def _first(probes: list[Probed]) -> Any:
 
 async def committed(
     gateway: Gateway, commit: Commit, base: str | None, field: str, ctx: RequestContext, **more: Any
-) -> tuple[Outgoing, Outcome]:
+) -> tuple[Outgoing, AuditResult]:
     """The answer to a change or rollback `LiveConfig.commit` made (or refused), and its outcome for the audit."""
     if commit.outcome == "applied":
         live = await gateway.instances.acknowledged(commit.version)
@@ -223,7 +223,7 @@ class Caller:
     def author(self, reason: str | None) -> Author:
         return Author(self.operator.name, self.operator.via, self.reason(reason))
 
-    async def record(self, action: Action, outcome: Outcome, reason: str | None, **fields: Any) -> None:
+    async def record(self, action: Action, outcome: AuditResult, reason: str | None, **fields: Any) -> None:
         who = self.operator
         entry = AuditEntry(action, who.name, who.via, who.address, outcome, reason=self.reason(reason), **fields)
         await self.audit.record(entry)
