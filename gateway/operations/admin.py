@@ -18,9 +18,10 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 from litestar.types import ASGIApp
 
+from contracts.catalogue import UPSTREAMS
 from gateway.config.history import Author
 from gateway.config.live import Result
-from gateway.config.skins import UPSTREAM_NAMES, Skin
+from gateway.config.skins import Skin
 from gateway.console import changes, history, overview, roles, signin, trail
 from gateway.console.audit import Action, Audit, AuditEntry, AuditResult
 from gateway.console.changes import API_REASON
@@ -192,7 +193,7 @@ async def _status(gateway: NamedDependency[Gateway]) -> dict[str, Any]:
 
 
 def _skin(skin: Skin) -> dict[str, Any]:
-    upstreams = {name: skin.upstreams.base(name) for name in UPSTREAM_NAMES}
+    upstreams = {name: skin.upstreams.base(name) for name in UPSTREAMS}
     return {
         "id": skin.id,
         "siteId": skin.site_id,
