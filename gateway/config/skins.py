@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 import msgspec
 
 from contracts.catalogue import UPSTREAMS, Upstream
+from contracts.locales import DEFAULT_LOCALE, LOCALES, Locale
 
-Locale = Literal["es", "pt", "en"]
 PokerSystem = Literal["android", "windows", "mac"]
 POKER_SYSTEMS: tuple[PokerSystem, ...] = ("android", "windows", "mac")
 HttpUrl = Annotated[str, msgspec.Meta(pattern=r"^https?://[^\s/?#]+(/[^\s?#]*)?$")]
@@ -71,8 +71,8 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     currency: Annotated[str, msgspec.Meta(pattern=r"^[A-Z]{3}$")]
     upstreams: Upstreams
     currency_symbol: str = ""
-    default_locale: Locale = "es"
-    locales: list[Locale] = msgspec.field(default_factory=lambda: ["es", "pt", "en"])
+    default_locale: Locale = DEFAULT_LOCALE
+    locales: list[Locale] = msgspec.field(default_factory=lambda: list(LOCALES))
     sports_feed: HttpUrl | None = None
     """Where the combined sports events come from, when not from the sbapi upstream."""
     frame_hosts: list[HttpUrl] = []
