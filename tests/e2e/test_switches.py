@@ -77,7 +77,11 @@ def skins_stack(tmp_path_factory: pytest.TempPathFactory, _require_browser: None
         + skin_toml("english", ["english.localhost"], sandbox, 'default_locale = "en"\nlocales = ["en", "pt"]')
         + skin_toml("plain", ["127.0.0.1"], sandbox, "")
     )
-    stack = start_stack(workdir, env={"SPA_DIST": str(SPA_DIST), "SKINS_FILE": str(skins)}, sandbox_port=sandbox_port)
+    stack = start_stack(
+        workdir,
+        env={"SPA_DIST": str(SPA_DIST), "SKINS_FILE": str(skins), "PROBE_UPSTREAMS": "false"},
+        sandbox_port=sandbox_port,
+    )
     yield stack
     stack.stop()
 

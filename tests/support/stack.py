@@ -65,7 +65,7 @@ def start_stack(
         stderr=subprocess.STDOUT,
     )
     stack = Stack(f"http://127.0.0.1:{port}", f"http://127.0.0.1:{sandbox_port}", process, log_path)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a start takes 15-20 s on a shared 2-core machine, more under load
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the stack exited early:\n{stack.logs()}")
