@@ -217,9 +217,11 @@ def test_a_session_expiring_during_an_upload_shows_one_popup(site: Site, sandbox
     )
     notice = page.get_by_test_id("notice-popup")
     expect(notice).to_have_attribute("data-kind", "sessionExpired")
-    page.screenshot(path=str(ARTIFACTS / "switch_upload_expiry.png"))
+    # The one path: logged out with the popup, not at the next balance poll (which would show it again).
+    expect(page.get_by_test_id("profile-block")).to_have_count(0, timeout=1000)
     notice.get_by_test_id("notice-ok").click()
-    expect(page.get_by_test_id("header-login")).to_be_visible()  # logged out at once
+    expect(page.get_by_test_id("header-login")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "switch_upload_expiry.png"))
     page.wait_for_timeout(12_000)  # past the next 10-second balance poll
     assert page.evaluate("window.__expiryPopups") == 1
     expect(page.get_by_test_id("notice-popup")).to_have_count(0)
