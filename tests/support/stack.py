@@ -43,10 +43,17 @@ class Stack:
         return self.process.returncode
 
 
-def start_stack(log_dir: Path, env: dict[str, str] | None = None, port: int | None = None, root: Path = ROOT) -> Stack:
-    """The product of the checkout at `root` (this one by default), with this interpreter."""
+def start_stack(
+    log_dir: Path,
+    env: dict[str, str] | None = None,
+    port: int | None = None,
+    root: Path = ROOT,
+    sandbox_port: int | None = None,
+) -> Stack:
+    """The product of the checkout at `root` (this one by default), with this interpreter; a skins
+    file (`SKINS_FILE` in `env`) that names the sandbox needs its port chosen first."""
     port = port or free_port()
-    sandbox_port = free_port()
+    sandbox_port = sandbox_port or free_port()
     log_path = log_dir / f"stack-{port}.log"
     environment = {**os.environ, "GATEWAY_ENV": "development", "LOG_FORMAT": "json", **(env or {})}
     environment.setdefault("CONFIG_HISTORY_FILE", str(log_dir / f"history-{port}.jsonl"))  # not the checkout's var/
@@ -58,7 +65,7 @@ def start_stack(log_dir: Path, env: dict[str, str] | None = None, port: int | No
         stderr=subprocess.STDOUT,
     )
     stack = Stack(f"http://127.0.0.1:{port}", f"http://127.0.0.1:{sandbox_port}", process, log_path)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a start takes 15-20 s on a shared 2-core machine, more under load
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the stack exited early:\n{stack.logs()}")

@@ -4,7 +4,8 @@ import { Link, useNavigate } from "react-router";
 
 import { useAppDispatch } from "../lib/store/hooks";
 import { openAuth, toggleSideMenu } from "../lib/store/uiSlice";
-import { useHeaderBalance, useProfileFlags } from "../lib/player/hooks";
+import { useHeaderBalance, usePlayerName } from "../lib/player/hooks";
+import { useLinkAllowed } from "../lib/access/useScreenAccess";
 import { useGetConfigQuery } from "../lib/config/configApi";
 import type { ProviderFlags } from "../lib/providers/flags";
 import { useLogout } from "../lib/session/useLogout";
@@ -62,7 +63,7 @@ export const Header = memo(function Header({ flags }: { flags: ProviderFlags }) 
         )}
       </nav>
       <div className="site-header__side">
-        {known && (loggedIn ? <PlayerArea depositsOn={skin?.features.deposits !== false} /> : <VisitorButtons />)}
+        {known && (loggedIn ? <PlayerArea /> : <VisitorButtons />)}
         <LanguageSwitcher locales={skin?.locales} />
       </div>
     </header>
@@ -85,20 +86,18 @@ function VisitorButtons() {
   );
 }
 
-function PlayerArea({ depositsOn }: { depositsOn: boolean }) {
+function PlayerArea() {
   const { t } = useTranslation("shell");
   const balance = useHeaderBalance();
-  const profile = useProfileFlags();
+  const name = usePlayerName();
+  const allowed = useLinkAllowed();
   const logout = useLogout();
   const navigate = useNavigate();
-  const showDeposit = depositsOn && profile.deposits;
-  const accountEntries = ACCOUNT_MENU.filter(
-    (entry) => !entry.needs || (entry.needs === "deposits" ? showDeposit : profile.withdrawal),
-  );
+  const accountEntries = ACCOUNT_MENU.filter((entry) => allowed(entry.path));
 
   return (
     <div className="player-area">
-      {showDeposit && (
+      {allowed("/deposit") && (
         <MenuLink to="/deposit" className="deposit-link" testId="header-deposit">
           <Icon name="wallet" />
           <span className="deposit-link__text">{t("menu.deposit")}</span>
@@ -106,7 +105,7 @@ function PlayerArea({ depositsOn }: { depositsOn: boolean }) {
       )}
       <div className="profile-block" data-testid="profile-block">
         <button type="button" className="profile-block__name" data-testid="profile-name" onClick={() => void navigate("/mybalance")}>
-          {profile.name ?? ""}
+          {name ?? ""}
         </button>
         <BalanceFigure label={t("balance.cash")} balance={balance} wallet="cash" testId="balance-cash" />
         <BalanceFigure label={t("balance.bonus")} balance={balance} wallet="bonus" testId="balance-bonus" />

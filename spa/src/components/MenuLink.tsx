@@ -1,6 +1,9 @@
 import type { MouseEvent, ReactNode } from "react";
 import { NavLink, useLocation } from "react-router";
 
+import { flowOf } from "../lib/access/screenAccess";
+import { useLinkAllowed } from "../lib/access/useScreenAccess";
+
 interface MenuLinkProps {
   to: string;
   children: ReactNode;
@@ -11,8 +14,17 @@ interface MenuLinkProps {
 }
 
 /** A menu entry. Following a link to the page already shown reloads it (spec: "the router
- * reloads on navigation to the same URL"). */
-export function MenuLink({ to, children, className, testId, onNavigate, role }: MenuLinkProps) {
+ * reloads on navigation to the same URL"). A link into a switched-off flow renders nothing. */
+export function MenuLink(props: MenuLinkProps) {
+  return flowOf(props.to) ? <FlowMenuLink {...props} /> : <SameUrlReloadLink {...props} />;
+}
+
+function FlowMenuLink(props: MenuLinkProps) {
+  const allowed = useLinkAllowed();
+  return allowed(props.to) ? <SameUrlReloadLink {...props} /> : null;
+}
+
+function SameUrlReloadLink({ to, children, className, testId, onNavigate, role }: MenuLinkProps) {
   const location = useLocation();
   function onClick(event: MouseEvent<HTMLAnchorElement>) {
     onNavigate?.();

@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 
 import { useAppDispatch, useAppSelector } from "../lib/store/hooks";
 import { openAuth, selectSideMenuOpen, toggleSideMenu } from "../lib/store/uiSlice";
-import { useHeaderBalance, useProfileFlags } from "../lib/player/hooks";
+import { useHeaderBalance, usePlayerName } from "../lib/player/hooks";
+import { useLinkAllowed } from "../lib/access/useScreenAccess";
 import { useGetConfigQuery } from "../lib/config/configApi";
 import type { ProviderFlags } from "../lib/providers/flags";
 import { useSession } from "../lib/session/useSession";
@@ -27,7 +28,8 @@ export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags
   const allTabsTitleId = useId();
   const languageId = useId();
   const close = () => dispatch(toggleSideMenu(false));
-  const entries = visible(SIDE_MENU, flags);
+  const allowed = useLinkAllowed();
+  const entries = visible(SIDE_MENU, flags).filter((entry) => allowed(entry.path));
 
   if (allTabs) {
     return (
@@ -98,7 +100,7 @@ function PlayerCard({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation("shell");
   const { loggedIn } = useSession();
   const balance = useHeaderBalance();
-  const { name } = useProfileFlags();
+  const name = usePlayerName();
   if (!loggedIn) return null;
   return (
     <section className="side-menu__player" aria-label={t("menu.myAccount")} data-testid="side-player">
@@ -114,7 +116,7 @@ function PlayerCard({ onNavigate }: { onNavigate: () => void }) {
 function MyProfileSubmenu({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation("shell");
   const { loggedIn } = useSession();
-  const profile = useProfileFlags();
+  const allowed = useLinkAllowed();
   const dispatch = useAppDispatch();
   const [expanded, setExpanded] = useState(false);
   const submenuId = useId();
@@ -130,7 +132,7 @@ function MyProfileSubmenu({ onNavigate }: { onNavigate: () => void }) {
       </div>
     );
   }
-  const entries = ACCOUNT_MENU.filter((e) => !e.needs || (e.needs === "deposits" ? profile.deposits : profile.withdrawal));
+  const entries = ACCOUNT_MENU.filter((entry) => allowed(entry.path));
   return (
     <div className="side-menu__profile">
       <button

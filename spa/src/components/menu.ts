@@ -65,12 +65,13 @@ export const EVENTS_MENU: MenuEntry[] = [
 
 export const POKER_ENTRY: MenuEntry = link(14, "menu.poker", "nav-poker", "poker");
 
-/** The account dropdown and the side menu's My Profile submenu (logged in). */
-export const ACCOUNT_MENU: (MenuEntry & { needs?: "deposits" | "withdrawal" })[] = [
+/** The account dropdown and the side menu's My Profile submenu (logged in); Deposit and
+ * Withdrawal show only while their flow is on (lib/access). */
+export const ACCOUNT_MENU: MenuEntry[] = [
   { path: "/mybalance", label: "menu.myBalance", testId: "account-balance" },
   { path: "/profile", label: "menu.profile", testId: "account-profile" },
-  { path: "/deposit", label: "menu.deposit", testId: "account-deposit", needs: "deposits" },
-  { path: "/withdraw", label: "menu.withdrawal", testId: "account-withdraw", needs: "withdrawal" },
+  { path: "/deposit", label: "menu.deposit", testId: "account-deposit" },
+  { path: "/withdraw", label: "menu.withdrawal", testId: "account-withdraw" },
   { path: "/transactionhistory", label: "menu.transactionHistory", testId: "account-transactions" },
   { path: "/casinogamehistory", label: "menu.gameHistory", testId: "account-gamehistory" },
 ];

@@ -1,9 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
-import { useTimedRedirect } from "../../lib/useTimedRedirect";
 import { PayChoice } from "./PayChoice";
-import { CASHIER_CHECK_MS } from "./WithdrawScreen";
 import { useGetDepositSystemsQuery } from "./cashierApi";
 import { DepositFlow } from "./components/DepositFlow";
 import { PayMethods } from "./components/PayMethods";
@@ -12,10 +10,9 @@ import "../../styles/cashier.css";
 
 const METHOD_ORDER: DepositFormId[] = ["328", "326", "329", "332", "300"];
 
-/** Deposit: the methods, each one's form and limits, then the provider's page and the status. */
+/** Deposit (the router's FlowGate checks the flow first): the methods, each one's form and limits, then the provider's page and the status. */
 export function DepositScreen() {
   const { t } = useTranslation("cashier");
-  useTimedRedirect(CASHIER_CHECK_MS, () => sessionStorage.getItem("Dp") === "false");
   const systems = useGetDepositSystemsQuery();
   const available = new Set((systems.data?.paymentSystems ?? []).map((s) => String(s.id)));
   const methods = METHOD_ORDER.filter((m) => available.has(m));

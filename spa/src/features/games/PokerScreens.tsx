@@ -11,7 +11,8 @@ import type { PokerSystem } from "../../lib/config/types";
 import { useGetPokerBannersQuery } from "../../lib/content/contentApi";
 import { rememberLottery } from "./fullPage";
 import { useLaunchUrl } from "./useLaunchGame";
-import { sessionFlag } from "../../lib/useTimedRedirect";
+import { SCREEN_CHECK_MS, useElapsed } from "../../lib/useTimedCheck";
+import { useShellFlags } from "../../lib/providers/useShellFlags";
 import { BannerCarousel, slide } from "../../components/BannerCarousel";
 import { useSession } from "../../lib/session/useSession";
 import { useLocale } from "../../i18n/useLocale";
@@ -74,12 +75,10 @@ export function PokerScreen() {
   );
 }
 
-/** The sports-game check of section 4 runs 1 s after the screen opens. */
-export const SPORTS_GAME_CHECK_MS = 1000;
-
 /**
  * /Evenbetpoker, the sports-game screen: after 1 s a visitor gets the login popup; a player
  * with the poker flag gets the evenBet game full page (its lang set to the site's), else home.
+ * The flag is decided on the player's provider list, however late it answers.
  */
 export function EvenbetPokerScreen() {
   const { t } = useTranslation("games");
@@ -89,30 +88,24 @@ export function EvenbetPokerScreen() {
   const navigate = useNavigate();
   const resolve = useLaunchUrl();
   const [url, setUrl] = useState<string | null>(null);
+  const flags = useShellFlags();
+  const due = useElapsed(SCREEN_CHECK_MS);
+  const step = !due || !known ? null : !loggedIn ? "login" : !flags.loaded ? null : flags.poker ? "launch" : "leave";
 
   useEffect(() => {
-    if (!known) return;
+    if (step === "login") dispatch(openAuth("login"));
+    if (step === "leave") void navigate("/home", { replace: true });
+    if (step !== "launch") return;
     let live = true;
-    async function check() {
-      if (!loggedIn) {
-        dispatch(openAuth("login"));
-        return;
-      }
-      if (!sessionFlag("poker")) {
-        void navigate("/home", { replace: true });
-        return;
-      }
-      const outcome = await resolve({ kind: "sportsGame" });
+    void resolve({ kind: "sportsGame" }).then((outcome) => {
       if (!live) return;
       if (outcome.url !== null) setUrl(outcome.url);
       else if (outcome.code !== SESSION_EXPIRED) dispatch(showNotice({ kind: "message", text: outcome.message, variant: "error" }));
-    }
-    const timer = setTimeout(() => void check(), SPORTS_GAME_CHECK_MS);
+    });
     return () => {
       live = false;
-      clearTimeout(timer);
     };
-  }, [known, loggedIn, dispatch, navigate, resolve]);
+  }, [step, dispatch, navigate, resolve]);
 
   return (
     <section className="full-game" aria-label={t("poker.html5")}>
