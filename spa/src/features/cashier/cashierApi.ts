@@ -17,8 +17,9 @@ import type {
 
 export const cashierApi = api.injectEndpoints({
   endpoints: (build) => ({
+    /** Every payment system, deposit and withdraw: the spec writes the call `getPaymentSystems?pgid`, its pgid without a value. */
     getPaymentSystems: build.query<PaymentSystemsResponse, void>({
-      query: () => ({ url: "/api/cashier/getPaymentSystems", method: "POST", body: {} }),
+      query: () => ({ url: "/api/cashier/getPaymentSystems?pgid=", method: "POST", body: {} }),
     }),
     getCashOutInfo: build.query<CashOutInfo, number>({
       query: (pgid) => ({ url: `/api/cashier/getCashOutInfo?pgid=${pgid}`, method: "POST", body: {} }),
@@ -37,8 +38,9 @@ export const cashierApi = api.injectEndpoints({
       query: ({ path, body, key }) => moneyCall(path)({ body, key }),
       invalidatesTags: ["Withdrawals", "Balance"],
     }),
-    getDepositSystems: build.query<PaymentSystemsResponse, void>({
-      query: () => ({ url: "/api/cashier/depositSystems", method: "POST", body: {} }),
+    /** The chosen deposit method's system (limits, currency): `depositSystems?pgid={id}`, its id from getPaymentSystems. */
+    getDepositSystem: build.query<PaymentSystemsResponse, number>({
+      query: (pgid) => ({ url: `/api/cashier/depositSystems?pgid=${pgid}`, method: "POST", body: {} }),
     }),
     getPaymentMethods: build.query<PaymentMethodsResponse, void>({
       query: () => ({ url: "/api/cashier/getPaymentMethods", method: "POST", body: {} }),
@@ -56,7 +58,8 @@ export const cashierApi = api.injectEndpoints({
     }),
     cancelWithdrawal: build.mutation<PlatformReply, { body: CancelWithdrawRequest; key: string }>({
       query: moneyCall("/api/cashier/cancelWithdrawRequest"),
-      invalidatesTags: ["Withdrawals", "Balance"],
+      // Section 4: a cancelled withdrawal reloads the bank account list too.
+      invalidatesTags: ["Withdrawals", "Balance", "BankAccounts"],
     }),
   }),
 });
@@ -68,7 +71,7 @@ export const {
   useGetOpenWithdrawalsQuery,
   useWithdrawMutation,
   useCancelWithdrawalMutation,
-  useGetDepositSystemsQuery,
+  useGetDepositSystemQuery,
   useGetPaymentMethodsQuery,
   useDepositMutation,
   useDepositStatusMutation,
