@@ -61,20 +61,40 @@ def call(page: Page, path: str, body: dict[str, Any]) -> dict[str, Any]:
 def give_rows_of_every_kind(page: Page) -> None:
     """The seeded deposits, cashouts and game rounds, plus an open withdrawal, a bank account and
     an e-mail address as long as a real one can be."""
-    call(page, "/api/player/updateProfile", {
-        "nickname": "demo1", "email": "maria.fernanda.gonzalez.rodriguez@correo-ejemplo.com.ar",
-        "firstName": "Maria", "lastName": "Gonzalez",
-        "address": {"city": "La Rioja", "phone": "3804123456", "country": "AR"},
-    })  # fmt: skip
-    call(page, "/api/cashier/addBankAccount", {
-        "bankAccountNumber": "123456789012345678", "bankName": "State Bank of India",
-        "accountBranchName": "Connaught Place New Delhi", "nameOnAccount": "Demo Player Longname",
-        "accountType": "Savings", "personalNumber": "SBIN0001234",
-    })  # fmt: skip
-    call(page, "/api/cashier/mercadoCashout", {
-        "firstName": "Demo", "alias": "demo.player", "cbu": "0110599520000001234567",
-        "mobileNumber": "1123456789", "amount": 3500,
-    })  # fmt: skip
+    call(
+        page,
+        "/api/player/updateProfile",
+        {
+            "nickname": "demo1",
+            "email": "maria.fernanda.gonzalez.rodriguez@correo-ejemplo.com.ar",
+            "firstName": "Maria",
+            "lastName": "Gonzalez",
+            "address": {"city": "La Rioja", "phone": "3804123456", "country": "AR"},
+        },
+    )
+    call(
+        page,
+        "/api/cashier/addBankAccount",
+        {
+            "bankAccountNumber": "123456789012345678",
+            "bankName": "State Bank of India",
+            "accountBranchName": "Connaught Place New Delhi",
+            "nameOnAccount": "Demo Player Longname",
+            "accountType": "Savings",
+            "personalNumber": "SBIN0001234",
+        },
+    )
+    call(
+        page,
+        "/api/cashier/mercadoCashout",
+        {
+            "firstName": "Demo",
+            "alias": "demo.player",
+            "cbu": "0110599520000001234567",
+            "mobileNumber": "1123456789",
+            "amount": 3500,
+        },
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
