@@ -37,6 +37,7 @@ async ([path, body]) => {
   return await response.json();
 }
 """
+SHOWN_LABEL = "(cell) => getComputedStyle(cell, '::before').content"
 
 
 def test_the_account_pages_are_the_guarded_routes() -> None:
@@ -152,10 +153,12 @@ def test_a_history_row_on_a_phone_shows_its_status_and_amount_first_with_their_l
     check.visit("/transactionhistory")
     row = page.get_by_test_id("history-deposits-table").locator("tbody tr").first
     cells = row.locator("td")
-    placed = [(cell.bounding_box(), cell.inner_text()) for cell in cells.all()]
-    first, second = (text for _, _, text in sorted((box["y"], box["x"], text) for box, text in placed if box)[:2])
-    assert first.splitlines()[0] == "Status" and first.splitlines()[-1] in {"Approved", "Pending", "Failed"}
-    assert second.splitlines()[0] == "Amount" and second.splitlines()[-1].startswith("Bs.")
+    # What the player reads in each cell: the label drawn before it (its ::before), then its value.
+    placed = [(cell.bounding_box(), cell.evaluate(SHOWN_LABEL), cell.inner_text()) for cell in cells.all()]
+    reading = sorted((box["y"], box["x"], label, text) for box, label, text in placed if box)
+    (_, _, label1, value1), (_, _, label2, value2) = reading[:2]
+    assert (label1, value1 in {"Approved", "Pending", "Failed"}) == ('"Status"', True)
+    assert (label2, value2.startswith("Bs.")) == ('"Amount"', True)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
