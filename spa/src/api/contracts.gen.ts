@@ -1380,6 +1380,7 @@ export interface RegisterRequest {
   wmReferenceId?: string | null;
   referralType?: string | null;
   address?: RegisterAddress | null;
+  promocode?: string | null;
 }
 /**
  * This interface was referenced by `Contracts`'s JSON-Schema
