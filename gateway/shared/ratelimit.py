@@ -54,6 +54,9 @@ CASHIER_ROUTES = (
     "exchange",
 )
 
+EVENTS_CONNECTS_PER_MINUTE = 120
+"""`/bff/events` connects per client address and minute (`EVENTS_CONNECTS_PER_MINUTE`)."""
+
 
 def _default_rules() -> dict[str, tuple[Limit, ...]]:
     cashier = (Limit("session", 30, 60),)
@@ -65,6 +68,7 @@ def _default_rules() -> dict[str, tuple[Limit, ...]]:
         "forgotPassword": (Limit("ip", 10, 600), Limit("login", 3, 600)),
         "adoptSession": (Limit("ip", 20, 60), Limit("ip", 5, 300, True)),
         **dict.fromkeys(CASHIER_ROUTES, cashier),
+        "events": (Limit("ip", EVENTS_CONNECTS_PER_MINUTE, 60),),
     }
 
 
@@ -74,6 +78,11 @@ class RateLimitConfig:
     visitor_rate: float = 50.0
     """A client address's calls per second while not logged in (per instance; content excluded)."""
     visitor_burst: int = 200
+
+    def with_events_limit(self, per_minute: int) -> RateLimitConfig:
+        """The same rules, with `/bff/events` connects per address and minute set."""
+        rules = {**self.rules, "events": (Limit("ip", per_minute, 60),)}
+        return RateLimitConfig(rules, self.visitor_rate, self.visitor_burst)
 
 
 @dataclass
