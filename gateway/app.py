@@ -99,17 +99,38 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     attempts = Attempts(forward, breakers, settings.policies, metrics)
     platform = Platform(forward, attempts)
     feed = balance_feed(settings, stores, sessions, platform, config, lifecycle, instance)
-    gateway = Gateway(settings, lifecycle, metrics, stores, config, clients, breakers, sessions, cache,
-                      Health(lifecycle, stores.shared, sessions, config, clients), instances, series, accounts,
-                      audit, feed)  # fmt: skip
+    gateway = Gateway(
+        settings,
+        lifecycle,
+        metrics,
+        stores,
+        config,
+        clients,
+        breakers,
+        sessions,
+        cache,
+        Health(lifecycle, stores.shared, sessions, config, clients),
+        instances,
+        series,
+        accounts,
+        audit,
+        feed,
+    )
     observe = Observe(sessions, cookies, limiter, tracing, feed)
     flights = Flights(stores.flights, settings.policies)
-    plans = (ContentPlan(cache, flights, lifecycle),
-             KeyedCalls(IdempotencyRecords(stores.shared, instance), flights, settings.policies, lifecycle),
-             flights)  # fmt: skip
+    plans = (
+        ContentPlan(cache, flights, lifecycle),
+        KeyedCalls(IdempotencyRecords(stores.shared, instance), flights, settings.policies, lifecycle),
+        flights,
+    )
     policy = Policy(forward, attempts, observe, plans, limiter.visitors, breakers, settings.policies)
-    pipeline = Pipeline(SkinStage(config), Guard(Catalogue(), cookies, limiter, proxies, settings),
-                        SessionStage(sessions, cookies.session), policy, observe)  # fmt: skip
+    pipeline = Pipeline(
+        SkinStage(config),
+        Guard(Catalogue(), cookies, limiter, proxies, settings),
+        SessionStage(sessions, cookies.session),
+        policy,
+        observe,
+    )
     site = site_app(gateway, cookies, limiter, proxies, platform)
     return FrontDoor(site, pipeline, Access(metrics, settings, series), gateway, tracing)
 
@@ -225,8 +246,16 @@ def site_app(
     def skin(request: Request[Any, Any, Any]) -> Skin | None:
         return config.skins.for_host(Incoming.of(request.scope).headers.get("host"))
 
-    given = {"sessions": gateway.sessions, "browser_cookies": cookies, "limiter": limiter, "proxies": proxies,
-             "platform": platform, "health": gateway.health, "packed": Packed(), "feed": gateway.feed}  # fmt: skip
+    given = {
+        "sessions": gateway.sessions,
+        "browser_cookies": cookies,
+        "limiter": limiter,
+        "proxies": proxies,
+        "platform": platform,
+        "health": gateway.health,
+        "packed": Packed(),
+        "feed": gateway.feed,
+    }
     dependencies = {name: Provide(_constant(part), sync_to_thread=False) for name, part in given.items()}
     return Litestar(
         route_handlers=[
@@ -254,8 +283,13 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     gc.collect()
     gc.freeze()
     store = settings.shared_redis.describe() if settings.shared_redis is not None else "memory"
-    log.info("gateway.started", config_version=config.version, config_source=config.source,
-             skins=[s.id for s in config.skins.all], store=store)  # fmt: skip
+    log.info(
+        "gateway.started",
+        config_version=config.version,
+        config_source=config.source,
+        skins=[s.id for s in config.skins.all],
+        store=store,
+    )
     watchers = [asyncio.ensure_future(config.watch(settings.skins_poll_s)), asyncio.ensure_future(config.listen())]
     if gateway.accounts is not None:
         watchers.append(asyncio.ensure_future(gateway.accounts.operators.watch(settings.skins_poll_s)))
@@ -296,5 +330,6 @@ def admin_app(app: FrontDoor, workers: Workers | None = None) -> Litestar:
 def _breaker_changed(metrics: Metrics, instances: Instances, breaker: Breaker) -> None:
     metrics.breaker_changed(breaker)
     instances.breaker_changed(breaker)
-    log.warning("breaker." + breaker.state, skin=breaker.skin, upstream=breaker.upstream,
-                last_failure=breaker.last_failure)  # fmt: skip
+    log.warning(
+        "breaker." + breaker.state, skin=breaker.skin, upstream=breaker.upstream, last_failure=breaker.last_failure
+    )
