@@ -18,7 +18,7 @@ import httpx
 import pytest
 import redis
 
-from tests.support.stack import ROOT, free_port
+from tests.support.stack import ROOT, START_WITHIN_S, free_port
 
 
 def require_redis_server() -> str:
@@ -185,10 +185,6 @@ def _answers(url: str) -> bool:
         return httpx.get(url, timeout=0.5).status_code == 200
     except httpx.HTTPError:
         return False
-
-
-START_WITHIN_S = 60
-"""How long a process may take to answer: imports alone take 15 s on a shared, loaded machine."""
 
 
 def _wait(check: object, name: str, log: Path | None = None) -> None:
