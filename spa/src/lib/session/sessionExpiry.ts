@@ -1,6 +1,7 @@
 import { createListenerMiddleware, isRejected } from "@reduxjs/toolkit";
 
 import { api, isSessionExpiredError } from "../../api/baseApi";
+import { sessionEndedByServer } from "../player/streamSlice";
 import { showNotice } from "../store/uiSlice";
 import { PLAYER_TAGS, sessionApi } from "./sessionApi";
 
@@ -14,7 +15,8 @@ type ApiRoot = { [api.reducerPath]: ReturnType<typeof api.reducer> };
 export const sessionExpiry = createListenerMiddleware<ApiRoot>();
 
 sessionExpiry.startListening({
-  predicate: (action) => isRejected(action) && isSessionExpiredError(action.payload),
+  predicate: (action) =>
+    (isRejected(action) && isSessionExpiredError(action.payload)) || sessionEndedByServer.match(action),
   effect: (_action, listenerApi) => {
     const session = sessionApi.endpoints.getSession.select()(listenerApi.getState()).data;
     if (!session?.loggedIn) return;
