@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
-START_WITHIN_S = 60
-"""How long the product may take to answer at start: imports alone take 15 s on a shared, loaded machine."""
+START_WITHIN_S = 120
+"""How long the product may take to answer at start (on a shared machine under load, a minute)."""
 
 
 def free_port() -> int:
