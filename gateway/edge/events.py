@@ -7,8 +7,8 @@ session, within its bounds and its address's connect limit), and the stream itse
 The stream is its own ASGI answer rather than Litestar's `ServerSentEvent`: a write the client
 does not take must be bounded in time (a client that never reads is dropped, not buffered for),
 and heartbeats are bare comment lines (Litestar's encoder adds an empty `data:` line to each,
-which browsers dispatch as a message). It is never compressed: no encoding is applied on
-`/bff/*`, and `Cache-Control: no-transform` asks proxies not to either.
+which browsers dispatch as a message). It is never compressed (no encoding is applied
+to it, whatever `Accept-Encoding` says), and `Cache-Control: no-transform` asks proxies not to.
 """
 
 from __future__ import annotations
