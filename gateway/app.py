@@ -46,14 +46,12 @@ from gateway.operations.series import Series
 from gateway.operations.tracing import Tracing
 from gateway.parts import Gateway, Stores
 from gateway.pipeline import Pipeline
-from gateway.pipeline.attempts import Attempts
 from gateway.pipeline.caching import ContentPlan
-from gateway.pipeline.forward import Forward
 from gateway.pipeline.guard import Guard
 from gateway.pipeline.joining import Flights, shared_outcome
 from gateway.pipeline.keyed import KeyedCalls
 from gateway.pipeline.observe import Observe
-from gateway.pipeline.policy import Policy
+from gateway.pipeline.plan import Plan
 from gateway.pipeline.session import SessionStage
 from gateway.pipeline.skin import SkinStage
 from gateway.shared import keys
@@ -69,6 +67,8 @@ from gateway.shared.store.copies import SessionCopies
 from gateway.shared.store.memory import MemoryShared, ProcessStore
 from gateway.shared.store.redis import FailFast, RedisShared, connect
 from gateway.shared.store.sentinel import close, follow
+from gateway.upstream.call import Calls
+from gateway.upstream.caller import Caller
 from gateway.upstream.outcome import decode, encode
 from gateway.upstream.platform import Platform
 from gateway.upstream.pools import UpstreamClients
@@ -95,9 +95,8 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     cookies = BrowserCookies(XsrfTokens(settings.secret_key), DeviceTokens(settings.secret_key), settings.production)
     limits = RateLimitConfig(visitor_rate=settings.visitor_rate, visitor_burst=settings.visitor_burst)
     limiter = RateLimiter(stores.shared, limits.with_events_limit(settings.events.connects_per_minute))
-    forward = Forward(clients, proxies, tracing)
-    attempts = Attempts(forward, breakers, settings.policies, metrics)
-    platform = Platform(forward, attempts)
+    calls, caller = Calls(clients, proxies), Caller(breakers, settings.timings, metrics, tracing)
+    platform = Platform(calls, caller)
     feed = balance_feed(settings, stores, sessions, platform, config, lifecycle, instance)
     gateway = Gateway(
         settings,
@@ -117,18 +116,18 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
         feed,
     )
     observe = Observe(sessions, cookies, limiter, tracing, feed)
-    flights = Flights(stores.flights, settings.policies)
+    flights = Flights(stores.flights, settings.timings)
     plans = (
         ContentPlan(cache, flights, lifecycle),
-        KeyedCalls(IdempotencyRecords(stores.shared, instance), flights, settings.policies, lifecycle),
+        KeyedCalls(IdempotencyRecords(stores.shared, instance), flights, settings.timings, lifecycle),
         flights,
     )
-    policy = Policy(forward, attempts, observe, plans, limiter.visitors, breakers, settings.policies)
+    plan = Plan(calls, caller, observe, plans, limiter.visitors)
     pipeline = Pipeline(
         SkinStage(config),
         Guard(Catalogue(), cookies, limiter, proxies, settings),
         SessionStage(sessions, cookies.session),
-        policy,
+        plan,
         observe,
     )
     site = site_app(gateway, cookies, limiter, proxies, platform)
@@ -203,7 +202,7 @@ def live_config(
     """The skins, re-read live; a swap resets the changed upstreams' breakers, opens their
     connections and retires, once calls in flight had time to end, those no skin uses; the
     instance's record then says which version it runs."""
-    longest = max(p.deadline_s for p in settings.policies.values()) + 5
+    longest = max(p.deadline_s for p in settings.timings.values()) + 5
 
     def swapped(old: Config, new: Config) -> None:
         metrics.config_version(new.version)
@@ -279,7 +278,7 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     gateway.clients.open(config.skins.upstream_origins())
     # What exists now (modules, the app, routes, skins) lives as long as the process: out of
     # the collector's sight, a full collection walks only what requests left behind instead
-    # of the whole heap (such walks took ~40 ms each, the gateway's p99, bench/RESULTS.md).
+    # of the whole heap (such walks were the gateway's p99: docs/decisions.md, "The startup heap").
     gc.collect()
     gc.freeze()
     store = settings.shared_redis.describe() if settings.shared_redis is not None else "memory"

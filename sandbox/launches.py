@@ -2,7 +2,7 @@
 own shape and points at a small demo game page this sandbox serves.
 
 Every launch mints a fresh token; the session id never appears in an answer (the paths
-that carry it are filled by the gateway, PLATFORM-NOTES.md). A launch for a provider the
+that carry it are filled by the gateway, docs/platform.md). A launch for a provider the
 site has switched off is refused.
 """
 

@@ -3,8 +3,8 @@ markets, bet slips, coupons (placed bets) and the sportsbook's own token.
 
 Fixtures are seeded per site with names in every language; `lang` picks the names an
 answer carries. A few fixtures are deliberately incomplete (a soccer 1X2 without Tie, a
-basketball game without ML0, a tennis match without Away) so the SPA's rules of section 5
-have something to filter.
+basketball game without ML0, a tennis match without Away) so the SPA's rule (a card shows an
+event only with all of its sport's outcomes) has something to filter.
 """
 
 from __future__ import annotations

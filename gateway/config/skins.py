@@ -2,7 +2,7 @@
 
 A skins file (TOML) maps host names to skins. It is validated with msgspec when it is
 read: a bad file stops the start with a message naming the field. Without a file there
-is one built-in skin pointing at the local sandbox.
+are two built-in skins (`aurora` and `pampa`) on the local sandbox.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ import structlog
 from redis.asyncio import Redis
 
 from contracts.base import SESSION_EXPIRED
+from contracts.catalogue import ROUTES_BY_NAME
 from gateway.config.settings import EventsSettings
 from gateway.http.asgi import Incoming, RequestContext
 from gateway.http.security import request_id
@@ -67,6 +68,7 @@ MONEY_ROUTES = frozenset(
 FOLLOW_UPS_S = (0.5, 2.0)
 """A money call's effect may reach the wallet a moment later (a provider's approval): asked
 again this long after it (an event goes out only if the balance changed)."""
+BALANCE = ROUTES_BY_NAME["balance"]
 SessionEnd = Literal["logout", "expired", "revoked"]
 Closing = Literal["draining", "unavailable", "slow", "gone"]
 """Why a stream closes without a session end: the instance drains, Redis went away, the client
@@ -367,7 +369,7 @@ class BalanceFeed:
                 await self.session_ended(skin.id, player.login, session_id, "expired")
                 continue
             ctx = RequestContext(request_id(None), skin=skin.id, route="balance", route_class="read")
-            outcome = await self.platform.ask(tab.incoming, ctx, skin, "balance", session, b"{}")
+            outcome = await self.platform.ask(tab.incoming, ctx, skin, BALANCE, session, b"{}")
             expired = outcome.failure is None and _code(outcome.body) == SESSION_EXPIRED
             if expired:
                 session.log_out()
