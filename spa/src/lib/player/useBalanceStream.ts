@@ -1,36 +1,44 @@
 import { useEffect } from "react";
-
 import { useStore } from "react-redux";
 
+import type { BalanceResponse } from "../../api/contracts.gen";
+import { useSession } from "../session/useSession";
 import { useAppDispatch } from "../store/hooks";
 import type { RootState } from "../store/rootReducer";
-import { useSession } from "../session/useSession";
 import { accountApi } from "./accountApi";
-import { BalanceStream, browserDeps, type StreamDeps } from "./balanceStream";
-import type { BalanceResponse } from "../../api/contracts.gen";
+import type { StreamSink } from "./balanceStream";
 import { sessionEndedByServer, streamHealth } from "./streamSlice";
 
 /** While logged in, this tab takes part in the browser's one balance stream: what it hears
- * fills the same RTK Query entry the header reads (`getBalance`). Mounted once, in the layout. */
-export function useBalanceStream(deps: () => StreamDeps = browserDeps): void {
+ * fills the same RTK Query entry the header reads (`getBalance`). Mounted once, in the layout;
+ * the stream's code loads only once a player is logged in (a visitor never needs it). */
+export function useBalanceStream(): void {
   const { loggedIn } = useSession();
   const dispatch = useAppDispatch();
   const store = useStore<RootState>();
   useEffect(() => {
     if (!loggedIn || typeof EventSource === "undefined") return;
-    const stream = new BalanceStream(deps(), {
+    const sink: StreamSink = {
       balance: (data) => void dispatch(accountApi.util.upsertQueryData("getBalance", undefined, data as BalanceResponse)),
       healthy: (streaming) => dispatch(streamHealth(streaming)),
       ended: (reason) => {
-        if (!loggingOut(store.getState())) dispatch(sessionEndedByServer(reason)); // this tab's own logout
+        if (!loggingOut(store.getState())) dispatch(sessionEndedByServer(reason)); // not this tab's own logout
       },
+    };
+    let stop: (() => void) | null = null;
+    let left = false;
+    void import("./balanceStream").then(({ BalanceStream, browserDeps }) => {
+      if (left) return;
+      const stream = new BalanceStream(browserDeps(), sink);
+      stream.start();
+      stop = () => stream.stop();
     });
-    stream.start();
     return () => {
-      stream.stop();
+      left = true;
+      stop?.();
       dispatch(streamHealth(false));
     };
-  }, [loggedIn, dispatch, store, deps]);
+  }, [loggedIn, dispatch, store]);
 }
 
 function loggingOut(state: RootState): boolean {
