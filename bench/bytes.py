@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.sync_api import Playwright, sync_playwright
 
+from tests.support.browser import Browser
 from tests.support.stack import start_stack
-from tests.support.visitor import Player
 from tests.support.wire import visit
 
 RESULTS = Path(__file__).resolve().parent / "results" / "bytes.json"
@@ -98,7 +98,7 @@ def measure(checkout: Path) -> dict[str, Any]:
         workdir = Path(tmp)
         stack = start_stack(workdir, env={"SPA_DIST": str(checkout / "spa" / "dist")}, root=checkout)
         try:
-            player = Player(stack.url)
+            player = Browser(stack.url)
             player.login()
             jar = [{"name": c.name, "value": c.value or "", "url": stack.url} for c in player.http.cookies.jar]
             print(HEAD, flush=True)

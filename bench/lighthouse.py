@@ -35,8 +35,8 @@ from playwright.sync_api import Browser, Playwright, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.e2e.layout import route_table
+from tests.support.browser import Browser as Player
 from tests.support.stack import free_port, start_stack
-from tests.support.visitor import Player
 
 HERE = Path(__file__).resolve().parent
 LIGHTHOUSE = HERE / "lighthouse" / "node_modules" / ".bin" / "lighthouse"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from litestar.testing import TestClient
 
@@ -28,6 +29,19 @@ def player(platform: PlatformClient) -> PlatformClient:
     """The demo player, logged in."""
     platform.login()
     return platform
+
+
+@pytest.fixture
+def control(sandbox_url: str) -> Iterator[httpx.Client]:
+    """The sandbox's control calls (`/_sandbox/*`) on a freshly reset platform: seeded anew, no
+    fault, no call counted; faults cleared after the test. Each suite says where its sandbox
+    listens with a `sandbox_url` fixture (its stack's, its cluster's)."""
+    with httpx.Client(base_url=sandbox_url, timeout=30) as client:
+        client.post("/_sandbox/reset").raise_for_status()
+        client.delete("/_sandbox/faults")
+        client.delete("/_sandbox/calls")
+        yield client
+        client.delete("/_sandbox/faults")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -38,7 +38,7 @@ from gateway.upstream.platform import Platform
 if TYPE_CHECKING:
     from litestar._openapi.schema_generation import SchemaCreator
 
-SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,128}$")
+PLATFORM_SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,128}$")
 DEPOSIT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 PAY_METHOD = re.compile(r"^[A-Za-z0-9_]{0,32}$")
 ADOPT_SESSION = "adoptSession"
@@ -57,7 +57,7 @@ PAY_UNAVAILABLE = (
 
 
 class AdoptRequest(msgspec.Struct):
-    sid: Annotated[str, msgspec.Meta(pattern=SESSION_ID.pattern)]
+    sid: Annotated[str, msgspec.Meta(pattern=PLATFORM_SESSION_ID.pattern)]
 
 
 class OutgoingSchema(OpenAPISchemaPlugin):
@@ -105,11 +105,11 @@ async def session_state(
     if skin is None:
         return unknown_site(ctx)
     session = await sessions.load(skin.id, incoming.cookie(browser_cookies.session))
-    answer = Outgoing.json(
+    reply = Outgoing.json(
         200, {"loggedIn": session.data.logged_in, "login": session.data.login}, ctx, (b"cache-control", b"no-store")
     )
-    browser_cookies.add(answer, session, incoming)
-    return answer
+    browser_cookies.add(reply, session, incoming)
+    return reply
 
 
 @post("/bff/session/adopt", status_code=200)
@@ -134,7 +134,7 @@ async def adopt_session(
     refused = forgery(browser_cookies.xsrf, request.method, incoming.headers, None if session.is_new else session.id)
     if refused is not None:
         return error(403, *refused, ctx)
-    if not SESSION_ID.match(data.sid):
+    if not PLATFORM_SESSION_ID.match(data.sid):
         return error(400, "BAD_SESSION_ID", "Not a session id", ctx)
     address = address_key(proxies.client_ip(incoming))
     admission = await limiter.admit(skin.id, "adoption", {"ip": address, "session": session.id}, bucket=ADOPT_SESSION)
@@ -160,9 +160,9 @@ async def adopt_session(
     session.log_in(data.sid, login if isinstance(login, str) else None, remember=False, with_password=False)
     await sessions.save(skin.id, session, address)
     audit.info("session.adopted", skin=skin.id, login=session.data.login, address=address)
-    answer = Outgoing.json(200, {"loggedIn": True, "login": session.data.login}, ctx)
-    browser_cookies.add(answer, session, incoming)
-    return answer
+    reply = Outgoing.json(200, {"loggedIn": True, "login": session.data.login}, ctx)
+    browser_cookies.add(reply, session, incoming)
+    return reply
 
 
 @get("/bff/health", sync_to_thread=False)

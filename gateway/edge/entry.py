@@ -20,6 +20,7 @@ import structlog
 from litestar import Litestar
 from litestar.types import Send
 
+from contracts.catalogue import PREFIXES
 from gateway.http.asgi import ClientGone, Incoming, Outgoing, RequestContext
 from gateway.http.errors import error, shutdown, store_unavailable
 from gateway.operations.observability import REQUEST_ID, Access
@@ -29,7 +30,7 @@ from gateway.pipeline import Pipeline
 from gateway.pipeline.exchange import Exchange
 from gateway.shared.store import StoreUnavailable
 
-PROXIED_PREFIXES = ("/api/", "/capi/", "/sbapi/", "/rest/")
+PROXIED_PREFIXES = tuple(PREFIXES)
 log = structlog.get_logger("gateway")
 
 

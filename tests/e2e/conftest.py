@@ -82,16 +82,13 @@ def product(tmp_path_factory: pytest.TempPathFactory, _require_browser: None) ->
 
 
 @pytest.fixture
-def sandbox(product: Stack) -> Iterator[httpx.Client]:
-    """The sandbox's control calls, on a freshly seeded platform."""
-    with httpx.Client(base_url=product.sandbox_url, timeout=10) as client:
-        client.post("/_sandbox/reset").raise_for_status()
-        client.delete("/_sandbox/faults")
-        yield client
+def sandbox_url(product: Stack) -> str:
+    """Where `control` (tests/conftest.py) reaches the product's sandbox."""
+    return product.sandbox_url
 
 
 @pytest.fixture
-def site(product: Stack, sandbox: httpx.Client, page: Page, request: pytest.FixtureRequest) -> Iterator[Site]:
+def site(product: Stack, control: httpx.Client, page: Page, request: pytest.FixtureRequest) -> Iterator[Site]:
     page.set_default_timeout(10_000)
     yield Site(product.url, page)
     ARTIFACTS.mkdir(exist_ok=True)

@@ -65,7 +65,7 @@ def test_game_history_shows_rounds_or_the_no_history_message(site: Site) -> None
     )
 
 
-def test_a_visitor_sends_a_message_to_support(site: Site, sandbox: object) -> None:
+def test_a_visitor_sends_a_message_to_support(site: Site, control: object) -> None:
     page = site.open("/contactus")
     page.locator("[name=firstName]").fill("visitor1")
     page.locator("[name=email]").fill("visitor1@example.com")
@@ -140,7 +140,7 @@ def test_profile_password_bank_accounts_and_documents(site: Site, tmp_path: obje
     assert describe(site.axe_violations()) == []
 
 
-def test_a_withdrawal_is_held_listed_and_cancelled(site: Site, sandbox: object) -> None:
+def test_a_withdrawal_is_held_listed_and_cancelled(site: Site, control: object) -> None:
     open_logged_in(site, "/withdraw")
     page = site.page
     page.get_by_test_id("withdraw-method-mercado").click()
@@ -168,8 +168,8 @@ def test_a_withdrawal_is_held_listed_and_cancelled(site: Site, sandbox: object) 
     expect(page.get_by_test_id("balance-cash")).to_have_text("Bs. 5.000,00")
 
 
-def test_a_deposit_opens_the_payment_page_and_is_followed_until_approved(site: Site, sandbox: httpx.Client) -> None:
-    sandbox.put("/_sandbox/config", json={"depositApprovalDelayS": 2}).raise_for_status()
+def test_a_deposit_opens_the_payment_page_and_is_followed_until_approved(site: Site, control: httpx.Client) -> None:
+    control.put("/_sandbox/config", json={"depositApprovalDelayS": 2}).raise_for_status()
     open_logged_in(site, "/deposit")
     page = site.page
     page.get_by_test_id("deposit-method-328").click()
@@ -201,9 +201,9 @@ def test_the_deposit_result_pages(site: Site) -> None:
     expect(page).to_have_url(re.compile(r"/home$"))
 
 
-def test_the_cashier_journey_in_english(site: Site, sandbox: httpx.Client) -> None:
+def test_the_cashier_journey_in_english(site: Site, control: httpx.Client) -> None:
     """Issue 6's journey: deposit by 326, bank account, withdraw, cancel, histories."""
-    sandbox.put("/_sandbox/config", json={"depositApprovalDelayS": 2}).raise_for_status()
+    control.put("/_sandbox/config", json={"depositApprovalDelayS": 2}).raise_for_status()
     page = site.open("/home")
     page.get_by_test_id("language-en").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
@@ -264,7 +264,7 @@ def test_the_cashier_journey_in_english(site: Site, sandbox: httpx.Client) -> No
     page.keyboard.press("Escape")
 
     # withdraw 1000 by UPI (form A), double-clicked: the platform sees it once
-    sandbox.delete("/_sandbox/calls")
+    control.delete("/_sandbox/calls")
     page.goto(site.url + "/withdraw")
     page.get_by_test_id("withdraw-method-paykassma").click()
     withdraw = page.get_by_test_id("withdraw-form-formA")
@@ -273,7 +273,7 @@ def test_the_cashier_journey_in_english(site: Site, sandbox: httpx.Client) -> No
     withdraw.get_by_test_id("withdraw-submit").dblclick()
     page.get_by_test_id("notice-ok").click()
     expect(cash).to_have_text("Bs. 5.000,00")
-    assert sandbox.get("/_sandbox/calls").json().get("cashout12") == 1
+    assert control.get("/_sandbox/calls").json().get("cashout12") == 1
     opened_requests = page.get_by_test_id("open-withdrawals")
     expect(opened_requests).to_contain_text("Bs. 1.000,00")
     opened_requests.get_by_test_id("withdraw-cancel").last.click()

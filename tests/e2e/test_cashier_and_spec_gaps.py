@@ -1,5 +1,5 @@
 """Issue 21's cashier screens and the spec's last gaps, as a player meets them in a real browser:
-the deposit screen's logos and presets, the failures of section 8, form B's CUIT, the top menu's
+the deposit screen's logos and presets, the spec's deposit and player-level failures, form B's CUIT, the top menu's
 paths, the lottery frame, F12, the live casino's image tiles and the Events title."""
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ def test_the_deposit_screen_shows_each_methods_logo_and_name_and_amounts_to_tap(
     assert describe(site.axe_violations("main")) == []
 
 
-def test_a_refused_perfect_money_deposit_asks_to_try_again_in_15_minutes(site: Site, sandbox: httpx.Client) -> None:
-    sandbox.put("/_sandbox/faults/buy", json=REFUSE_ONCE).raise_for_status()
+def test_a_refused_perfect_money_deposit_asks_to_try_again_in_15_minutes(site: Site, control: httpx.Client) -> None:
+    control.put("/_sandbox/faults/buy", json=REFUSE_ONCE).raise_for_status()
     open_logged_in(site, "/deposit")
     page = site.page
     page.get_by_test_id("deposit-method-300").click()
@@ -65,17 +65,17 @@ def test_a_refused_perfect_money_deposit_asks_to_try_again_in_15_minutes(site: S
 
 @pytest.mark.parametrize(("code", "shown"), [("LEVELS_DOWN", "LEVELS_DOWN"), (None, "Error desconocido")])
 def test_a_player_level_failure_shows_its_code_or_unknown_error(
-    site: Site, sandbox: httpx.Client, code: str | None, shown: str
+    site: Site, control: httpx.Client, code: str | None, shown: str
 ) -> None:
     fault = {"errorRate": 1, "errorStatus": 200, "code": code, "description": "levels unavailable"}
-    sandbox.put("/_sandbox/faults/playerLevels", json=fault).raise_for_status()
+    control.put("/_sandbox/faults/playerLevels", json=fault).raise_for_status()
     open_logged_in(site, "/mybalance")
     page = site.page
     expect(page.get_by_test_id("vip-level-error")).to_have_text(f"No pudimos leer tu nivel VIP: {shown}")
     expect(page.get_by_test_id("balance-available")).to_have_text("Bs. 5.000,00")
 
 
-def test_form_b_takes_the_cuit_beside_its_prefix_and_refuses_a_short_one(site: Site, sandbox: httpx.Client) -> None:
+def test_form_b_takes_the_cuit_beside_its_prefix_and_refuses_a_short_one(site: Site, control: httpx.Client) -> None:
     open_logged_in(site, "/withdraw")
     page = site.page
     page.get_by_test_id("withdraw-method-mercado").click()
@@ -160,7 +160,7 @@ def test_f12_is_blocked(site: Site) -> None:
 
 
 def test_live_casino_shows_two_image_tiles_and_the_road_to_the_cup_follows_its_provider(
-    site: Site, sandbox: httpx.Client
+    site: Site, control: httpx.Client
 ) -> None:
     page = site.open("/livedealer")
     expect(page.get_by_test_id("tile-evolution").get_by_role("img", name="Evolution")).to_be_visible()
@@ -171,7 +171,7 @@ def test_live_casino_shows_two_image_tiles_and_the_road_to_the_cup_follows_its_p
     page.screenshot(path=str(site_artifact("live_casino.png")), full_page=True)
     page.get_by_test_id("road-to-the-cup").click()
     expect(page).to_have_url(re.compile(r"/blackjackleague$"))
-    sandbox.put("/_sandbox/sites/aurora/providers/pragmaticplaylivecasino", json={"enabled": False})
+    control.put("/_sandbox/sites/aurora/providers/pragmaticplaylivecasino", json={"enabled": False})
     page = site.open("/livedealer")
     expect(page.get_by_test_id("tile-evolution")).to_be_visible()
     page.wait_for_load_state("networkidle")

@@ -61,10 +61,10 @@ def test_untranslated_keys_are_told_from_text() -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("width", WIDTHS)
 def test_every_screen_fits_at_this_width_in_this_language(
-    browser: Browser, product: Stack, sandbox: httpx.Client, width: int, language: str
+    browser: Browser, product: Stack, control: httpx.Client, width: int, language: str
 ) -> None:
     context = browser.new_context(viewport={"width": width, "height": HEIGHTS[width]}, reduced_motion="reduce")
-    # The language as the site keeps it (site shell, section 1).
+    # The language as the site keeps it: the `locale` and `localS` browser storage keys.
     context.add_init_script(
         f"localStorage.setItem('locale', '{language}'); localStorage.setItem('localS', '{language}');"
     )

@@ -33,14 +33,14 @@ def test_home_shows_banners_carousels_and_events_in_each_language(site: Site, la
     page.screenshot(path=str(site_artifact(f"home_{language}.png")), full_page=True)
 
 
-def test_a_visitors_game_click_or_bet_opens_the_login_popup(site: Site, sandbox: httpx.Client) -> None:
+def test_a_visitors_game_click_or_bet_opens_the_login_popup(site: Site, control: httpx.Client) -> None:
     page = site.open("/home")
     page.get_by_test_id("games-row-mancala").get_by_test_id("game-card").first.click()
     expect(page.get_by_test_id("auth-popup")).to_be_visible()
     page.keyboard.press("Escape")
     page.get_by_test_id("sport-card").first.get_by_role("button").first.click()
     expect(page.get_by_test_id("auth-popup")).to_be_visible()
-    launches = sandbox.get("/_sandbox/calls").json()
+    launches = control.get("/_sandbox/calls").json()
     assert not any("Launch" in name for name in launches), launches
 
 
@@ -93,14 +93,14 @@ def test_the_carousel_expands_moves_one_card_wraps_and_stops_at_the_start(site: 
     expect(track).to_have_attribute("data-index", "0")
 
 
-def test_a_provider_switched_off_disappears_from_menu_quick_icons_and_home(site: Site, sandbox: httpx.Client) -> None:
+def test_a_provider_switched_off_disappears_from_menu_quick_icons_and_home(site: Site, control: httpx.Client) -> None:
     page = site.open("/home")
     page.evaluate("localStorage.setItem('providerRefreshMs', '1000')")
     page.reload()
     for shown in ("quick-jackpot", "quick-roulette", "provider-mancala", "games-row-mancala", "nav-sports"):
         expect(page.get_by_test_id(shown)).to_be_visible()
     for provider in ("mancala", "vivogaming", "bti"):
-        sandbox.put(f"/_sandbox/sites/aurora/providers/{provider}", json={"enabled": False}).raise_for_status()
+        control.put(f"/_sandbox/sites/aurora/providers/{provider}", json={"enabled": False}).raise_for_status()
     # no reload: the 1 s refresh brings the new list
     for gone in ("quick-jackpot", "quick-roulette", "provider-mancala", "games-row-mancala", "nav-sports"):
         expect(page.get_by_test_id(gone)).to_have_count(0)

@@ -55,7 +55,7 @@ def test_a_wrong_password_shows_the_translated_error(site: Site) -> None:
     page = site.open("/home")
     site.log_in(password="wrong123")
     expect(page.get_by_test_id("auth-error")).to_have_text("Usuario o contraseña inválidos")
-    # Focusing a field clears the message (section 4).
+    # Focusing a field clears the message, as the spec's login popup does.
     page.get_by_test_id("auth-popup").locator("input[name=password]").focus()
     expect(page.get_by_test_id("auth-error")).to_have_count(0)
 
@@ -81,11 +81,11 @@ def test_portuguese_survives_a_reload(site: Site) -> None:
     expect(page.get_by_test_id("language-pt")).to_have_attribute("aria-pressed", "true")
 
 
-def test_a_forced_expiry_shows_the_popup_and_logs_out(site: Site, sandbox: httpx.Client) -> None:
+def test_a_forced_expiry_shows_the_popup_and_logs_out(site: Site, control: httpx.Client) -> None:
     page = site.open("/home")
     site.log_in()
     expect(page.get_by_test_id("balance-cash")).to_have_text("Bs. 5.000,00")
-    sandbox.post("/_sandbox/sites/aurora/sessions/expire", json={"login": "demo1"}).raise_for_status()
+    control.post("/_sandbox/sites/aurora/sessions/expire", json={"login": "demo1"}).raise_for_status()
 
     # The next 10-second balance poll meets SESSION_EXPIRED.
     notice = page.get_by_test_id("notice-popup")
@@ -96,10 +96,10 @@ def test_a_forced_expiry_shows_the_popup_and_logs_out(site: Site, sandbox: httpx
     expect(page.get_by_test_id("profile-block")).to_have_count(0)
 
 
-def test_a_provider_switched_off_hides_its_menu_entry(site: Site, sandbox: httpx.Client) -> None:
+def test_a_provider_switched_off_hides_its_menu_entry(site: Site, control: httpx.Client) -> None:
     page = site.open("/home")
     expect(page.get_by_test_id("nav-sports")).to_be_visible()
-    sandbox.put("/_sandbox/sites/aurora/providers/bti", json={"enabled": False}).raise_for_status()
+    control.put("/_sandbox/sites/aurora/providers/bti", json={"enabled": False}).raise_for_status()
     page.reload()
     expect(page.get_by_test_id("nav-horseracing")).to_be_visible()
     expect(page.get_by_test_id("nav-sports")).to_have_count(0)

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import httpx
 import pytest
 
-from tests.support.cluster import Cluster, sandbox_control
+from tests.support.cluster import Cluster
 
 
 @pytest.fixture
-def control(cluster: Cluster) -> Iterator[httpx.Client]:
-    """The sandbox's control calls on a freshly reset platform."""
-    with sandbox_control(cluster) as client:
-        yield client
+def sandbox_url(cluster: Cluster) -> str:
+    """Where `control` (tests/conftest.py) reaches the cluster's sandbox."""
+    return cluster.sandbox.url

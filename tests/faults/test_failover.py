@@ -24,7 +24,7 @@ from gateway.shared import keys
 from gateway.shared.store import Claim, StoreUnavailable
 from gateway.shared.store.redis import FailFast, RedisShared, connect
 from gateway.shared.store.sentinel import close
-from tests.support.browsers import Browser
+from tests.support.browser import Browser
 from tests.support.cluster import Cluster, RedisServer, require_redis_server, start_cluster
 from tests.support.sentinels import SERVICE, ReplicaSet, online_replicas, start_replica_set
 from tests.support.stack import free_port
@@ -81,7 +81,7 @@ class Load:
 
     def call(self, browser: Browser, instance: int, what: str, path: str, headers: dict[str, str]) -> httpx.Response:
         sent = time.monotonic()
-        answer = browser.post(instance, path, WITHDRAWAL if what == "withdrawal" else None, headers)
+        answer = browser.post(path, WITHDRAWAL if what == "withdrawal" else None, headers, on=instance)
         code = answer.json().get("code") if answer.status_code >= 400 else None
         self.answers.append(Answer(sent, time.monotonic(), instance, what, answer.status_code, code))
         return answer
@@ -125,8 +125,8 @@ def players(cluster: Cluster, control: httpx.Client, name: str, network: int) ->
     for n in range(PLAYERS):
         login = f"{name}{n:02d}"
         control.post("/_sandbox/sites/aurora/players", json={"login": login, "password": "pw-123456", "cash": "100000"})
-        browser = Browser(cluster, f"127.0.{network}.{n + 1}")
-        assert browser.login(login, "pw-123456", n % 3).json()["success"] is True
+        browser = Browser.on(cluster, f"127.0.{network}.{n + 1}")
+        assert browser.attempt_login(login, "pw-123456", on=n % 3).json()["success"] is True
         team.append((login, browser))
     return team
 

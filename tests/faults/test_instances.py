@@ -16,8 +16,9 @@ import pytest
 
 from tests.faults import rogue
 from tests.faults.rogue import RogueUpstream
-from tests.support.browsers import Browser, exchange
+from tests.support.browser import Browser
 from tests.support.cluster import Cluster, commands_between, start_cluster
+from tests.support.rawhttp import exchange
 
 pytestmark = pytest.mark.redis
 
@@ -61,8 +62,8 @@ rest = "{bomb_platform.url}"
 def new_player(cluster: Cluster, control: httpx.Client, login: str, source: str, instance: int = 0) -> Browser:
     """A player with 100,000 on the platform, logged in from their own address."""
     control.post("/_sandbox/sites/aurora/players", json={"login": login, "password": "pw-123456", "cash": "100000"})
-    player = Browser(cluster, source)
-    assert player.login(login, "pw-123456", instance).json()["success"] is True
+    player = Browser.on(cluster, source)
+    assert player.attempt_login(login, "pw-123456", on=instance).json()["success"] is True
     return player
 
 
@@ -97,23 +98,23 @@ def test_a_withdrawal_retried_after_its_instance_was_killed_is_never_paid_twice(
     control.put("/_sandbox/faults/cashout12", json={"latencyMs": 2500, "count": 1})
     key = {"Idempotency-Key": "killed01-withdrawal-1"}
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        first = pool.submit(player.post, 0, CASHOUT, WITHDRAWAL, key)
+        first = pool.submit(player.post, CASHOUT, WITHDRAWAL, key, on=0)
         time.sleep(0.8)  # the platform has the call
         cluster.gateways[0].kill()
         with pytest.raises(httpx.TransportError):
             first.result(timeout=10)
     try:
         started = time.monotonic()
-        retry = player.post(1, CASHOUT, WITHDRAWAL, key)
+        retry = player.post(CASHOUT, WITHDRAWAL, key, on=1)
         took = time.monotonic() - started
         assert retry.status_code == 502 and retry.json()["code"] == "OUTCOME_UNKNOWN", retry.text
         assert took < EXCLUSIVE_DEADLINE_S, f"answered in {took:.1f} s, within the route's deadline"
         time.sleep(2.5)  # the platform finishes the first call on its own
         assert withdrawals(control, "killed01") == (1, Decimal(99000))
-        again = player.post(2, CASHOUT, WITHDRAWAL, key)
+        again = player.post(CASHOUT, WITHDRAWAL, key, on=2)
         assert again.json()["code"] == "OUTCOME_UNKNOWN", "the key's outcome stays unknown: never sent twice"
         assert withdrawals(control, "killed01") == (1, Decimal(99000))
-        fresh = player.post(2, CASHOUT, WITHDRAWAL, {"Idempotency-Key": "killed01-withdrawal-2"})
+        fresh = player.post(CASHOUT, WITHDRAWAL, {"Idempotency-Key": "killed01-withdrawal-2"}, on=2)
         assert fresh.json()["success"] is True, "a new action with a new key goes through"
     finally:
         player.close()
@@ -128,9 +129,9 @@ def test_a_retry_waiting_on_a_slow_withdrawal_does_not_hold_up_shutdown(
     control.put("/_sandbox/faults/cashout12", json={"latencyMs": 6000, "count": 1})
     key = {"Idempotency-Key": "drain01-withdrawal-1"}
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        first = pool.submit(player.post, 1, CASHOUT, WITHDRAWAL, key)
+        first = pool.submit(player.post, CASHOUT, WITHDRAWAL, key, on=1)
         time.sleep(0.5)
-        waiting = pool.submit(player.post, 2, CASHOUT, WITHDRAWAL, key)
+        waiting = pool.submit(player.post, CASHOUT, WITHDRAWAL, key, on=2)
         time.sleep(0.7)
         try:
             took = cluster.gateways[2].terminate(within_s=DRAIN_TIMEOUT_S + 4)
@@ -142,7 +143,7 @@ def test_a_retry_waiting_on_a_slow_withdrawal_does_not_hold_up_shutdown(
         finally:
             revive(cluster, 2)
     assert withdrawals(control, "drain01")[0] == 1
-    replay = player.post(0, CASHOUT, WITHDRAWAL, key)
+    replay = player.post(CASHOUT, WITHDRAWAL, key, on=0)
     assert replay.json()["success"] is True and replay.headers["idempotent-replayed"] == "true"
     player.close()
 
@@ -156,7 +157,7 @@ def withdraw_while_redis_pauses_writes(
     control.put("/_sandbox/faults/cashout12", json={"latencyMs": 1000, "count": 1})
     headers = {"Idempotency-Key": key} if key is not None else {}
     with concurrent.futures.ThreadPoolExecutor(1) as pool, cluster.redis.client() as redis:
-        first = pool.submit(player.post, 0, CASHOUT, WITHDRAWAL, headers)
+        first = pool.submit(player.post, CASHOUT, WITHDRAWAL, headers, on=0)
         time.sleep(0.4)  # the slot is taken; the platform has the call
         redis.execute_command("CLIENT", "PAUSE", 2000, "WRITE")
         made = first.result(timeout=15)
@@ -173,9 +174,9 @@ def test_a_withdrawal_whose_release_redis_refused_does_not_block_the_next_one(
     player = new_player(cluster, control, "paused01", "127.0.31.5")
     made = withdraw_while_redis_pauses_writes(cluster, control, player, "paused01-withdrawal-1")
     assert made.status_code == 200 and made.json()["success"] is True, made.text
-    fresh = player.post(1, CASHOUT, WITHDRAWAL, {"Idempotency-Key": "paused01-withdrawal-2"})
+    fresh = player.post(CASHOUT, WITHDRAWAL, {"Idempotency-Key": "paused01-withdrawal-2"}, on=1)
     started = time.monotonic()
-    replay = player.post(2, CASHOUT, WITHDRAWAL, {"Idempotency-Key": "paused01-withdrawal-1"})
+    replay = player.post(CASHOUT, WITHDRAWAL, {"Idempotency-Key": "paused01-withdrawal-1"}, on=2)
     took = time.monotonic() - started
     player.close()
     assert fresh.status_code == 200 and fresh.json()["success"] is True, fresh.text
@@ -190,7 +191,7 @@ def test_a_withdrawal_without_a_key_whose_landing_redis_refused_does_not_block_t
     player = new_player(cluster, control, "paused02", "127.0.31.6")
     made = withdraw_while_redis_pauses_writes(cluster, control, player, None)
     assert made.status_code == 200 and made.json()["success"] is True, made.text
-    fresh = player.post(1, CASHOUT, {**WITHDRAWAL, "amount": 2000})
+    fresh = player.post(CASHOUT, {**WITHDRAWAL, "amount": 2000}, on=1)
     player.close()
     assert fresh.status_code == 200 and fresh.json()["success"] is True, fresh.text
     assert withdrawals(control, "paused02") == (2, Decimal(97000))
@@ -247,9 +248,9 @@ def test_redis_killed_and_restarted_under_load_is_a_503_never_a_500(cluster: Clu
             instance = round_ % 3
             key = {"Idempotency-Key": f"{login}-{round_}"}
             for answer in (
-                browser.post(instance, "/api/cashier/balance"),
-                browser.get(instance, f"/capi/home-banners?r={round_ % 5}"),
-                browser.post(instance, CASHOUT, WITHDRAWAL, key),
+                browser.post("/api/cashier/balance", on=instance),
+                browser.get(f"/capi/home-banners?r={round_ % 5}", on=instance),
+                browser.post(CASHOUT, WITHDRAWAL, key, on=instance),
             ):
                 code = answer.json().get("code") if answer.status_code >= 500 else None
                 seen.append((answer.status_code, code))
@@ -290,7 +291,7 @@ def test_a_gzip_bomb_is_a_502_for_that_call_only_and_nothing_big_reaches_redis(
             bombs = [
                 pool.submit(visitor.get, f"{gateway.url}/capi/home-banners?bomb={n}", headers=hostile) for n in range(3)
             ]
-            polls = [bystander.post(1, "/api/cashier/balance") for _ in range(20)]
+            polls = [bystander.post("/api/cashier/balance", on=1) for _ in range(20)]
             answers = [future.result() for future in bombs]
         bomb_platform.behaviour = rogue.big
         with httpx.Client(timeout=30) as visitor, concurrent.futures.ThreadPoolExecutor(6) as pool:

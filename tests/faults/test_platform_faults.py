@@ -12,8 +12,8 @@ from decimal import Decimal
 import httpx
 import pytest
 
+from tests.support.browser import Browser
 from tests.support.cluster import Cluster, start_cluster
-from tests.support.visitor import Player
 
 CASHOUT = "/api/cashier/cashout12"
 WITHDRAWAL = {"paymentMethod": "paykassma", "amount": 1000, "accountType": "Paytm", "personalNumber": "demo@upi"}
@@ -29,18 +29,18 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     running.assert_clean_logs()
 
 
-def players(cluster: Cluster, control: httpx.Client, prefix: str) -> list[tuple[str, Player]]:
+def players(cluster: Cluster, control: httpx.Client, prefix: str) -> list[tuple[str, Browser]]:
     made = []
     for n in range(PLAYERS):
         login = f"{prefix}{n:02d}"
         control.post("/_sandbox/sites/aurora/players", json={"login": login, "password": "pw-123456", "cash": "100000"})
-        player = Player(cluster.gateways[n % len(cluster.gateways)].url, client_ip=f"10.40.{len(prefix)}.{n}")
+        player = Browser(cluster.gateways[n % len(cluster.gateways)].url, client_ip=f"10.40.{len(prefix)}.{n}")
         log_in(player, login)
         made.append((login, player))
     return made
 
 
-def log_in(player: Player, login: str) -> None:
+def log_in(player: Browser, login: str) -> None:
     """As a player would: after a 503 (a breaker the last test's faults left open), again once
     the Retry-After has passed."""
     deadline = time.monotonic() + 15
@@ -73,7 +73,7 @@ def test_one_platform_error_in_five_under_load_loses_and_doubles_nothing(
     control.put("/_sandbox/faults/*", json={"errorRate": 0.2, "errorStatus": 500})
     problems: list[str] = []
 
-    def play(entry: tuple[str, Player]) -> int:
+    def play(entry: tuple[str, Browser]) -> int:
         login, player = entry
         told_done = 0
         for round_ in range(8):
@@ -107,7 +107,7 @@ def test_the_store_going_away_and_back_under_load(cluster: Cluster, control: htt
     slow: list[str] = []
     statuses: set[int] = set()
 
-    def play(entry: tuple[str, Player], rounds: int = 25) -> None:
+    def play(entry: tuple[str, Browser], rounds: int = 25) -> None:
         login, player = entry
         for round_ in range(rounds):
             for call in (lambda: player.post("/api/cashier/balance"), lambda: player.get("/capi/home-banners")):

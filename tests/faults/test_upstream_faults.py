@@ -14,9 +14,9 @@ import pytest
 
 from tests.faults import rogue
 from tests.faults.rogue import RogueUpstream
+from tests.support.browser import Browser
 from tests.support.cluster import Process, skins_toml
 from tests.support.stack import free_port
-from tests.support.visitor import Player
 
 DEADLINE_S = 2.0  # UPSTREAM_TIMEOUTS below: connect 0.5 s, read 1 s, deadline 2 s for every class
 CALLS = {
@@ -67,7 +67,7 @@ def gateway(platform: RogueUpstream, tmp_path_factory: pytest.TempPathFactory) -
 def test_a_misbehaving_platform_gets_a_fast_honest_answer(
     platform: RogueUpstream, gateway: Process, behaviour: str
 ) -> None:
-    player = Player(gateway.url, client_ip=f"10.30.0.{len(behaviour)}")
+    player = Browser(gateway.url, client_ip=f"10.30.0.{len(behaviour)}")
     platform.behaviour = getattr(rogue, behaviour)
     try:
         for route_class, (method, path) in CALLS.items():

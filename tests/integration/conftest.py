@@ -6,8 +6,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support.browser import Browser
 from tests.support.stack import Stack, start_stack
-from tests.support.visitor import Player
 
 
 @pytest.fixture(scope="module")
@@ -18,18 +18,16 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 
 
 @pytest.fixture
-def control(stack: Stack) -> Iterator[httpx.Client]:
-    """The sandbox's control calls."""
-    with httpx.Client(base_url=stack.sandbox_url) as client:
-        client.post("/_sandbox/reset")
-        yield client
+def sandbox_url(stack: Stack) -> str:
+    """Where `control` (tests/conftest.py) reaches the stack's sandbox."""
+    return stack.sandbox_url
 
 
 @pytest.fixture
-def player(stack: Stack, control: httpx.Client) -> Iterator[Player]:
-    p = Player(stack.url)
+def player(stack: Stack, control: httpx.Client) -> Iterator[Browser]:
+    p = Browser(stack.url)
     yield p
-    p.http.close()
+    p.close()
 
 
 @pytest.fixture

@@ -20,8 +20,8 @@ import httpx
 import pytest
 
 from gateway.console.operators import token_digest
-from tests.support.browsers import exchange
 from tests.support.cluster import Cluster, start_cluster
+from tests.support.rawhttp import exchange
 
 pytestmark = pytest.mark.redis
 

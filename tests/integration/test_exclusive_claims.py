@@ -21,6 +21,7 @@ from gateway.shared import keys
 from gateway.shared.store import Shared
 from gateway.shared.store.memory import MemoryShared
 from gateway.shared.store.redis import FailFast, RedisShared, connect
+from tests.support.browser import Browser
 from tests.support.cluster import RedisServer, commands_between, require_redis_server, start_cluster
 from tests.support.stack import free_port, start_stack
 
@@ -57,34 +58,22 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
 
 
 @pytest.fixture
-def control(site: Site) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=site.sandbox_url, timeout=30) as client:
-        client.post("/_sandbox/reset")
-        client.delete("/_sandbox/faults")
-        yield client
-        client.delete("/_sandbox/faults")
+def sandbox_url(site: Site) -> str:
+    """Where `control` (tests/conftest.py) reaches this site's sandbox."""
+    return site.sandbox_url
 
 
-class Player:
-    """One browser (one session) whose calls go to whichever gateway the test picks."""
+class Player(Browser):
+    """One player (one session) whose calls go to whichever gateway the test picks."""
 
-    def __init__(self, site: Site, control: httpx.Client, login: str) -> None:
-        control.post("/_sandbox/sites/aurora/players", json={"login": login, "password": "pw-123456", "cash": "100000"})
-        self.login = login
-        self.urls = site.urls
-        self.http = httpx.Client(timeout=60)
-        assert self.http.get(self.urls[0] + "/bff/session").status_code == 200
-        answer = self.post(0, "/api/player/login", {"login": login, "password": "pw-123456"})
-        assert answer.json()["success"] is True, answer.text
-
-    def post(self, instance: int, path: str, body: object, key: str | None = None) -> httpx.Response:
-        headers = {"X-XSRF-TOKEN": self.http.cookies.get("XSRF-TOKEN") or ""}
-        if key is not None:
-            headers["Idempotency-Key"] = key
-        return self.http.post(self.urls[instance] + path, json=body, headers=headers)
+    def __init__(self, site: Site, control: httpx.Client, name: str) -> None:
+        control.post("/_sandbox/sites/aurora/players", json={"login": name, "password": "pw-123456", "cash": "100000"})
+        super().__init__(*site.urls)
+        self.name = name
+        assert self.attempt_login(name, "pw-123456").json()["success"] is True, name
 
     def withdraw(self, instance: int, key: str | None) -> httpx.Response:
-        return self.post(instance, CASHOUT, WITHDRAWAL, key)
+        return self.post(CASHOUT, WITHDRAWAL, None if key is None else {"Idempotency-Key": key}, on=instance)
 
 
 def withdrawals(control: httpx.Client, login: str) -> tuple[int, Decimal]:
@@ -106,7 +95,7 @@ def test_the_same_withdrawal_sent_to_two_instances_at_once_is_paid_once(site: Si
     rounds = 4
     with concurrent.futures.ThreadPoolExecutor(2 * len(players)) as pool:
         for n in range(rounds):  # a session's withdrawals one after another, every player's at once
-            sends = [(p, (n + i) % 3, f"{p.login}-w-{n:04d}") for p in players for i in (0, 1)]
+            sends = [(p, (n + i) % 3, f"{p.name}-w-{n:04d}") for p in players for i in (0, 1)]
             answers = list(pool.map(lambda s: s[0].withdraw(s[1], s[2]), sends))
             for pair in zip(answers[::2], answers[1::2], strict=True):
                 assert [a.status_code for a in pair] == [200, 200], [a.text for a in pair]
@@ -115,8 +104,8 @@ def test_the_same_withdrawal_sent_to_two_instances_at_once_is_paid_once(site: Si
                 assert replayed.count("true") <= 1, "one made the call, the other got its answer"
     assert control.get("/_sandbox/calls").json().get("cashout12") == len(players) * rounds
     for p in players:
-        assert withdrawals(control, p.login) == (rounds, Decimal(100000 - rounds * 1000)), p.login
-        p.http.close()
+        assert withdrawals(control, p.name) == (rounds, Decimal(100000 - rounds * 1000)), p.name
+        p.close()
 
 
 def test_two_different_withdrawals_of_one_session_at_once_are_one_payment_and_one_409(
@@ -126,16 +115,16 @@ def test_two_different_withdrawals_of_one_session_at_once_are_one_payment_and_on
     for n in range(3):
         player = Player(site, control, f"other{n:02d}")
         first, second = at_once(
-            partial(player.withdraw, 0, f"{player.login}-a-0001"), partial(player.withdraw, 1, f"{player.login}-b-0001")
+            partial(player.withdraw, 0, f"{player.name}-a-0001"), partial(player.withdraw, 1, f"{player.name}-b-0001")
         )
         assert sorted(a.status_code for a in (first, second)) == [200, 409], [first.text, second.text]
         refused = first if first.status_code == 409 else second
         assert refused.json()["code"] == "IN_PROGRESS"
-        assert withdrawals(control, player.login) == (1, Decimal(99000))
-        again = player.withdraw(2, f"{player.login}-c-0001")
+        assert withdrawals(control, player.name) == (1, Decimal(99000))
+        again = player.withdraw(2, f"{player.name}-c-0001")
         assert again.json()["success"] is True, "once the first is done, the next one goes through"
-        assert withdrawals(control, player.login) == (2, Decimal(98000))
-        player.http.close()
+        assert withdrawals(control, player.name) == (2, Decimal(98000))
+        player.close()
 
 
 def test_a_keyed_and_an_unkeyed_withdrawal_of_one_session_hold_the_same_slot(site: Site, control: httpx.Client) -> None:
@@ -150,7 +139,7 @@ def test_a_keyed_and_an_unkeyed_withdrawal_of_one_session_hold_the_same_slot(sit
             assert made.result().json()["success"] is True
         assert refused.status_code == 409 and refused.json()["code"] == "IN_PROGRESS", refused.text
         assert withdrawals(control, "mixed01") == (n + 1, Decimal(99000 - n * 1000))
-    player.http.close()
+    player.close()
 
 
 @pytest.mark.parametrize("site", ["redis"], indirect=True)  # the memory store makes no round trips
@@ -167,7 +156,7 @@ def test_a_keyed_withdrawal_costs_three_redis_scripts(site: Site, control: httpx
     assert answer.json()["success"] is True
     print(f"one keyed withdrawal: {used}")
     assert used.get("evalsha") == 3, used
-    player.http.close()
+    player.close()
 
 
 @pytest.fixture

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import httpx
 
-from tests.integration.conftest import Player
+from tests.support.browser import Browser
 from tests.support.stack import Stack
 
 
-def test_a_curl_session_logs_in_and_reads_a_balance(player: Player) -> None:
+def test_a_curl_session_logs_in_and_reads_a_balance(player: Browser) -> None:
     body = player.login()
     assert "sessionId" not in body and "sessionId" not in str(body)
     balance = player.post("/api/cashier/balance").json()
@@ -23,7 +23,7 @@ def test_a_curl_session_logs_in_and_reads_a_balance(player: Player) -> None:
     assert player.http.get("/bff/session").json() == {"loggedIn": True, "login": "demo1"}
 
 
-def test_the_browser_never_sees_platform_cookies_or_session_ids(player: Player, stack: Stack) -> None:
+def test_the_browser_never_sees_platform_cookies_or_session_ids(player: Browser, stack: Stack) -> None:
     answer = player.post("/api/player/login", {"login": "demo1", "password": "demo123"})
     cookies = " ".join(answer.headers.get_list("set-cookie"))
     names = {c.split("=", 1)[0].strip() for c in answer.headers.get_list("set-cookie")}
@@ -34,21 +34,21 @@ def test_the_browser_never_sees_platform_cookies_or_session_ids(player: Player, 
     assert "XSRF-TOKEN=" in cookies and "SameSite=Lax" in cookies.replace("lax", "Lax")
 
 
-def test_a_wrong_password_is_the_platforms_answer(player: Player) -> None:
+def test_a_wrong_password_is_the_platforms_answer(player: Browser) -> None:
     answer = player.post("/api/player/login", {"login": "demo1", "password": "wrong12"})
     assert answer.status_code == 200
     assert answer.json()["description"] == "Invalid Login or Password"
     assert player.http.get("/bff/session").json()["loggedIn"] is False
 
 
-def test_forced_expiry_ends_the_gateway_session_too(player: Player, control: httpx.Client) -> None:
+def test_forced_expiry_ends_the_gateway_session_too(player: Browser, control: httpx.Client) -> None:
     player.login()
     control.post("/_sandbox/sites/aurora/sessions/expire", json={"login": "demo1"})
     assert player.post("/api/cashier/balance").json()["code"] == "SESSION_EXPIRED"
     assert player.http.get("/bff/session").json()["loggedIn"] is False
 
 
-def test_fifty_concurrent_identical_reads_reach_the_platform_once(player: Player, control: httpx.Client) -> None:
+def test_fifty_concurrent_identical_reads_reach_the_platform_once(player: Browser, control: httpx.Client) -> None:
     player.login()
     control.put("/_sandbox/faults/balance", json={"latencyMs": 300})
     control.delete("/_sandbox/calls")
@@ -58,7 +58,7 @@ def test_fifty_concurrent_identical_reads_reach_the_platform_once(player: Player
     assert control.get("/_sandbox/calls").json()["balance"] == 1
 
 
-def test_a_20_mb_document_upload_streams_through(player: Player, control: httpx.Client, upload_file: Path) -> None:
+def test_a_20_mb_document_upload_streams_through(player: Browser, control: httpx.Client, upload_file: Path) -> None:
     player.login()
     with upload_file.open("rb") as f:
         answer = player.http.post(
@@ -73,20 +73,20 @@ def test_a_20_mb_document_upload_streams_through(player: Player, control: httpx.
     assert any(d["docType"] == "Id Proof" for d in documents)
 
 
-def test_game_launch_paths_get_the_session_from_the_gateway(player: Player) -> None:
+def test_game_launch_paths_get_the_session_from_the_gateway(player: Browser) -> None:
     player.login()
     launch = player.http.get("/rest/ezugi/session")
     assert launch.status_code == 200 and launch.json()["success"] is True
     assert launch.json()["EZUGI_GAME_URL"]
 
 
-def test_an_unknown_route_and_a_down_platform(player: Player, stack: Stack, control: httpx.Client) -> None:
+def test_an_unknown_route_and_a_down_platform(player: Browser, stack: Stack, control: httpx.Client) -> None:
     assert player.post("/api/player/nothingHere").status_code == 404
     control.put("/_sandbox/faults/homeBanners", json={"errorRate": 1.0, "errorStatus": 503})
     assert player.http.get("/capi/home-banners").status_code == 503, "platform statuses pass through"
 
 
-def test_no_secret_reaches_the_logs(player: Player, stack: Stack, control: httpx.Client) -> None:
+def test_no_secret_reaches_the_logs(player: Browser, stack: Stack, control: httpx.Client) -> None:
     player.login()
     player.post("/api/cashier/balance")
     player.http.get("/rest/ezugi/session")

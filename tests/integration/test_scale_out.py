@@ -11,7 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.cluster import ADMIN_TOKEN, Cluster, ClusterBrowser, sandbox_control, start_cluster
+from tests.support.browser import Browser
+from tests.support.cluster import ADMIN_TOKEN, Cluster, start_cluster
 
 pytestmark = pytest.mark.redis
 
@@ -24,64 +25,64 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
 
 
 @pytest.fixture
-def control(cluster: Cluster) -> Iterator[httpx.Client]:
-    with sandbox_control(cluster) as client:
-        yield client
+def sandbox_url(cluster: Cluster) -> str:
+    """Where `control` (tests/conftest.py) reaches this cluster's sandbox."""
+    return cluster.sandbox.url
 
 
 @pytest.fixture
-def player(cluster: Cluster, control: httpx.Client) -> Iterator[ClusterBrowser]:
-    b = ClusterBrowser(cluster)
+def player(cluster: Cluster, control: httpx.Client) -> Iterator[Browser]:
+    b = Browser.on(cluster)
     yield b
-    b.http.close()
+    b.close()
 
 
 def _calls(control: httpx.Client, route: str) -> int:
     return int(control.get("/_sandbox/calls").json().get(route, 0))
 
 
-def test_a_session_made_on_one_instance_works_on_the_others(player: ClusterBrowser) -> None:
-    player.login(0)
+def test_a_session_made_on_one_instance_works_on_the_others(player: Browser) -> None:
+    player.login(on=0)
     for instance in (1, 2):
-        answer = player.post(instance, "/api/player/getProfile").json()
+        answer = player.post("/api/player/getProfile", on=instance).json()
         assert answer["login"] == "demo1", answer
-        assert player.get(instance, "/bff/session").json()["loggedIn"] is True
+        assert player.get("/bff/session", on=instance).json()["loggedIn"] is True
 
 
 def test_identical_reads_spread_over_three_instances_reach_the_platform_once_per_instance(
-    player: ClusterBrowser, control: httpx.Client
+    player: Browser, control: httpx.Client
 ) -> None:
     """Reads join in each instance, not across them: joining across costs two Redis round trips
     on every read, to save at most one platform call per instance in a burst like this."""
-    player.login(0)
+    player.login(on=0)
     control.put("/_sandbox/faults/balance", json={"latencyMs": 600})
     control.delete("/_sandbox/calls")
     with concurrent.futures.ThreadPoolExecutor(30) as pool:
-        answers = list(pool.map(lambda n: player.post(n % 3, "/api/cashier/balance"), range(30)))
+        answers = list(pool.map(lambda n: player.post("/api/cashier/balance", on=n % 3), range(30)))
     assert {a.status_code for a in answers} == {200}
     assert {a.json()["values"][0]["cash"]["value"] for a in answers} == {5000.0}
     assert 1 <= _calls(control, "balance") <= 3
 
 
 def test_identical_content_reads_spread_over_three_instances_reach_the_platform_once(
-    player: ClusterBrowser, control: httpx.Client
+    player: Browser, control: httpx.Client
 ) -> None:
     path = f"/capi/header-links?nonce={time.time_ns()}"
     control.put("/_sandbox/faults/headerLinks", json={"latencyMs": 600})
     control.delete("/_sandbox/calls")
     with concurrent.futures.ThreadPoolExecutor(30) as pool:
-        answers = list(pool.map(lambda n: player.get(n % 3, path), range(30)))
+        answers = list(pool.map(lambda n: player.get(path, on=n % 3), range(30)))
     assert {a.status_code for a in answers} == {200}
     assert _calls(control, "headerLinks") == 1
 
 
-def test_a_withdrawal_sent_to_two_instances_at_once_is_made_once(player: ClusterBrowser, control: httpx.Client) -> None:
-    player.login(0)
+def test_a_withdrawal_sent_to_two_instances_at_once_is_made_once(player: Browser, control: httpx.Client) -> None:
+    player.login(on=0)
     control.put("/_sandbox/faults/cashout12", json={"latencyMs": 400})
     control.delete("/_sandbox/calls")
     body = {"paymentMethod": "paykassma", "amount": 1000, "accountType": "Paytm", "personalNumber": "demo@upi"}
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        first, second = pool.map(lambda n: player.post(n, "/api/cashier/cashout12", body), (0, 1))
+        first, second = pool.map(lambda n: player.post("/api/cashier/cashout12", body, on=n), (0, 1))
     assert _calls(control, "cashout12") == 1
     assert first.status_code == second.status_code == 200
     assert first.json() == second.json() and first.json()["success"] is True
@@ -89,38 +90,36 @@ def test_a_withdrawal_sent_to_two_instances_at_once_is_made_once(player: Cluster
     assert cash == "4000.00", "charged once"
 
 
-def test_an_idempotent_replay_reaches_no_upstream(player: ClusterBrowser, control: httpx.Client) -> None:
-    player.login(0)
+def test_an_idempotent_replay_reaches_no_upstream(player: Browser, control: httpx.Client) -> None:
+    player.login(on=0)
     body = {"paymentMethod": "paykassma", "amount": 1000, "accountType": "Paytm", "personalNumber": "demo@upi"}
     key = {"Idempotency-Key": f"withdraw-{time.time_ns()}"}
-    first = player.post(0, "/api/cashier/cashout12", body, headers=key)
+    first = player.post("/api/cashier/cashout12", body, headers=key, on=0)
     control.delete("/_sandbox/calls")
-    replay = player.post(2, "/api/cashier/cashout12", body, headers=key)
+    replay = player.post("/api/cashier/cashout12", body, headers=key, on=2)
     assert replay.json() == first.json()
     assert replay.headers["idempotent-replayed"] == "true"
     assert _calls(control, "cashout12") == 0
 
 
-def test_content_is_cached_across_instances(player: ClusterBrowser, control: httpx.Client) -> None:
+def test_content_is_cached_across_instances(player: Browser, control: httpx.Client) -> None:
     path = f"/capi/header-links?nonce={time.time_ns()}"
     control.delete("/_sandbox/calls")
-    states = [player.get(n, path).headers["x-cache"] for n in (0, 1, 2)]
+    states = [player.get(path, on=n).headers["x-cache"] for n in (0, 1, 2)]
     assert states == ["MISS", "HIT", "HIT"]
     assert _calls(control, "headerLinks") == 1
 
 
-def test_a_follower_completes_when_its_leader_dies(
-    cluster: Cluster, player: ClusterBrowser, control: httpx.Client
-) -> None:
+def test_a_follower_completes_when_its_leader_dies(cluster: Cluster, player: Browser, control: httpx.Client) -> None:
     """Content joins across instances: when the instance making the call dies, one that
     waited for it makes the call itself."""
     path = f"/capi/header-links?nonce={time.time_ns()}"
     control.put("/_sandbox/faults/headerLinks", json={"latencyMs": 1500})
     control.delete("/_sandbox/calls")
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        leader = pool.submit(player.get, 0, path)
+        leader = pool.submit(player.get, path, on=0)
         time.sleep(0.3)
-        follower = pool.submit(player.get, 1, path)
+        follower = pool.submit(player.get, path, on=1)
         time.sleep(0.3)
         cluster.gateways[0].kill()
         answer = follower.result(timeout=20)
@@ -132,32 +131,32 @@ def test_a_follower_completes_when_its_leader_dies(
 
 
 def test_a_redis_outage_fails_fast_serves_content_and_recovers(
-    cluster: Cluster, player: ClusterBrowser, control: httpx.Client
+    cluster: Cluster, player: Browser, control: httpx.Client
 ) -> None:
-    player.login(0)
-    assert player.get(0, "/capi/home-banners").status_code == 200
+    player.login(on=0)
+    assert player.get("/capi/home-banners", on=0).status_code == 200
     cluster.redis.stop()
     try:
         started = time.monotonic()
-        answer = player.post(0, "/api/cashier/balance")
+        answer = player.post("/api/cashier/balance", on=0)
         while answer.status_code == 200 and time.monotonic() - started < 1.0:
-            answer = player.post(0, "/api/cashier/balance")  # the session's copy, until Redis is known gone
+            answer = player.post("/api/cashier/balance", on=0)  # the session's copy, until Redis is known gone
         elapsed = time.monotonic() - started
         assert answer.status_code == 503 and answer.json()["code"] == "STORE_UNAVAILABLE"
         assert elapsed < 1.0, f"fails fast ({elapsed:.2f}s)"
-        content = player.get(0, "/capi/home-banners")
+        content = player.get("/capi/home-banners", on=0)
         assert content.status_code == 200, "anonymous content is still served"
-        assert player.get(0, "/bff/ready").json()["status"] == "degraded"
+        assert player.get("/bff/ready", on=0).json()["status"] == "degraded"
     finally:
         cluster.redis.start()
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and player.get(0, "/bff/ready").status_code != 200:
+    while time.monotonic() < deadline and player.get("/bff/ready", on=0).status_code != 200:
         time.sleep(0.2)
-    assert player.get(0, "/bff/ready").status_code == 200, "recovered without a restart"
-    again = ClusterBrowser(cluster)
-    again.login(2)
-    assert again.post(0, "/api/cashier/balance").json()["success"] is True
-    again.http.close()
+    assert player.get("/bff/ready", on=0).status_code == 200, "recovered without a restart"
+    again = Browser.on(cluster)
+    again.login(on=2)
+    assert again.post("/api/cashier/balance", on=0).json()["success"] is True
+    again.close()
 
 
 @pytest.fixture(autouse=True)
@@ -169,11 +168,11 @@ def _logs_on_failure(request: pytest.FixtureRequest, cluster: Cluster) -> Iterat
             print(f"--- {process.name}\n{Path(process.log).read_text(errors='replace')[-2000:]}")
 
 
-def test_a_burst_never_reads_as_a_redis_outage(cluster: Cluster, player: ClusterBrowser, control: httpx.Client) -> None:
+def test_a_burst_never_reads_as_a_redis_outage(cluster: Cluster, player: Browser, control: httpx.Client) -> None:
     """500 concurrent reads on one instance: more than its Redis pool has connections."""
     import asyncio
 
-    player.login(0)
+    player.login(on=0)
     control.put("/_sandbox/faults/balance", json={"latencyMs": 300})
     cookies = player.http.cookies
     token = cookies.get("XSRF-TOKEN") or ""

@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterator
 import httpx
 import pytest
 
-from tests.support.cluster import ADMIN_TOKEN, Cluster, ClusterBrowser, commands_between, sandbox_control, start_cluster
+from tests.support.browser import Browser
+from tests.support.cluster import ADMIN_TOKEN, Cluster, commands_between, start_cluster
 
 pytestmark = pytest.mark.redis
 
@@ -24,16 +25,16 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
 
 
 @pytest.fixture
-def control(cluster: Cluster) -> Iterator[httpx.Client]:
-    with sandbox_control(cluster) as client:
-        yield client
+def sandbox_url(cluster: Cluster) -> str:
+    """Where `control` (tests/conftest.py) reaches this cluster's sandbox."""
+    return cluster.sandbox.url
 
 
-class Player(ClusterBrowser):
+class Player(Browser):
     """One browser; each call names the instance it lands on."""
 
     def balance(self, instance: int) -> httpx.Response:
-        return self.post(instance, "/api/cashier/balance")
+        return self.post("/api/cashier/balance", on=instance)
 
     def logged_in_on(self, instance: int) -> bool:
         answer = self.balance(instance)
@@ -47,9 +48,9 @@ class Player(ClusterBrowser):
 
 @pytest.fixture
 def player(cluster: Cluster, control: httpx.Client) -> Iterator[Player]:
-    p = Player(cluster)
+    p = Player.on(cluster)
     yield p
-    p.http.close()
+    p.close()
 
 
 def seconds_until(check: Callable[[], bool], within_s: float) -> float:
@@ -64,7 +65,7 @@ def seconds_until(check: Callable[[], bool], within_s: float) -> float:
 def test_a_logged_in_read_costs_no_redis_round_trip_once_the_session_is_copied(
     cluster: Cluster, player: Player
 ) -> None:
-    player.login(0)
+    player.login(on=0)
     assert player.logged_in_on(1)
     before = cluster.redis.commands()
     for _ in range(20):
@@ -75,14 +76,14 @@ def test_a_logged_in_read_costs_no_redis_round_trip_once_the_session_is_copied(
 
 def test_a_session_written_on_one_instance_is_seen_on_another_at_once(player: Player) -> None:
     assert not player.logged_in_on(1), "a visitor on instance 1"
-    player.login(0)
+    player.login(on=0)
     assert player.logged_in_on(1), "the login on instance 0, seen at once on instance 1"
 
 
 def test_a_session_revoked_by_admin_on_one_instance_is_refused_on_another_within_a_second(
     cluster: Cluster, player: Player
 ) -> None:
-    player.login(0)
+    player.login(on=0)
     assert player.logged_in_on(1) and player.logged_in_on(1), "instance 1 holds a copy"
     admin = {"authorization": f"Bearer {ADMIN_TOKEN}"}
     revoked = httpx.post(cluster.admin_urls[0] + "/admin/skins/aurora/players/demo1/revoke", headers=admin)
@@ -91,10 +92,10 @@ def test_a_session_revoked_by_admin_on_one_instance_is_refused_on_another_within
 
 
 def test_a_logout_on_one_instance_is_refused_on_another_within_a_second(player: Player, control: httpx.Client) -> None:
-    player.login(0)
+    player.login(on=0)
     jar = {"bff": player.http.cookies["bff"], "XSRF-TOKEN": player.http.cookies["XSRF-TOKEN"]}
     assert player.logged_in_on(1) and player.logged_in_on(1), "instance 1 holds a copy"
-    assert player.post(0, "/api/player/logout").status_code == 200
+    assert player.post("/api/player/logout", on=0).status_code == 200
     control.delete("/_sandbox/calls")
     # The same old cookie, replayed (a second tab, or a thief): its session ended everywhere.
     old = httpx.Client(cookies=jar, timeout=30)
@@ -110,7 +111,7 @@ def test_a_logout_on_one_instance_is_refused_on_another_within_a_second(player: 
 
 
 def test_a_copy_never_outlives_its_keys_ttl(cluster: Cluster, player: Player) -> None:
-    player.login(0)
+    player.login(on=0)
     with cluster.redis.client() as redis:
         redis.pexpire(player.key, 600)  # as if the session were about to end on its own
     assert player.logged_in_on(1), "copied with the TTL left"
@@ -118,7 +119,7 @@ def test_a_copy_never_outlives_its_keys_ttl(cluster: Cluster, player: Player) ->
 
 
 def test_copies_are_not_trusted_until_redis_and_the_subscription_are_back(cluster: Cluster, player: Player) -> None:
-    player.login(0)
+    player.login(on=0)
     assert player.logged_in_on(1) and player.logged_in_on(1), "instance 1 holds a copy"
     cluster.redis.kill()  # SIGKILL, nothing saved: every session is gone when it returns
     try:
@@ -140,7 +141,7 @@ def test_copies_are_not_trusted_until_redis_and_the_subscription_are_back(cluste
             break
         time.sleep(0.05)
     assert 200 in statuses, f"recovered without a restart ({statuses})"
-    again = Player(cluster)
-    again.login(0)
+    again = Player.on(cluster)
+    again.login(on=0)
     assert again.logged_in_on(1)
-    again.http.close()
+    again.close()

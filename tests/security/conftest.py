@@ -44,16 +44,13 @@ def production(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 
 
 @pytest.fixture
-def sandbox(stack: Stack) -> Iterator[httpx.Client]:
-    """The sandbox's control calls, on a freshly reset platform."""
-    with httpx.Client(base_url=stack.sandbox_url) as client:
-        client.post("/_sandbox/reset")
-        client.delete("/_sandbox/calls")
-        yield client
+def sandbox_url(stack: Stack) -> str:
+    """Where `control` (tests/conftest.py) reaches the stack's sandbox."""
+    return stack.sandbox_url
 
 
-def upstream_calls(sandbox: httpx.Client) -> int:
-    calls: dict[str, int] = sandbox.get("/_sandbox/calls").json()
+def upstream_calls(control: httpx.Client) -> int:
+    calls: dict[str, int] = control.get("/_sandbox/calls").json()
     return sum(calls.values())
 
 

@@ -25,7 +25,7 @@ def through_gateway(stack: Stack, site: str, lang: str) -> Any:
     return httpx.get(f"{stack.url}{BANNERS}?{LOCALE}{lang}", headers={"host": f"{HOSTS[site]}:{port}"}).json()
 
 
-def test_host_locale_and_header_tricks_cannot_poison_the_content_cache(stack: Stack, sandbox: httpx.Client) -> None:
+def test_host_locale_and_header_tricks_cannot_poison_the_content_cache(stack: Stack, control: httpx.Client) -> None:
     port = httpx.URL(stack.url).port
     aurora, pampa = f"127.0.0.1:{port}", f"pampa.localhost:{port}"
     es, pt = f"{BANNERS}?{LOCALE}es", f"{BANNERS}?{LOCALE}pt"

@@ -15,8 +15,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.browsers import Browser, exchange
-from tests.support.cluster import Cluster, sandbox_control, start_cluster
+from tests.support.browser import Browser
+from tests.support.cluster import Cluster, start_cluster
+from tests.support.rawhttp import exchange
 
 pytestmark = pytest.mark.redis
 JSON = {"content-type": "application/json"}
@@ -31,10 +32,9 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
 
 
 @pytest.fixture
-def control(cluster: Cluster) -> Iterator[httpx.Client]:
-    with sandbox_control(cluster) as client:
-        client.delete("/_sandbox/calls")
-        yield client
+def sandbox_url(cluster: Cluster) -> str:
+    """Where `control` (tests/conftest.py) reaches this cluster's sandbox."""
+    return cluster.sandbox.url
 
 
 def platform_calls(control: httpx.Client, route: str) -> int:
@@ -64,11 +64,11 @@ def test_guesses_at_one_account_reach_the_platform_at_most_its_allowance(
     after, the owner's correct password got 429."""
     control.post("/_sandbox/sites/aurora/players", json={"login": "victim01", "password": "owner-pass-1"})
     control.post("/_sandbox/sites/aurora/players", json={"login": "mallory1", "password": "mallory-pass"})
-    owner = Browser(cluster, "127.0.40.250")
-    assert owner.login("victim01", "owner-pass-1").json()["success"] is True
-    owner.post(0, "/api/player/logout")
-    attacker = Browser(cluster, "127.0.40.251")
-    assert attacker.login("mallory1", "mallory-pass", instance=1).json()["success"] is True
+    owner = Browser.on(cluster, "127.0.40.250")
+    assert owner.attempt_login("victim01", "owner-pass-1").json()["success"] is True
+    owner.post("/api/player/logout", on=0)
+    attacker = Browser.on(cluster, "127.0.40.251")
+    assert attacker.attempt_login("mallory1", "mallory-pass", on=1).json()["success"] is True
     logged_in = dict(attacker.http.cookies.items())
     control.delete("/_sandbox/calls")
 
@@ -86,10 +86,10 @@ def test_guesses_at_one_account_reach_the_platform_at_most_its_allowance(
     print(f"200 concurrent guesses from 200 addresses on 3 instances: {reached} reached the platform")
     assert reached <= 8, f"{reached} guesses reached the platform"
     assert statuses.count(200) == reached and set(statuses) <= {200, 409, 429}, "the rest were refused unsent"
-    stranger = Browser(cluster, "127.0.40.252")
-    locked = stranger.login("victim01", "owner-pass-1", instance=2)
+    stranger = Browser.on(cluster, "127.0.40.252")
+    locked = stranger.attempt_login("victim01", "owner-pass-1", on=2)
     assert locked.status_code == 429 and int(locked.headers["retry-after"]) > 0
-    back = owner.login("victim01", "owner-pass-1", instance=2)
+    back = owner.attempt_login("victim01", "owner-pass-1", on=2)
     assert back.status_code == 200 and back.json()["success"] is True, "the owner's own browser still gets in"
     for browser in (owner, attacker, stranger):
         browser.close()
@@ -98,8 +98,8 @@ def test_guesses_at_one_account_reach_the_platform_at_most_its_allowance(
 def test_guessing_session_ids_through_adoption_is_limited_and_logged_without_them(
     cluster: Cluster, control: httpx.Client
 ) -> None:
-    guesser = Browser(cluster, "127.0.42.1")
-    answers = [guesser.post(n % 3, "/bff/session/adopt", {"sid": f"guessed-sid-{n:06d}"}) for n in range(12)]
+    guesser = Browser.on(cluster, "127.0.42.1")
+    answers = [guesser.post("/bff/session/adopt", {"sid": f"guessed-sid-{n:06d}"}, on=n % 3) for n in range(12)]
     guesser.close()
     assert [a.status_code for a in answers[:5]] == [401] * 5
     assert {a.status_code for a in answers[5:]} == {429}
@@ -114,8 +114,8 @@ def test_a_flood_of_visitors_neither_fills_redis_nor_slows_players(cluster: Clus
     players = []
     for n in range(6):
         control.post("/_sandbox/sites/aurora/players", json={"login": f"steady{n}", "password": "pw-123456"})
-        player = Browser(cluster, f"127.0.43.{n + 1}")
-        assert player.login(f"steady{n}", "pw-123456", instance=n % 3).json()["success"] is True
+        player = Browser.on(cluster, f"127.0.43.{n + 1}")
+        assert player.attempt_login(f"steady{n}", "pw-123456", on=n % 3).json()["success"] is True
         players.append(player)
     with cluster.redis.client() as redis:
         before = {key for key in redis.scan_iter(count=1000) if not key.startswith(b"bff:flight:")}
@@ -125,7 +125,7 @@ def test_a_flood_of_visitors_neither_fills_redis_nor_slows_players(cluster: Clus
     def poll(player: Browser) -> None:
         n = 0
         while flooding:
-            polled.append(player.post(n % 3, "/api/cashier/balance").status_code)
+            polled.append(player.post("/api/cashier/balance", on=n % 3).status_code)
             n += 1
             time.sleep(0.05)
 

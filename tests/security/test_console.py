@@ -15,9 +15,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.support.browsers import exchange
 from tests.support.cluster import Cluster, bound_client, start_cluster
 from tests.support.console import ADMIN_TOKEN, OPERATORS, PASSWORDS, SECRETS, bearer, hashes, write_operators
+from tests.support.rawhttp import exchange
 
 pytestmark = pytest.mark.redis
 TARGET = "target-password-0001"

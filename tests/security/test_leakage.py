@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import httpx
 
+from tests.support.browser import Browser
 from tests.support.stack import Stack
-from tests.support.visitor import Player
 
 PLAYERS = 50
 ROUNDS = 6
@@ -22,19 +22,19 @@ def cash_of(balance: dict[str, object]) -> Decimal:
 
 
 def test_fifty_players_polling_at_once_each_see_only_their_own(
-    stack: Stack, sandbox: httpx.Client, secrets: set[str]
+    stack: Stack, control: httpx.Client, secrets: set[str]
 ) -> None:
     accounts = [(f"leak{n:02d}", f"pw-{n:02d}-s3cr3t", Decimal(1000 + n)) for n in range(PLAYERS)]
     for login, password, cash in accounts:
-        created = sandbox.post(
+        created = control.post(
             "/_sandbox/sites/aurora/players", json={"login": login, "password": password, "cash": str(cash)}
         )
         assert created.status_code == 201, created.text
         secrets.add(password)
 
-    def log_in(n: int) -> Player:
+    def log_in(n: int) -> Browser:
         login, password, _ = accounts[n]
-        player = Player(stack.url, client_ip=f"10.20.{n}.1")
+        player = Browser(stack.url, client_ip=f"10.20.{n}.1")
         player.login(login, password)
         return player
 
@@ -44,7 +44,7 @@ def test_fifty_players_polling_at_once_each_see_only_their_own(
     assert len(cookies) == PLAYERS, "every player has a session of their own"
     secrets.update(cookies)
     for login, _, _ in accounts:
-        secrets.update(sandbox.get(f"/_sandbox/sites/aurora/players/{login}").json()["sessionIds"])
+        secrets.update(control.get(f"/_sandbox/sites/aurora/players/{login}").json()["sessionIds"])
 
     start = threading.Barrier(PLAYERS)
     problems: list[str] = []

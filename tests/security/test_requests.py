@@ -19,10 +19,10 @@ import httpx
 import pytest
 
 from tests.security.conftest import upstream_calls
+from tests.support.browser import Browser
 from tests.support.cluster import RedisServer, require_redis_server
 from tests.support.rawhttp import raw, request
 from tests.support.stack import ROOT, Stack, free_port
-from tests.support.visitor import Player
 
 BALANCE = "/api/cashier/balance"
 LOGIN = "/api/player/login"
@@ -37,18 +37,18 @@ def location(head: str) -> str:
     return next((line for line in head.split("\r\n") if line.startswith("location:")), "")
 
 
-def credentials(player: Player) -> dict[str, str]:
+def credentials(player: Browser) -> dict[str, str]:
     """What a logged-in browser sends: its cookies and the XSRF echo."""
     cookie = "; ".join(f"{name}={value}" for name, value in player.http.cookies.items())
     return {"Cookie": cookie, "X-XSRF-TOKEN": player.xsrf()["X-XSRF-TOKEN"], "Content-Type": "application/json"}
 
 
 @pytest.fixture
-def demo(stack: Stack, sandbox: httpx.Client, secrets: set[str]) -> Player:
-    player = Player(stack.url, client_ip="198.51.100.1")
+def demo(stack: Stack, control: httpx.Client, secrets: set[str]) -> Browser:
+    player = Browser(stack.url, client_ip="198.51.100.1")
     player.login()
     secrets.add(player.cookie)
-    for sid in sandbox.get("/_sandbox/sites/aurora/players/demo1").json()["sessionIds"]:
+    for sid in control.get("/_sandbox/sites/aurora/players/demo1").json()["sessionIds"]:
         secrets.add(sid)
     return player
 
@@ -57,23 +57,23 @@ def demo(stack: Stack, sandbox: httpx.Client, secrets: set[str]) -> Player:
 
 
 def test_the_platform_identity_headers_come_only_from_the_gateway(
-    stack: Stack, sandbox: httpx.Client, demo: Player, secrets: set[str]
+    stack: Stack, control: httpx.Client, demo: Browser, secrets: set[str]
 ) -> None:
-    victim_sid = sandbox.get("/_sandbox/sites/aurora/players/demo1").json()["sessionIds"][0]
+    victim_sid = control.get("/_sandbox/sites/aurora/players/demo1").json()["sessionIds"][0]
     spoofed = {"wsession": victim_sid, "siteid": "pampa", "sessionId": victim_sid}
-    visitor = Player(stack.url, client_ip="198.51.100.2")
+    visitor = Browser(stack.url, client_ip="198.51.100.2")
     stolen = visitor.http.post(BALANCE, json={}, headers={**visitor.xsrf(), **spoofed})
     assert stolen.json()["success"] is False and stolen.json()["code"] == "SESSION_EXPIRED"
     in_query = visitor.http.post(f"{BALANCE}?wsession={victim_sid}&siteid=pampa", json={}, headers=visitor.xsrf())
     assert in_query.json().get("success") is not True, "a session id in the query is not a session"
 
     secrets.add("vip12345")
-    vip = Player(stack.url, client_ip="198.51.100.3")
+    vip = Browser(stack.url, client_ip="198.51.100.3")
     vip.login("vip7", "vip12345")
     own = vip.post(BALANCE).json()
     assert vip.http.post(BALANCE, json={}, headers={**vip.xsrf(), **spoofed}).json() == own, "still the vip's own"
 
-    other_site = Player(stack.url, client_ip="198.51.100.4")
+    other_site = Browser(stack.url, client_ip="198.51.100.4")
     answer = other_site.http.post(
         LOGIN, json={"login": "pampa1", "password": "pampa123"}, headers={**other_site.xsrf(), "siteid": "pampa"}
     )
@@ -102,7 +102,7 @@ def test_the_skin_comes_from_the_host_alone(stack: Stack) -> None:
 
 
 def test_x_forwarded_for_from_the_internet_does_not_reset_the_login_limit(stack: Stack) -> None:
-    probe = Player(stack.url)
+    probe = Browser(stack.url)
     token, cookie = probe.xsrf()["X-XSRF-TOKEN"], "; ".join(f"{k}={v}" for k, v in probe.http.cookies.items())
     statuses = []
     for n in range(22):
@@ -122,13 +122,13 @@ def test_x_forwarded_for_from_the_internet_does_not_reset_the_login_limit(stack:
 
 
 def test_conflicting_body_lengths_are_refused_and_nothing_is_smuggled(
-    stack: Stack, sandbox: httpx.Client, demo: Player
+    stack: Stack, control: httpx.Client, demo: Browser
 ) -> None:
     head = f"POST {BALANCE} HTTP/1.1\r\nHost: {host(stack)}\r\n" + "".join(
         f"{k}: {v}\r\n" for k, v in credentials(demo).items()
     )
     smuggled = f"GET /api/player/getProfile HTTP/1.1\r\nHost: {host(stack)}\r\n\r\n"
-    before = upstream_calls(sandbox)
+    before = upstream_calls(control)
     attacks = {
         "CL.TE": head + "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + smuggled,
         "TE.CL": head + "Transfer-Encoding: chunked\r\nContent-Length: 60\r\n\r\n0\r\n\r\n" + smuggled,
@@ -139,16 +139,16 @@ def test_conflicting_body_lengths_are_refused_and_nothing_is_smuggled(
     for name, attack in attacks.items():
         answer = raw(stack.url, attack.encode(), timeout=5)
         assert answer.statuses == [400], f"{name}: {answer.statuses}"
-    assert upstream_calls(sandbox) == before
+    assert upstream_calls(control) == before
 
 
 def test_a_compressed_body_is_refused_never_forwarded_without_its_encoding(
-    stack: Stack, sandbox: httpx.Client, demo: Player
+    stack: Stack, control: httpx.Client, demo: Browser
 ) -> None:
     """Seen from outside: a gzip body was forwarded still compressed, its Content-Encoding dropped."""
     import gzip
 
-    before = upstream_calls(sandbox)
+    before = upstream_calls(control)
     for encoding in ("gzip", "deflate", "br", "gzip, identity"):
         answer = demo.http.post(
             "/api/cashier/cashout12",
@@ -156,12 +156,12 @@ def test_a_compressed_body_is_refused_never_forwarded_without_its_encoding(
             headers={**credentials(demo), "Content-Encoding": encoding},
         )
         assert answer.status_code == 415 and answer.json()["code"] == "UNSUPPORTED_ENCODING", encoding
-    assert upstream_calls(sandbox) == before
+    assert upstream_calls(control) == before
     assert demo.http.post(BALANCE, json={}, headers={**demo.xsrf(), "Content-Encoding": "identity"}).status_code == 200
 
 
 def test_connection_header_cannot_strip_what_the_gateway_adds(
-    stack: Stack, sandbox: httpx.Client, demo: Player
+    stack: Stack, control: httpx.Client, demo: Browser
 ) -> None:
     hop = {"Connection": "keep-alive, wsession, siteid, cookie, x-xsrf-token, x-request-id"}
     answer = demo.http.post(BALANCE, json={}, headers={**demo.xsrf(), **hop})
@@ -169,7 +169,7 @@ def test_connection_header_cannot_strip_what_the_gateway_adds(
     assert answer.json() == demo.post(BALANCE).json()
 
 
-def test_header_injection_with_cr_lf_goes_nowhere(stack: Stack, sandbox: httpx.Client) -> None:
+def test_header_injection_with_cr_lf_goes_nowhere(stack: Stack, control: httpx.Client) -> None:
     bare_cr = raw(
         stack.url, f"GET /bff/config HTTP/1.1\r\nHost: {host(stack)}\r\nX-A: a\rSet-Cookie: pwn=1\r\n\r\n".encode()
     )
@@ -183,7 +183,7 @@ def test_header_injection_with_cr_lf_goes_nowhere(stack: Stack, sandbox: httpx.C
         assert answer.status != 500 and "pwn" not in answer.head and "evil.example" not in answer.head, target
 
 
-def test_oversized_heads_and_bodies_are_refused(stack: Stack, demo: Player) -> None:
+def test_oversized_heads_and_bodies_are_refused(stack: Stack, demo: Browser) -> None:
     big_head = raw(stack.url, request("GET", "/bff/config", host(stack), {"X-Filler": "a" * 64 * 1024}))
     assert big_head.status == 431
     long_url = raw(stack.url, request("GET", "/capi/home-banners?q=" + "a" * 64 * 1024, host(stack)))
@@ -196,7 +196,7 @@ def test_oversized_heads_and_bodies_are_refused(stack: Stack, demo: Player) -> N
     assert chunked.status_code == 413
 
 
-def test_slow_clients_are_cut_off(stack: Stack, demo: Player) -> None:
+def test_slow_clients_are_cut_off(stack: Stack, demo: Browser) -> None:
     """The security stack runs with HEADER_TIMEOUT_S=2 and BODY_IDLE_TIMEOUT_S=2."""
     trickle = raw(stack.url, f"GET /bff/config HTTP/1.1\r\nHost: {host(stack)}\r\n".encode(), timeout=10)
     assert trickle.status == 408 and trickle.seconds < 5
@@ -241,9 +241,9 @@ PATH_TRICKS = [
 ]
 
 
-def test_odd_paths_are_refused_without_calling_the_platform(stack: Stack, sandbox: httpx.Client, demo: Player) -> None:
-    sandbox.delete("/_sandbox/calls")
-    before = upstream_calls(sandbox)
+def test_odd_paths_are_refused_without_calling_the_platform(stack: Stack, control: httpx.Client, demo: Browser) -> None:
+    control.delete("/_sandbox/calls")
+    before = upstream_calls(control)
     for path in PATH_TRICKS:
         for method in ("POST", "GET"):
             answer = raw(
@@ -252,7 +252,7 @@ def test_odd_paths_are_refused_without_calling_the_platform(stack: Stack, sandbo
             # A GET outside the API prefixes is a client route: the SPA's page (its own 404).
             spa_page = method == "GET" and answer.status == 200 and "content-type: text/html" in answer.head
             assert answer.status in (400, 404, 405) or spa_page, f"{method} {path}: {answer.status}"
-    assert upstream_calls(sandbox) == before, "not one odd path reached the platform"
+    assert upstream_calls(control) == before, "not one odd path reached the platform"
     assert demo.post(BALANCE).json()["success"] is True, "and the platform was not reset"
 
 
@@ -291,7 +291,7 @@ def elsewhere() -> Iterator[tuple[str, list[bytes]]]:
 
 
 def test_no_request_makes_the_gateway_call_another_host(
-    stack: Stack, demo: Player, elsewhere: tuple[str, list[bytes]]
+    stack: Stack, demo: Browser, elsewhere: tuple[str, list[bytes]]
 ) -> None:
     evil, seen = elsewhere
     me = credentials(demo)
@@ -321,7 +321,7 @@ def test_no_request_makes_the_gateway_call_another_host(
     assert seen == [], "the gateway called a host no skin names"
 
 
-def test_no_gateway_answer_redirects_off_site(stack: Stack, demo: Player) -> None:
+def test_no_gateway_answer_redirects_off_site(stack: Stack, demo: Browser) -> None:
     for target in (
         "/?next=https://evil.example/",
         "/home?redirect=//evil.example",

@@ -276,37 +276,6 @@ def start_cluster(
 
 
 @contextlib.contextmanager
-def sandbox_control(cluster: Cluster) -> Iterator[httpx.Client]:
-    """The sandbox's control calls on a freshly reset platform; faults cleared after."""
-    with httpx.Client(base_url=cluster.sandbox.url) as client:
-        client.post("/_sandbox/reset")
-        client.delete("/_sandbox/faults")
-        yield client
-        client.delete("/_sandbox/faults")
-
-
-class ClusterBrowser:
-    """One browser whose requests land on whichever instance of a cluster the test picks."""
-
-    def __init__(self, cluster: Cluster) -> None:
-        self.urls = [g.url for g in cluster.gateways]
-        self.http = httpx.Client(timeout=30)
-        assert self.http.get(self.urls[0] + "/bff/session").status_code == 200
-
-    def post(self, instance: int, path: str, body: object = None, **kw: object) -> httpx.Response:
-        token = self.http.cookies.get("XSRF-TOKEN") or ""
-        headers = {"X-XSRF-TOKEN": token, **kw.pop("headers", {})}  # type: ignore[dict-item]
-        return self.http.post(self.urls[instance] + path, json={} if body is None else body, headers=headers, **kw)  # type: ignore[arg-type]
-
-    def get(self, instance: int, path: str) -> httpx.Response:
-        return self.http.get(self.urls[instance] + path)
-
-    def login(self, instance: int = 0) -> None:
-        answer = self.post(instance, "/api/player/login", {"login": "demo1", "password": "demo123"})
-        assert answer.status_code == 200 and answer.json().get("success") is True, answer.text
-
-
-@contextlib.contextmanager
 def slow_call_in_flight(url: str, sandbox_url: str, latency_ms: int = 2000) -> Iterator[dict[str, httpx.Response]]:
     """A player's call that the platform takes `latency_ms` to answer, in flight (in a thread)
     while the block runs, e.g. to drain the gateway under it; on leaving, waited for: its answer

@@ -1,10 +1,10 @@
-"""Building a gateway for tests, and a browser-like client for it."""
+"""Building a gateway for tests, and a browser on it (tests/support/browser.py's `AsyncBrowser`)."""
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
@@ -13,6 +13,7 @@ import respx
 from gateway.app import create_app
 from gateway.config.settings import Settings
 from gateway.edge.entry import FrontDoor
+from tests.support.browser import AsyncBrowser
 from tests.support.respx_platform import RespxPlatform
 from tests.support.stack import free_port
 
@@ -61,7 +62,7 @@ def platform_of(app: FrontDoor) -> RespxPlatform:
 
 
 @asynccontextmanager
-async def browser_on(app: FrontDoor) -> AsyncIterator[Browser]:
+async def browser_on(app: FrontDoor) -> AsyncIterator[AsyncBrowser]:
     """A browser on the app through httpx's ASGI transport, which (unlike Litestar's test
     client) lets concurrent requests really overlap. Upstream connections open lazily."""
     platform = _platforms.get(app)
@@ -72,50 +73,13 @@ async def browser_on(app: FrontDoor) -> AsyncIterator[Browser]:
     transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 40000))
     try:
         async with httpx.AsyncClient(transport=transport, base_url=SITE) as client:
-            yield Browser(client, platform)
+            yield AsyncBrowser(client, platform, UPSTREAM)
     finally:
         _browsers[app] -= 1
         if _browsers[app] == 0:
             await app.gateway.clients.aclose()
             if platform is not None:
                 await platform.aclose()
-
-
-class Browser:
-    """Talks to the gateway as the SPA does: cookies kept, X-XSRF-TOKEN echoed on unsafe calls."""
-
-    def __init__(self, client: httpx.AsyncClient, platform: RespxPlatform | None = None) -> None:
-        self.client = client
-        self._platform = platform
-        self.platform = platform.url if platform is not None else UPSTREAM
-        """Where the mocked platform really listens: the built-in skins' upstream, frame and payment host."""
-
-    def refusing(self) -> AbstractAsyncContextManager[None]:
-        """The platform down for real while the block runs: every connection to it is refused."""
-        assert self._platform is not None, "a gateway_app(router) has a platform to take down"
-        return self._platform.refusing()
-
-    async def start(self) -> dict[str, Any]:
-        response = await self.client.get("/bff/session")
-        assert response.status_code == 200
-        return dict(response.json())
-
-    def xsrf(self) -> dict[str, str]:
-        token = self.client.cookies.get("XSRF-TOKEN")
-        return {"X-XSRF-TOKEN": token} if token else {}
-
-    async def post(
-        self, path: str, body: Any = None, headers: dict[str, str] | None = None, **kw: Any
-    ) -> httpx.Response:
-        return await self.client.post(
-            path, json={} if body is None else body, headers={**self.xsrf(), **(headers or {})}, **kw
-        )
-
-    async def get(self, path: str, **kw: Any) -> httpx.Response:
-        return await self.client.get(path, **kw)
-
-    async def login(self, login: str = "demo1", password: str = "demo123", **extra: Any) -> httpx.Response:
-        return await self.post("/api/player/login", {"login": login, "password": password, **extra})
 
 
 Handler = Callable[[httpx.Request], httpx.Response]

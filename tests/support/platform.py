@@ -8,6 +8,7 @@ import msgspec
 from litestar.testing import TestClient
 
 from sandbox.app import SandboxSettings, create_app
+from tests.support.browser import xsrf_echo
 
 DEMO = {"site": "aurora", "login": "demo1", "password": "demo123"}
 
@@ -22,10 +23,7 @@ class PlatformClient:
         self.session: str | None = None
 
     def headers(self, extra: dict[str, str] | None = None) -> dict[str, str]:
-        headers = {"siteid": self.site}
-        token = self.client.cookies.get("XSRF-TOKEN")
-        if token:
-            headers["X-XSRF-TOKEN"] = token
+        headers = {"siteid": self.site, **xsrf_echo(self.client.cookies)}
         if self.session:
             headers["wsession"] = self.session
         return {**headers, **(extra or {})}

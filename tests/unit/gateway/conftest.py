@@ -7,8 +7,9 @@ import httpx
 import pytest
 import respx
 
+from tests.support.browser import AsyncBrowser
 from tests.support.cluster import RedisServer, require_redis_server
-from tests.support.gateway import UPSTREAM, Browser, browser_on, gateway_app
+from tests.support.gateway import UPSTREAM, browser_on, gateway_app
 from tests.support.stack import free_port
 
 
@@ -42,7 +43,7 @@ def upstream() -> respx.Router:
 
 
 @pytest.fixture
-async def visitor(upstream: respx.Router) -> AsyncIterator[Browser]:
+async def visitor(upstream: respx.Router) -> AsyncIterator[AsyncBrowser]:
     async with browser_on(gateway_app(upstream)) as b:
         await b.start()
         yield b

@@ -10,20 +10,21 @@ import pytest
 import respx
 
 from gateway.config.settings import SharedRedis
-from tests.support.gateway import Browser, browser_on, gateway_app
+from tests.support.browser import AsyncBrowser
+from tests.support.gateway import browser_on, gateway_app
 from tests.support.stack import free_port
 
 pytestmark = pytest.mark.anyio
 
 
-async def test_config_gives_the_spa_the_public_skin(visitor: Browser) -> None:
+async def test_config_gives_the_spa_the_public_skin(visitor: AsyncBrowser) -> None:
     config = (await visitor.get("/bff/config")).json()
     assert config["skin"]["name"] == "Aurora Casino"
     assert config["skin"]["currencySymbol"] == "Bs."
     assert set(config["skin"]["branding"]) >= {"logo", "primary", "accent", "operatorLine"}
 
 
-async def test_the_openapi_document_covers_the_bff_and_the_catalogue(visitor: Browser) -> None:
+async def test_the_openapi_document_covers_the_bff_and_the_catalogue(visitor: AsyncBrowser) -> None:
     """Found by the fuzz suite after the handlers began answering with `Outgoing`: Litestar tried
     to model it as a dataclass and the document itself answered 500."""
     document = await visitor.get("/bff/openapi.json")
@@ -63,7 +64,7 @@ async def test_unknown_hosts_get_no_skin(upstream: respx.Router) -> None:
 
 
 async def test_a_session_from_a_url_is_adopted_after_the_platform_confirms_it(
-    visitor: Browser, upstream: respx.Router
+    visitor: AsyncBrowser, upstream: respx.Router
 ) -> None:
     def profile(request: httpx.Request) -> httpx.Response:
         if request.headers.get("wsession") == "GOOD-SID-123":
@@ -78,7 +79,7 @@ async def test_a_session_from_a_url_is_adopted_after_the_platform_confirms_it(
     assert "GOOD-SID-123" not in str(adopted.headers)
 
 
-async def test_health_and_readiness(visitor: Browser, upstream: respx.Router) -> None:
+async def test_health_and_readiness(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     assert (await visitor.get("/bff/health")).json() == {"status": "ok"}
     upstream.get("/").mock(return_value=httpx.Response(404))
     ready = await visitor.get("/bff/ready")

@@ -12,7 +12,8 @@ import httpx
 import pytest
 import respx
 
-from tests.support.gateway import Browser, browser_on, gateway_app
+from tests.support.browser import AsyncBrowser
+from tests.support.gateway import browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
 BANNERS = "/capi/home-banners"
@@ -128,7 +129,7 @@ async def test_the_browsers_own_copy_is_confirmed_without_a_platform_call(upstre
     assert len(seen) == 1 and "if-none-match" not in seen[0].headers
 
 
-async def test_a_copy_the_platform_stops_allowing_is_dropped(visitor: Browser, upstream: respx.Router) -> None:
+async def test_a_copy_the_platform_stops_allowing_is_dropped(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     kept = platform(upstream, {"cache-control": "max-age=0"})
     await visitor.get(BANNERS)
     refused = platform(upstream, {"cache-control": "no-store"})

@@ -34,8 +34,9 @@ from gateway.shared.instances import Instances
 from gateway.shared.presence import Presence
 from gateway.shared.store.redis import connect
 from gateway.upstream.resilience import BreakerConfig, Breakers
+from tests.support.browser import AsyncBrowser
 from tests.support.cluster import RedisServer
-from tests.support.gateway import ONE_SKIN, UPSTREAM, Browser, browser_on, gateway_app
+from tests.support.gateway import ONE_SKIN, UPSTREAM, browser_on, gateway_app
 from tests.support.stack import free_port
 
 pytestmark = pytest.mark.anyio
@@ -308,7 +309,7 @@ VIEWER = "console-changes-viewer-token"
 
 
 @pytest.fixture
-async def admin(upstream: respx.Router, tmp_path: Path) -> AsyncIterator[tuple[Browser, httpx.AsyncClient]]:
+async def admin(upstream: respx.Router, tmp_path: Path) -> AsyncIterator[tuple[AsyncBrowser, httpx.AsyncClient]]:
     upstream.get("/").mock(return_value=httpx.Response(404))  # the overview probes each upstream origin
     operators = tmp_path / "operators.toml"
     operators.write_text(f'[[tokens]]\nname = "vic"\nrole = "viewer"\ntoken_sha256 = "{token_digest(VIEWER)}"\n')
@@ -330,7 +331,7 @@ def test_every_write_of_the_console_needs_the_operator_role() -> None:
     assert all(h.opt.get("role") == "viewer" for h in handlers if h not in writes)
 
 
-async def test_a_viewer_previews_nothing(admin: tuple[Browser, httpx.AsyncClient]) -> None:
+async def test_a_viewer_previews_nothing(admin: tuple[AsyncBrowser, httpx.AsyncClient]) -> None:
     _, ops = admin
     body = {"skin": "aurora", "upstream": "api", "url": None, "baseVersion": "x"}
     refused = await ops.post("/admin/api/changes/preview", json=body, headers={"authorization": f"Bearer {VIEWER}"})
@@ -338,7 +339,7 @@ async def test_a_viewer_previews_nothing(admin: tuple[Browser, httpx.AsyncClient
 
 
 async def test_the_overview_shows_health_breakers_and_overrides(
-    admin: tuple[Browser, httpx.AsyncClient], upstream: respx.Router
+    admin: tuple[AsyncBrowser, httpx.AsyncClient], upstream: respx.Router
 ) -> None:
     browser, ops = admin
     upstream.post("/api/agentAccount/getProviders").mock(return_value=httpx.Response(500, json={}))
@@ -358,7 +359,7 @@ async def test_the_overview_shows_health_breakers_and_overrides(
     assert (await ops.get("/admin/api/series?minutes=61")).json()["errors"][0]["field"] == "minutes"
 
 
-async def test_the_metrics_behind_the_alerts(admin: tuple[Browser, httpx.AsyncClient]) -> None:
+async def test_the_metrics_behind_the_alerts(admin: tuple[AsyncBrowser, httpx.AsyncClient]) -> None:
     _, ops = admin
     version = (await ops.get("/admin/api/instances")).json()["current"]
     text = (await ops.get("/metrics")).text

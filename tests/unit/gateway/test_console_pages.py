@@ -13,7 +13,8 @@ import pytest
 import respx
 
 from gateway.app import admin_app
-from tests.support.gateway import Browser, browser_on, gateway_app
+from tests.support.browser import AsyncBrowser
+from tests.support.gateway import browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
 
@@ -43,7 +44,7 @@ def builds(tmp_path: Path) -> tuple[Path, Path]:
 @pytest.fixture
 async def listeners(
     upstream: respx.Router, builds: tuple[Path, Path]
-) -> AsyncIterator[tuple[Browser, httpx.AsyncClient]]:
+) -> AsyncIterator[tuple[AsyncBrowser, httpx.AsyncClient]]:
     player, console = builds
     upstream.get("/").mock(return_value=httpx.Response(404))  # the status probes each upstream
     app = gateway_app(upstream, admin_token=TOKEN, probe_upstreams=False, spa_dist=player, console_dist=console)
@@ -56,7 +57,9 @@ VIEWS = ["/admin", "/admin/", "/admin/instances", "/admin/history", "/admin/audi
 
 
 @pytest.mark.parametrize("path", VIEWS)
-async def test_every_view_of_the_console_is_its_page(listeners: tuple[Browser, httpx.AsyncClient], path: str) -> None:
+async def test_every_view_of_the_console_is_its_page(
+    listeners: tuple[AsyncBrowser, httpx.AsyncClient], path: str
+) -> None:
     _, ops = listeners
     answer = await ops.get(path, headers={"accept-encoding": "identity"})
     assert answer.status_code == 200, "the page is public: it asks for a session itself"
@@ -71,7 +74,7 @@ async def test_every_view_of_the_console_is_its_page(listeners: tuple[Browser, h
 
 
 async def test_the_page_and_its_assets_go_compressed_to_browsers_that_accept_it(
-    listeners: tuple[Browser, httpx.AsyncClient],
+    listeners: tuple[AsyncBrowser, httpx.AsyncClient],
 ) -> None:
     _, ops = listeners
     page = await ops.get("/admin", headers={"accept-encoding": "gzip"})
@@ -93,7 +96,7 @@ NOT_ASSETS = ["/admin/assets/nothing.js", "/admin/assets/console-abc123.js.gz", 
 
 
 @pytest.mark.parametrize("path", [*NOT_ASSETS, "/admin/assets"])
-async def test_only_the_builds_assets_are_served(listeners: tuple[Browser, httpx.AsyncClient], path: str) -> None:
+async def test_only_the_builds_assets_are_served(listeners: tuple[AsyncBrowser, httpx.AsyncClient], path: str) -> None:
     _, ops = listeners
     answer = await ops.get(path)
     assert answer.status_code == 404
@@ -102,7 +105,7 @@ async def test_only_the_builds_assets_are_served(listeners: tuple[Browser, httpx
 
 @pytest.mark.parametrize("path", ["/admin/api", "/admin/api/nothing", "/admin/api/session/x", "/admin/skins/aurora"])
 async def test_an_unknown_api_path_is_404_json_never_the_page(
-    listeners: tuple[Browser, httpx.AsyncClient], path: str
+    listeners: tuple[AsyncBrowser, httpx.AsyncClient], path: str
 ) -> None:
     _, ops = listeners
     answer = await ops.get(path)
@@ -111,14 +114,16 @@ async def test_an_unknown_api_path_is_404_json_never_the_page(
 
 
 @pytest.mark.parametrize("path", ["/nothing", "/admin/assets/a%2fb", "/metrics/x"])
-async def test_a_path_no_handler_takes_is_404_json(listeners: tuple[Browser, httpx.AsyncClient], path: str) -> None:
+async def test_a_path_no_handler_takes_is_404_json(
+    listeners: tuple[AsyncBrowser, httpx.AsyncClient], path: str
+) -> None:
     _, ops = listeners
     answer = await ops.get(path)  # was a 500: the router's 404 met no request context
     assert answer.status_code == 404
     assert answer.json()["code"] == "NOT_FOUND" and answer.json()["requestId"]
 
 
-async def test_the_api_still_wants_its_credentials(listeners: tuple[Browser, httpx.AsyncClient]) -> None:
+async def test_the_api_still_wants_its_credentials(listeners: tuple[AsyncBrowser, httpx.AsyncClient]) -> None:
     _, ops = listeners
     assert (await ops.get("/admin/status")).status_code == 401
     assert (await ops.get("/metrics")).status_code == 401
@@ -138,7 +143,7 @@ async def test_a_console_that_is_not_built_says_so(upstream: respx.Router, tmp_p
     "path", ["/admin", "/admin/", "/admin/history", "/admin/assets/console-abc123.js", "/assets/console-abc123.js"]
 )
 async def test_the_public_listener_serves_nothing_of_the_console(
-    listeners: tuple[Browser, httpx.AsyncClient], path: str
+    listeners: tuple[AsyncBrowser, httpx.AsyncClient], path: str
 ) -> None:
     browser, _ = listeners
     answer = await browser.get(path, headers={"accept-encoding": "identity"})

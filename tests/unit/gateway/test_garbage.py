@@ -1,7 +1,7 @@
 """A request leaves nothing for the garbage collector: under load, objects held in a cycle live
-until a collection walks them, and those walks were a fifth of a cached answer's CPU (found with
-bench/compare.py: the scope kept the request object, which kept the server's request cycle
-through `receive`, which kept the scope)."""
+until a collection walks them, and those walks cost a cached answer a good part of its CPU (found
+with bench/compare.py, figures in docs/decisions.md: the scope kept the request object, which kept
+the server's request cycle through `receive`, which kept the scope)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,8 @@ import pytest
 import respx
 
 from gateway.shared.session import ANONYMOUS_PER_ADDRESS, ANONYMOUS_SECONDS
-from tests.support.gateway import Browser, browser_on, gateway_app
+from tests.support.browser import AsyncBrowser
+from tests.support.gateway import browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
 LOGIN = "/api/player/login"
@@ -146,7 +147,7 @@ async def test_one_address_flooding_as_a_visitor_is_slowed_and_players_are_not(u
     assert polled == [200] * 40, "a logged-in player is never counted as a visitor"
 
 
-async def test_adopting_a_session_is_limited(visitor: Browser, upstream: respx.Router) -> None:
+async def test_adopting_a_session_is_limited(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     profile = upstream.post("/api/player/getProfile").mock(
         return_value=httpx.Response(200, json={"success": False, "code": "SESSION_EXPIRED"})
     )

@@ -20,7 +20,8 @@ from gateway.app import admin_app, create_app
 from gateway.config import skins
 from gateway.config.live import LiveConfig
 from gateway.upstream.resilience import Breaker, BreakerConfig, may_retry, parse_timings
-from tests.support.gateway import ONE_SKIN, UPSTREAM, Browser, browser_on, gateway_app
+from tests.support.browser import AsyncBrowser
+from tests.support.gateway import ONE_SKIN, UPSTREAM, browser_on, gateway_app
 from tests.support.gateway import test_settings as settings_for_tests
 from tests.support.respx_platform import RespxPlatform
 from tests.unit.gateway.conftest import calls
@@ -114,7 +115,7 @@ def test_timeouts_and_breaker_settings_are_checked() -> None:
 # --- through the proxy ----------------------------------------------------------------
 
 
-async def test_a_content_get_is_retried_past_a_502(visitor: Browser, upstream: respx.Router) -> None:
+async def test_a_content_get_is_retried_past_a_502(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     banners = upstream.get("/capi/home-banners").mock(
         side_effect=[httpx.Response(502), httpx.Response(200, json=[{"id": 1}])]
     )
@@ -122,7 +123,9 @@ async def test_a_content_get_is_retried_past_a_502(visitor: Browser, upstream: r
     assert answer.status_code == 200 and answer.json() == [{"id": 1}] and calls(banners) == 2
 
 
-async def test_a_read_post_is_sent_again_only_when_nothing_was_sent(visitor: Browser, upstream: respx.Router) -> None:
+async def test_a_read_post_is_sent_again_only_when_nothing_was_sent(
+    visitor: AsyncBrowser, upstream: respx.Router
+) -> None:
     ok = httpx.Response(200, json=[])
     providers = upstream.post(PROVIDERS).mock(side_effect=[ok, httpx.ConnectError("dropped idle"), ok])
     assert (await visitor.post(PROVIDERS)).status_code == 200, "a connection the pool keeps alive"
@@ -137,7 +140,7 @@ async def test_a_read_post_is_sent_again_only_when_nothing_was_sent(visitor: Bro
 
 
 async def test_a_money_call_is_never_retried_and_a_lost_answer_is_not_sent_twice(
-    visitor: Browser, upstream: respx.Router
+    visitor: AsyncBrowser, upstream: respx.Router
 ) -> None:
     cashout = upstream.post("/api/cashier/cashout12").mock(side_effect=httpx.ReadError("connection reset"))
     await visitor.login()
@@ -189,7 +192,7 @@ async def test_an_open_breaker_answers_at_once_without_calling(upstream: respx.R
 
 
 @pytest.fixture
-async def admin(upstream: respx.Router, tmp_path: Path) -> AsyncIterator[tuple[Browser, httpx.AsyncClient]]:
+async def admin(upstream: respx.Router, tmp_path: Path) -> AsyncIterator[tuple[AsyncBrowser, httpx.AsyncClient]]:
     upstream.get("/").mock(return_value=httpx.Response(404))  # the status page probes each upstream
     app = gateway_app(upstream, admin_token=TOKEN, probe_upstreams=False, audit_file=tmp_path / "audit.jsonl")
     transport = httpx.ASGITransport(app=admin_app(app), client=("10.0.0.9", 50000))
@@ -198,7 +201,7 @@ async def admin(upstream: respx.Router, tmp_path: Path) -> AsyncIterator[tuple[B
         yield browser, ops
 
 
-async def test_the_admin_api_wants_the_token(admin: tuple[Browser, httpx.AsyncClient]) -> None:
+async def test_the_admin_api_wants_the_token(admin: tuple[AsyncBrowser, httpx.AsyncClient]) -> None:
     _, ops = admin
     assert (await ops.get("/admin/status")).status_code == 401
     assert (await ops.get("/metrics", headers={"authorization": "Bearer nope"})).status_code == 401
@@ -207,7 +210,7 @@ async def test_the_admin_api_wants_the_token(admin: tuple[Browser, httpx.AsyncCl
 
 
 async def test_an_upstream_swap_is_validated_and_takes_the_next_request(
-    admin: tuple[Browser, httpx.AsyncClient], upstream: respx.Router, caplog: pytest.LogCaptureFixture
+    admin: tuple[AsyncBrowser, httpx.AsyncClient], upstream: respx.Router, caplog: pytest.LogCaptureFixture
 ) -> None:
     browser, ops = admin
     bad = await ops.put("/admin/skins/aurora/upstreams/api", json={"url": "ftp://nowhere"}, headers=AUTH)
@@ -230,7 +233,7 @@ async def test_an_upstream_swap_is_validated_and_takes_the_next_request(
 
 
 async def test_revoking_a_player_ends_the_session_server_side(
-    admin: tuple[Browser, httpx.AsyncClient], upstream: respx.Router
+    admin: tuple[AsyncBrowser, httpx.AsyncClient], upstream: respx.Router
 ) -> None:
     browser, ops = admin
     balance = upstream.post("/api/cashier/balance").mock(return_value=httpx.Response(200, json={"cash": "10"}))
@@ -243,7 +246,7 @@ async def test_revoking_a_player_ends_the_session_server_side(
 
 
 async def test_purging_a_skins_cache_makes_the_next_read_a_miss(
-    admin: tuple[Browser, httpx.AsyncClient], upstream: respx.Router
+    admin: tuple[AsyncBrowser, httpx.AsyncClient], upstream: respx.Router
 ) -> None:
     browser, ops = admin
     banners = upstream.get("/capi/home-banners").mock(return_value=httpx.Response(200, json=[]))
@@ -255,7 +258,7 @@ async def test_purging_a_skins_cache_makes_the_next_read_a_miss(
 
 
 async def test_metrics_count_what_the_gateway_did(
-    admin: tuple[Browser, httpx.AsyncClient], upstream: respx.Router
+    admin: tuple[AsyncBrowser, httpx.AsyncClient], upstream: respx.Router
 ) -> None:
     browser, ops = admin
 
@@ -326,7 +329,7 @@ async def test_spans_carry_the_request_id_and_the_upstream_gets_traceparent(upst
 
 def test_the_cli_serves_on_uvloop_as_uvicorn_run_would() -> None:
     """Serving several servers in one loop, the CLI picks the loop itself; on asyncio's own
-    loop the gateway answered a third fewer balance reads (bench/throughput.py, same run)."""
+    loop the gateway answered fewer balance reads (docs/decisions.md, "uvloop")."""
     import uvloop
 
     from gateway.operations.cli import _loop_factory
@@ -336,7 +339,7 @@ def test_the_cli_serves_on_uvloop_as_uvicorn_run_would() -> None:
 
 async def test_the_startup_heap_is_frozen_out_of_the_collectors_sight() -> None:
     """Found by `make bench`: full collections walked the whole heap (modules, app, routes),
-    ~40 ms each, several a second under load: the gateway's p99 was 49 ms, now ~9 ms."""
+    several a second under load, and were the gateway's p99 (docs/decisions.md)."""
     import gc
 
     from litestar.testing import AsyncTestClient

@@ -8,7 +8,7 @@ import httpx
 import pytest
 import respx
 
-from tests.support.gateway import Browser
+from tests.support.browser import AsyncBrowser
 
 pytestmark = pytest.mark.anyio
 
@@ -19,7 +19,7 @@ def platform_says(upstream: respx.Router, redirect_url: str) -> respx.Route:
     )
 
 
-async def test_the_player_is_sent_to_the_platforms_payment_page(visitor: Browser, upstream: respx.Router) -> None:
+async def test_the_player_is_sent_to_the_platforms_payment_page(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     route = platform_says(upstream, f"{visitor.platform}/_sandbox/pay/SEQ1?amount=500")
     await visitor.login()
     answer = await visitor.client.get("/bff/pay/SEQ1?payMethod=phone_pe", headers={"sec-fetch-site": "same-origin"})
@@ -37,7 +37,7 @@ async def test_the_player_is_sent_to_the_platforms_payment_page(visitor: Browser
     ["https://evil.example/pay", "{payment_host}@evil.example/", "javascript:alert(1)", "//evil.example/x"],
 )
 async def test_only_the_skins_payment_hosts_are_redirected_to(
-    visitor: Browser, upstream: respx.Router, target: str
+    visitor: AsyncBrowser, upstream: respx.Router, target: str
 ) -> None:
     platform_says(upstream, target.format(payment_host=visitor.platform))
     await visitor.login()
@@ -45,7 +45,9 @@ async def test_only_the_skins_payment_hosts_are_redirected_to(
     assert answer.status_code == 502 and "location" not in answer.headers
 
 
-async def test_a_visitor_or_a_cross_site_page_gets_no_payment_call(visitor: Browser, upstream: respx.Router) -> None:
+async def test_a_visitor_or_a_cross_site_page_gets_no_payment_call(
+    visitor: AsyncBrowser, upstream: respx.Router
+) -> None:
     route = platform_says(upstream, f"{visitor.platform}/_sandbox/pay/SEQ1")
     assert (await visitor.client.get("/bff/pay/SEQ1")).status_code == 401
     await visitor.login()
@@ -65,7 +67,7 @@ async def test_a_visitor_or_a_cross_site_page_gets_no_payment_call(visitor: Brow
     ],
 )
 async def test_a_deposit_the_platform_refuses_is_not_found_and_a_failing_platform_is_a_bad_gateway(
-    visitor: Browser, upstream: respx.Router, platform: httpx.Response, status: int
+    visitor: AsyncBrowser, upstream: respx.Router, platform: httpx.Response, status: int
 ) -> None:
     """Found by the fuzzing suite: any unknown deposit reference answered 502, as if the
     platform had failed."""

@@ -12,12 +12,13 @@ import respx
 
 from gateway.pipeline.guard import refused_path
 from gateway.upstream.resilience import parse_timings
-from tests.support.gateway import Browser, browser_on, gateway_app
+from tests.support.browser import AsyncBrowser
+from tests.support.gateway import browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
 
 
-async def test_site_and_session_headers_are_the_gateways_own(visitor: Browser, upstream: respx.Router) -> None:
+async def test_site_and_session_headers_are_the_gateways_own(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     balance = upstream.post("/api/cashier/balance").mock(return_value=httpx.Response(200, json={"success": True}))
     await visitor.login()
     spoof = {"siteid": "other-site", "wsession": "stolen", "Cookie-Extra": "x", "Connection": "wsession"}
@@ -33,13 +34,13 @@ async def test_site_and_session_headers_are_the_gateways_own(visitor: Browser, u
     assert sent.headers["x-forwarded-for"]
 
 
-async def test_a_visitor_is_anonymous_upstream(visitor: Browser, upstream: respx.Router) -> None:
+async def test_a_visitor_is_anonymous_upstream(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     providers = upstream.post("/api/agentAccount/getProviders").mock(return_value=httpx.Response(200, json=[]))
     await visitor.post("/api/agentAccount/getProviders", headers={"wsession": "forged"})
     assert "wsession" not in providers.calls.last.request.headers
 
 
-async def test_login_captures_strips_and_rotates(visitor: Browser, upstream: respx.Router) -> None:
+async def test_login_captures_strips_and_rotates(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     before = visitor.client.cookies.get("bff")
     response = await visitor.login()
     body = response.json()
@@ -54,7 +55,7 @@ async def test_login_captures_strips_and_rotates(visitor: Browser, upstream: res
 
 
 async def test_remember_me_makes_the_cookie_persistent_and_never_reaches_the_platform(
-    visitor: Browser, upstream: respx.Router
+    visitor: AsyncBrowser, upstream: respx.Router
 ) -> None:
     response = await visitor.login(rememberMe=True)
     sent = json.loads(upstream.routes[0].calls.last.request.content)
@@ -63,13 +64,13 @@ async def test_remember_me_makes_the_cookie_persistent_and_never_reaches_the_pla
     assert "Max-Age=2592000" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie.replace("Lax", "lax")
 
 
-async def test_without_remember_me_the_cookie_ends_with_the_browser(visitor: Browser) -> None:
+async def test_without_remember_me_the_cookie_ends_with_the_browser(visitor: AsyncBrowser) -> None:
     response = await visitor.login()
     cookie = next(c for c in response.headers.get_list("set-cookie") if c.startswith("bff="))
     assert "Max-Age" not in cookie and "expires" not in cookie.lower()
 
 
-async def test_logout_ends_the_session_and_the_old_cookie(visitor: Browser, upstream: respx.Router) -> None:
+async def test_logout_ends_the_session_and_the_old_cookie(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     profile = upstream.post("/api/player/getProfile").mock(return_value=httpx.Response(200, json={"success": True}))
     await visitor.login()
     old_cookie, old_token = visitor.client.cookies.get("bff"), visitor.xsrf()
@@ -81,7 +82,9 @@ async def test_logout_ends_the_session_and_the_old_cookie(visitor: Browser, upst
     assert profile.call_count == 0, "an ended session reaches nothing upstream"
 
 
-async def test_session_expired_from_the_platform_clears_the_session(visitor: Browser, upstream: respx.Router) -> None:
+async def test_session_expired_from_the_platform_clears_the_session(
+    visitor: AsyncBrowser, upstream: respx.Router
+) -> None:
     upstream.post("/api/cashier/balance").mock(
         return_value=httpx.Response(200, json={"success": False, "code": "SESSION_EXPIRED", "description": "x"})
     )
@@ -96,7 +99,7 @@ async def test_session_expired_from_the_platform_clears_the_session(visitor: Bro
     [{}, {"X-XSRF-TOKEN": "wrong"}, {"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}],
 )
 async def test_forged_unsafe_calls_are_refused_before_the_platform(
-    visitor: Browser, upstream: respx.Router, headers: dict[str, str]
+    visitor: AsyncBrowser, upstream: respx.Router, headers: dict[str, str]
 ) -> None:
     target = upstream.post("/api/player/getCountries").mock(return_value=httpx.Response(200, json={}))
     base = {} if "X-XSRF-TOKEN" in headers or not headers else visitor.xsrf()
@@ -106,7 +109,7 @@ async def test_forged_unsafe_calls_are_refused_before_the_platform(
     assert target.call_count == 0
 
 
-async def test_a_token_from_another_session_is_refused(visitor: Browser, upstream: respx.Router) -> None:
+async def test_a_token_from_another_session_is_refused(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     target = upstream.post("/api/player/getCountries").mock(return_value=httpx.Response(200, json={}))
     stolen = visitor.xsrf()
     visitor.client.cookies.clear()
@@ -128,7 +131,7 @@ async def test_a_token_from_another_session_is_refused(visitor: Browser, upstrea
     ],
 )
 async def test_paths_outside_the_catalogue_never_reach_the_platform(
-    visitor: Browser, upstream: respx.Router, path: str, status: int
+    visitor: AsyncBrowser, upstream: respx.Router, path: str, status: int
 ) -> None:
     response = await visitor.client.post(path, content=b"{}", headers=visitor.xsrf())
     assert response.status_code == status, response.text
@@ -137,7 +140,7 @@ async def test_paths_outside_the_catalogue_never_reach_the_platform(
 
 
 async def test_a_compressed_request_body_is_refused_not_forwarded_without_its_encoding(
-    visitor: Browser, upstream: respx.Router
+    visitor: AsyncBrowser, upstream: respx.Router
 ) -> None:
     """Found from outside: a gzip body was forwarded still compressed, its Content-Encoding dropped."""
     import gzip
@@ -149,7 +152,7 @@ async def test_a_compressed_request_body_is_refused_not_forwarded_without_its_en
     assert all(route.call_count == 0 for route in upstream.routes)
 
 
-async def test_session_paths_are_filled_by_the_gateway(visitor: Browser, upstream: respx.Router) -> None:
+async def test_session_paths_are_filled_by_the_gateway(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     ezugi = upstream.get("/rest/ezugi/session/UPSTREAM-SID-1").mock(
         return_value=httpx.Response(200, json={"success": True, "EZUGI_TOKEN": "t"})
     )
@@ -158,7 +161,7 @@ async def test_session_paths_are_filled_by_the_gateway(visitor: Browser, upstrea
     assert response.status_code == 200 and ezugi.call_count == 1
 
 
-async def test_fifty_identical_reads_make_one_upstream_call(visitor: Browser, upstream: respx.Router) -> None:
+async def test_fifty_identical_reads_make_one_upstream_call(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     async def slow(request: httpx.Request) -> httpx.Response:
         await asyncio.sleep(0.2)
         return httpx.Response(200, json={"success": True, "values": []})
@@ -172,7 +175,7 @@ async def test_fifty_identical_reads_make_one_upstream_call(visitor: Browser, up
 
 
 async def test_a_duplicate_withdrawal_is_sent_once_and_both_get_its_answer(
-    visitor: Browser, upstream: respx.Router
+    visitor: AsyncBrowser, upstream: respx.Router
 ) -> None:
     async def slow(request: httpx.Request) -> httpx.Response:
         await asyncio.sleep(0.2)
@@ -188,7 +191,9 @@ async def test_a_duplicate_withdrawal_is_sent_once_and_both_get_its_answer(
     assert first.json() == second.json() == {"success": True, "cashoutId": "CO-1"}
 
 
-async def test_a_different_exclusive_call_in_flight_is_a_conflict(visitor: Browser, upstream: respx.Router) -> None:
+async def test_a_different_exclusive_call_in_flight_is_a_conflict(
+    visitor: AsyncBrowser, upstream: respx.Router
+) -> None:
     async def slow(request: httpx.Request) -> httpx.Response:
         await asyncio.sleep(0.2)
         return httpx.Response(200, json={"success": True})
@@ -228,7 +233,7 @@ async def test_reads_of_different_sessions_are_never_joined(upstream: respx.Rout
     assert answer_a.json()["login"] == "SID-A" and answer_b.json()["login"] == "SID-B"
 
 
-async def test_upstream_statuses_and_bodies_pass_through(visitor: Browser, upstream: respx.Router) -> None:
+async def test_upstream_statuses_and_bodies_pass_through(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     upstream.get("/capi/home-banners").mock(
         return_value=httpx.Response(418, json={"data": [], "teapot": True}, headers={"x-internal": "secret"})
     )
@@ -250,7 +255,7 @@ async def test_unreachable_and_slow_upstreams_have_one_error_shape(upstream: res
         assert answer.json()["requestId"] == answer.headers["x-request-id"]
 
 
-async def test_content_calls_carry_no_session(visitor: Browser, upstream: respx.Router) -> None:
+async def test_content_calls_carry_no_session(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     banners = upstream.get("/capi/home-banners").mock(return_value=httpx.Response(200, json={"data": []}))
     await visitor.login()
     await visitor.get("/capi/home-banners", params={"filters[locale][$eq]": "es"})
@@ -282,7 +287,7 @@ def test_ordinary_paths_pass() -> None:
     ],
 )
 async def test_the_platforms_own_server_errors_reach_the_browser_as_the_common_error_json(
-    visitor: Browser, upstream: respx.Router, platform: int, status: int, code: str
+    visitor: AsyncBrowser, upstream: respx.Router, platform: int, status: int, code: str
 ) -> None:
     """Found by the fault suite: a platform 500 went out as the gateway's own 500, body and all."""
     upstream.post("/api/cashier/balance").mock(

@@ -13,7 +13,8 @@ import httpx
 import pytest
 import respx
 
-from tests.support.gateway import Browser, browser_on, gateway_app
+from tests.support.browser import AsyncBrowser
+from tests.support.gateway import browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
 
@@ -66,7 +67,7 @@ def decoded(response: httpx.Response, raw: bytes) -> bytes:
     return raw
 
 
-async def fetch(visitor: Browser, path: str, **headers: str) -> tuple[httpx.Response, bytes]:
+async def fetch(visitor: AsyncBrowser, path: str, **headers: str) -> tuple[httpx.Response, bytes]:
     """The answer and its body as it crossed the wire (httpx would decode it)."""
     sent = {name.replace("_", "-"): value.encode("latin-1") for name, value in headers.items()}
     async with visitor.client.stream("GET", path, headers=sent) as response:
@@ -92,13 +93,15 @@ def dist(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def site(upstream: respx.Router, dist: Path) -> AsyncIterator[Browser]:
+async def site(upstream: respx.Router, dist: Path) -> AsyncIterator[AsyncBrowser]:
     async with browser_on(gateway_app(upstream, spa_dist=dist)) as visitor:
         yield visitor
 
 
 @pytest.mark.parametrize(("accept", "coding"), [(CHROME, "br"), ("gzip", "gzip"), ("identity", None), ("", None)])
-async def test_the_page_travels_in_the_encoding_the_browser_accepts(site: Browser, accept: str, coding: str) -> None:
+async def test_the_page_travels_in_the_encoding_the_browser_accepts(
+    site: AsyncBrowser, accept: str, coding: str
+) -> None:
     response, raw = await fetch(site, "/home", accept_encoding=accept)
     assert response.status_code == 200
     assert response.headers.get("content-encoding") == coding
@@ -108,7 +111,7 @@ async def test_the_page_travels_in_the_encoding_the_browser_accepts(site: Browse
     assert response.headers["etag"].startswith('"') and "content-security-policy" in response.headers
 
 
-async def test_a_current_copy_is_answered_304_only_in_its_own_encoding(site: Browser) -> None:
+async def test_a_current_copy_is_answered_304_only_in_its_own_encoding(site: AsyncBrowser) -> None:
     br, _ = await fetch(site, "/home", accept_encoding=CHROME)
     packed, _ = await fetch(site, "/profile", accept_encoding="gzip")
     plain, _ = await fetch(site, "/home", accept_encoding="identity")
@@ -130,7 +133,7 @@ async def test_a_current_copy_is_answered_304_only_in_its_own_encoding(site: Bro
     assert star.status_code == 304
 
 
-async def test_the_builds_files_travel_as_the_build_compressed_them(site: Browser) -> None:
+async def test_the_builds_files_travel_as_the_build_compressed_them(site: AsyncBrowser) -> None:
     response, raw = await fetch(site, "/assets/index-abc123.js", accept_encoding=CHROME)
     assert response.headers["content-encoding"] == "br" and raw == brotli.compress(SCRIPT, quality=11)
     assert brotli.decompress(raw) == SCRIPT
@@ -149,7 +152,7 @@ async def test_the_builds_files_travel_as_the_build_compressed_them(site: Browse
         assert (await site.get(missing)).status_code == 404, missing
 
 
-async def test_public_files_are_compressed_and_revalidated(site: Browser) -> None:
+async def test_public_files_are_compressed_and_revalidated(site: AsyncBrowser) -> None:
     script, raw = await fetch(site, "/lobby/lobby.js", accept_encoding=CHROME)
     assert script.headers["content-encoding"] == "br" and brotli.decompress(raw) == SCRIPT
     assert script.headers["content-type"].startswith("text/javascript")
@@ -160,7 +163,7 @@ async def test_public_files_are_compressed_and_revalidated(site: Browser) -> Non
     assert again.status_code == 304 and raw == b""
 
 
-async def test_the_skins_config_is_revalidated_not_downloaded_again(site: Browser) -> None:
+async def test_the_skins_config_is_revalidated_not_downloaded_again(site: AsyncBrowser) -> None:
     first, raw = await fetch(site, "/bff/config", accept_encoding=CHROME)
     assert first.status_code == 200 and b'"Aurora Casino"' in decoded(first, raw)
     assert first.headers["cache-control"] == "no-cache" and first.headers["etag"]
@@ -186,7 +189,7 @@ async def test_the_config_changes_its_etag_when_the_operator_changes_the_skin(
 
 
 @pytest.mark.parametrize("path", ["/home", "/assets/index-abc123.js", "/bff/config", "/lobby/lobby.js"])
-async def test_hostile_conditionals_and_encodings_get_a_correct_answer(site: Browser, path: str) -> None:
+async def test_hostile_conditionals_and_encodings_get_a_correct_answer(site: AsyncBrowser, path: str) -> None:
     _, whole = await fetch(site, path, accept_encoding="identity")
     for accept in HOSTILE:
         for tag in GARBAGE_TAGS:

@@ -9,7 +9,8 @@ import pytest
 import respx
 
 from gateway.shared.cache import CacheConfig
-from tests.support.gateway import Browser, browser_on, gateway_app
+from tests.support.browser import AsyncBrowser
+from tests.support.gateway import browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
 
@@ -22,7 +23,7 @@ def _banners(counter: list[int], status: int = 200) -> respx.Route:
     return answer  # type: ignore[return-value]
 
 
-async def test_content_is_cached_per_skin_path_and_query(visitor: Browser, upstream: respx.Router) -> None:
+async def test_content_is_cached_per_skin_path_and_query(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     calls: list[int] = []
     upstream.get("/capi/home-banners").mock(side_effect=_banners(calls))
     first = await visitor.get("/capi/home-banners", params={"filters[locale][$eq]": "es"})
@@ -32,7 +33,7 @@ async def test_content_is_cached_per_skin_path_and_query(visitor: Browser, upstr
     assert again.json() == first.json() and len(calls) == 2
 
 
-async def test_language_headers_cannot_poison_the_cache(visitor: Browser, upstream: respx.Router) -> None:
+async def test_language_headers_cannot_poison_the_cache(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     seen: list[str | None] = []
 
     def answer(request: httpx.Request) -> httpx.Response:
@@ -84,7 +85,7 @@ async def test_an_upstream_failure_serves_stale_content(upstream: respx.Router) 
         assert (await visitor.get("/capi/home-banners")).headers["x-cache"] == "STALE"
 
 
-async def test_per_session_answers_are_never_cached(visitor: Browser, upstream: respx.Router) -> None:
+async def test_per_session_answers_are_never_cached(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     balance = upstream.post("/api/cashier/balance").mock(return_value=httpx.Response(200, json={"success": True}))
     await visitor.login()
     first = await visitor.post("/api/cashier/balance")
@@ -92,7 +93,7 @@ async def test_per_session_answers_are_never_cached(visitor: Browser, upstream: 
     assert "x-cache" not in first.headers and balance.call_count == 2
 
 
-async def test_login_attempts_are_limited_per_login_name(visitor: Browser, upstream: respx.Router) -> None:
+async def test_login_attempts_are_limited_per_login_name(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     upstream.post("/api/player/login").mock(return_value=httpx.Response(200, json={"success": False}))
     answers = [await visitor.login("victim1", "guess12") for _ in range(9)]
     assert [a.status_code for a in answers[:8]] == [200] * 8
@@ -102,21 +103,21 @@ async def test_login_attempts_are_limited_per_login_name(visitor: Browser, upstr
     assert (await visitor.login("someone2", "guess12")).status_code == 200, "other players are not locked out"
 
 
-async def test_a_player_who_logs_in_often_is_never_locked_out(visitor: Browser, upstream: respx.Router) -> None:
+async def test_a_player_who_logs_in_often_is_never_locked_out(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     upstream.post("/api/player/logout").mock(return_value=httpx.Response(200, json={"success": True}))
     for _ in range(12):
         assert (await visitor.login()).status_code == 200
         await visitor.post("/api/player/logout", {})
 
 
-async def test_cashier_calls_are_limited_per_session(visitor: Browser, upstream: respx.Router) -> None:
+async def test_cashier_calls_are_limited_per_session(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     upstream.post("/api/cashier/addBankAccount").mock(return_value=httpx.Response(200, json={"success": False}))
     await visitor.login()
     statuses = [(await visitor.post("/api/cashier/addBankAccount", {"n": i})).status_code for i in range(31)]
     assert statuses[:30] == [200] * 30 and statuses[30] == 429
 
 
-async def test_an_idempotent_replay_returns_the_stored_answer(visitor: Browser, upstream: respx.Router) -> None:
+async def test_an_idempotent_replay_returns_the_stored_answer(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     cashout = upstream.post("/api/cashier/cashout12").mock(
         return_value=httpx.Response(200, json={"success": True, "cashoutId": "CO-9"})
     )
@@ -145,7 +146,7 @@ async def test_an_idempotency_key_belongs_to_one_session(upstream: respx.Router)
         assert foreign.status_code == 409 and foreign.json()["code"] == "IDEMPOTENCY_KEY_IN_USE"
 
 
-async def test_a_repeat_while_the_first_is_in_flight_is_joined(visitor: Browser, upstream: respx.Router) -> None:
+async def test_a_repeat_while_the_first_is_in_flight_is_joined(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     async def slow(request: httpx.Request) -> httpx.Response:
         await asyncio.sleep(0.2)
         return httpx.Response(200, json={"success": True, "cashoutId": "CO-1"})
@@ -160,7 +161,7 @@ async def test_a_repeat_while_the_first_is_in_flight_is_joined(visitor: Browser,
     assert cashout.call_count == 1 and first.json() == second.json()
 
 
-async def test_an_unreachable_platform_does_not_burn_the_key(visitor: Browser, upstream: respx.Router) -> None:
+async def test_an_unreachable_platform_does_not_burn_the_key(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     route = upstream.post("/api/cashier/cashout12").mock(return_value=httpx.Response(200, json={"success": True}))
     await visitor.login()
     key = {"Idempotency-Key": "withdraw-retry-after-502"}

@@ -496,7 +496,8 @@ def test_every_deposit_method_and_pay_method_has_a_logo_among_the_cms_uploads(pl
 def test_a_refusal_fault_answers_the_platforms_failure_with_the_chosen_code_and_description(
     player: PlatformClient,
 ) -> None:
-    """The sandbox's way to show the deposit and player-level failures of section 8."""
+    """The sandbox's way to show the spec's deposit and player-level failures (a refused deposit,
+    a failed player-level read)."""
     player.client.put(
         "/_sandbox/faults/buy",
         json={"errorRate": 1, "errorStatus": 200, "code": None, "description": "Provider busy", "count": 1},

@@ -1,5 +1,5 @@
 """The sandbox's player calls as a player or an operator sees them: sessions, registration
-with every section 5 rule, recovery, profile and password, documents, providers, wallets
+with every validation rule, recovery, profile and password, documents, providers, wallets
 and the VIP club."""
 
 from __future__ import annotations
