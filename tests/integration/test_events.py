@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from tests.support.browser import Browser as Player
 from tests.support.events import EventReader
 from tests.support.stack import Stack, start_stack
-from tests.support.browser import Browser as Player
 
 DEPOSIT = {"paymentMethod": 300, "paymentType": "deposit", "currency": "INR", "amount": 1000}
 INTERVAL_S = 1.0
