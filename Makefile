@@ -102,6 +102,7 @@ bench: $(VENV)/.dev-deps spa/dist/index.html
 	$(PYTHON) bench/throughput.py
 	$(PYTHON) bench/bytes.py
 	$(PYTHON) bench/compression.py
+	$(PYTHON) bench/events.py
 
 # The security suite's Schemathesis walk, longer than in `make test` (8 examples per operation).
 fuzz: $(VENV)/.dev-deps

@@ -28,7 +28,7 @@ from gateway.config.skins import Skin, changed_upstreams
 from gateway.console.audit import AuditEntry, FileTrail, StreamTrail, Trail
 from gateway.console.operators import OperatorsFile
 from gateway.console.signin import Accounts
-from gateway.edge import bff
+from gateway.edge import bff, events
 from gateway.edge.entry import FrontDoor
 from gateway.edge.spa import spa_handlers
 from gateway.http.asgi import Incoming
@@ -55,6 +55,7 @@ from gateway.pipeline.plan import Plan
 from gateway.pipeline.session import SessionStage
 from gateway.pipeline.skin import SkinStage
 from gateway.shared import keys
+from gateway.shared.balance_feed import BalanceFeed, MemoryBus, RedisBus
 from gateway.shared.cache import CacheConfig, ContentCache
 from gateway.shared.dedup import SharedFlights
 from gateway.shared.idempotency import IdempotencyRecords
@@ -90,6 +91,13 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     sessions = Sessions(stores.sessions, stores.shared)
     proxies = TrustedProxies(settings.trusted_proxies)
     accounts, audit = open_console(settings, stores, lifecycle, proxies) if settings.admin_listener else (None, None)
+    tracing = Tracing(settings.otel, tracer_provider)
+    cookies = BrowserCookies(XsrfTokens(settings.secret_key), DeviceTokens(settings.secret_key), settings.production)
+    limits = RateLimitConfig(visitor_rate=settings.visitor_rate, visitor_burst=settings.visitor_burst)
+    limiter = RateLimiter(stores.shared, limits.with_events_limit(settings.events.connects_per_minute))
+    calls, caller = Calls(clients, proxies), Caller(breakers, settings.timings, metrics, tracing)
+    platform = Platform(calls, caller)
+    feed = balance_feed(settings, stores, sessions, platform, config, lifecycle, instance)
     gateway = Gateway(
         settings,
         lifecycle,
@@ -105,14 +113,9 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
         series,
         accounts,
         audit,
+        feed,
     )
-    tracing = Tracing(settings.otel, tracer_provider)
-    cookies = BrowserCookies(XsrfTokens(settings.secret_key), DeviceTokens(settings.secret_key), settings.production)
-    limiter = RateLimiter(
-        stores.shared, RateLimitConfig(visitor_rate=settings.visitor_rate, visitor_burst=settings.visitor_burst)
-    )
-    calls, caller = Calls(clients, proxies), Caller(breakers, settings.timings, metrics, tracing)
-    observe = Observe(sessions, cookies, limiter, tracing)
+    observe = Observe(sessions, cookies, limiter, tracing, feed)
     flights = Flights(stores.flights, settings.timings)
     plans = (
         ContentPlan(cache, flights, lifecycle),
@@ -127,7 +130,7 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
         plan,
         observe,
     )
-    site = site_app(gateway, cookies, limiter, proxies, Platform(calls, caller))
+    site = site_app(gateway, cookies, limiter, proxies, platform)
     return FrontDoor(site, pipeline, Access(metrics, settings, series), gateway, tracing)
 
 
@@ -141,6 +144,29 @@ def open_stores(settings: Settings, instance: str, lifecycle: Lifecycle) -> Stor
     flights = SharedFlights(shared, encode, decode, instance, lifecycle, shareable=shared_outcome)
     sessions = SessionCopies(redis, guard, instance)
     return Stores(shared, sessions, redis, flights, Presence(redis, instance, [sessions]))
+
+
+def balance_feed(
+    settings: Settings,
+    stores: Stores,
+    sessions: Sessions,
+    platform: Platform,
+    config: LiveConfig,
+    lifecycle: Lifecycle,
+    instance: str,
+) -> BalanceFeed:
+    """`/bff/events`' feed: by Redis pub/sub across instances, else within this process; its
+    streams close with a retry hint when the instance drains."""
+    redis = stores.redis
+
+    def bus(feed: BalanceFeed) -> MemoryBus | RedisBus:
+        if redis is None:
+            return MemoryBus(feed)
+        return RedisBus(feed, redis, FailFast(), instance)
+
+    feed = BalanceFeed(settings.events, sessions, platform, config, bus, lifecycle.spawn)
+    lifecycle.on_drain.append(feed.drain)
+    return feed
 
 
 def open_console(
@@ -227,10 +253,15 @@ def site_app(
         "platform": platform,
         "health": gateway.health,
         "packed": Packed(),
+        "feed": gateway.feed,
     }
     dependencies = {name: Provide(_constant(part), sync_to_thread=False) for name, part in given.items()}
     return Litestar(
-        route_handlers=[*bff.route_handlers, *spa_handlers(settings.spa_dist, settings.production)],
+        route_handlers=[
+            *bff.route_handlers,
+            *events.route_handlers,
+            *spa_handlers(settings.spa_dist, settings.production),
+        ],
         dependencies={**dependencies, "skin": Provide(skin, sync_to_thread=False)},
         lifespan=[lambda _: lifespan(gateway)],
         exception_handlers=EXCEPTION_HANDLERS,
@@ -264,6 +295,8 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     if stores.redis is not None:
         watchers.append(asyncio.ensure_future(follow(stores.redis)))
     await config.start()
+    if gateway.feed is not None and isinstance(gateway.feed.bus, RedisBus):
+        watchers.append(await gateway.feed.bus.start())
     if stores.presence is not None:  # listening before the first lease names this instance
         stores.presence.listeners.append(gateway.instances)  # its record is written once Redis hears it
         watchers.append(await stores.presence.start())

@@ -16,6 +16,7 @@ from gateway.operations.health import Health
 from gateway.operations.lifecycle import Lifecycle
 from gateway.operations.metrics import Metrics
 from gateway.operations.series import Series
+from gateway.shared.balance_feed import BalanceFeed
 from gateway.shared.cache import ContentCache
 from gateway.shared.dedup import SharedFlights
 from gateway.shared.instances import Instances
@@ -60,6 +61,8 @@ class Gateway:
     """Who may use the admin listener, and their console sessions (when it runs)."""
     audit: Trail | None = None
     """The audit trail (when the admin listener runs)."""
+    feed: BalanceFeed | None = None
+    """`/bff/events`' balance feed."""
 
     async def reread(self, reason: str) -> None:
         """The skins file and the operators file read again (SIGHUP)."""

@@ -29,6 +29,42 @@ class ListenerLimits:
 
 
 @dataclass(frozen=True)
+class EventsSettings:
+    """`/bff/events`: the balance pushed to every tab (`gateway.shared.balance_feed`)."""
+
+    interval_s: float = 10.0
+    """How often a player's balance is asked of the platform (the spec's header poll)."""
+    heartbeat_s: float = 15.0
+    """A comment line this often keeps idle streams (and the proxies in front) open."""
+    per_session: int = 4
+    """Streams one session may hold on one instance; past it 429 `TOO_MANY_STREAMS`."""
+    per_instance: int = 10_000
+    """Streams one process holds at most; past it 503 `STREAMS_FULL` (0: the stream is off)."""
+    connects_per_minute: int = 120
+    """Stream connects a client address may make a minute (the shared rate limiter)."""
+    queue: int = 16
+    """Events waiting for a slow reader; past it the stream is dropped."""
+    write_timeout_s: float = 10.0
+    """A write the client does not take within this drops the stream (a client that never reads)."""
+    retry_ms: int = 3000
+    """The `retry:` hint: how long a browser waits before it reconnects a closed stream."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> EventsSettings:
+        d = cls()
+        return cls(
+            interval_s=float(env.get("EVENTS_INTERVAL_S", d.interval_s)),
+            heartbeat_s=float(env.get("EVENTS_HEARTBEAT_S", d.heartbeat_s)),
+            per_session=int(env.get("EVENTS_PER_SESSION", d.per_session)),
+            per_instance=int(env.get("EVENTS_MAX_STREAMS", d.per_instance)),
+            connects_per_minute=int(env.get("EVENTS_CONNECTS_PER_MINUTE", d.connects_per_minute)),
+            queue=int(env.get("EVENTS_QUEUE", d.queue)),
+            write_timeout_s=float(env.get("EVENTS_WRITE_TIMEOUT_S", d.write_timeout_s)),
+            retry_ms=int(env.get("EVENTS_RETRY_MS", d.retry_ms)),
+        )
+
+
+@dataclass(frozen=True)
 class SharedRedis:
     """The Redis the instances share: one address, or the primary its Sentinels name (followed
     across failovers)."""
@@ -149,6 +185,8 @@ class Settings:
     visitor_rate: float = 50.0
     """Calls per second a client address may make while not logged in (per instance; content excluded)."""
     visitor_burst: int = 200
+    events: EventsSettings = field(default_factory=EventsSettings)
+    """The balance stream's interval, heartbeat and bounds (`EVENTS_*`)."""
 
     def __post_init__(self) -> None:
         if not 0 < self.console_idle_s <= self.console_max_s:
@@ -202,6 +240,7 @@ class Settings:
                 head_timeout_s=float(env.get("HEADER_TIMEOUT_S", defaults.listener.head_timeout_s)),
                 body_idle_timeout_s=float(env.get("BODY_IDLE_TIMEOUT_S", defaults.listener.body_idle_timeout_s)),
             ),
+            events=EventsSettings.from_env(env),
         )
 
 

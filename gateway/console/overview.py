@@ -164,6 +164,8 @@ async def _revoked(gateway: Gateway, caller: Caller, player: tuple[str, str], re
     """Every gateway session the player logged in with on the skin, ended."""
     skin_id, login = player
     ended = await gateway.sessions.revoke_player(skin_id, login)
+    if gateway.feed is not None:  # the player's streams end on every instance
+        await gateway.feed.revoked(skin_id, login)
     await caller.record("revoke", "ok", reason, skin=skin_id, target=login, detail={"sessionsEnded": ended})
     return {"skin": skin_id, "login": login, "sessionsEnded": ended}
 

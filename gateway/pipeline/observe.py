@@ -22,6 +22,7 @@ from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import no_answer
 from gateway.operations.tracing import Tracing
 from gateway.pipeline.exchange import Exchange
+from gateway.shared.balance_feed import BalanceFeed
 from gateway.shared.ratelimit import RateLimiter
 from gateway.shared.session import Session, Sessions
 from gateway.upstream.caller import RETURNED_RESPONSE_HEADERS
@@ -38,6 +39,8 @@ class Observe:
     cookies: BrowserCookies
     limiter: RateLimiter
     tracing: Tracing
+    feed: BalanceFeed | None = None
+    """The balance stream's feed: told of logins, logouts, money calls and balance reads."""
 
     async def after_call(self, x: Exchange, outcome: Outcome) -> Outcome:
         """What the platform's answer does to the session (the flight's leader does this once)."""
@@ -45,6 +48,7 @@ class Observe:
         if route.policy == "content" or outcome.failure is not None:
             return outcome
         session = x.session
+        login, before = session.data.login, session.id
         if route.session == "ends":
             session.log_out()
         elif route.session == "starts" and b"sessionId" in outcome.body:
@@ -52,6 +56,8 @@ class Observe:
         elif _EXPIRED in outcome.body and _code(outcome.body) == SESSION_EXPIRED:
             session.log_out()
         await self.sessions.save(skin.id, session, x.address)
+        if self.feed is not None:
+            self.feed.observed(skin.id, route.name, login, before, session, outcome)
         outcome.session = session
         return outcome
 

@@ -80,3 +80,25 @@ def exclusive_slot(skin: str, session: str, route: str) -> str:
     """One session's call in flight on an exclusive route: taken by an idempotency record's claim,
     or by a shared flight (`flight("slot", "<skin>:<session>:<route>")`, the same key)."""
     return flight("slot", skin, session, route)
+
+
+EVENTS = "events"
+"""A player's balance feed (`gateway.shared.balance_feed`): `bff:<skin>:events:<login>` is its
+pub/sub channel, `...:lease` names the instance that polls the platform for it, `...:last` holds
+its newest balance and event id. Both keys go when the player's last stream does."""
+
+
+def events_channel(skin: str, login: str) -> str:
+    return of_skin(skin, EVENTS, login)
+
+
+def events_lease(skin: str, login: str) -> str:
+    return of_skin(skin, EVENTS, login, "lease")
+
+
+def events_last(skin: str, login: str) -> str:
+    return of_skin(skin, EVENTS, login, "last")
+
+
+EVENTS_CONTROL = "bff:events"
+"""What every instance's events subscription listens on from its start (its connection is up)."""

@@ -41,6 +41,10 @@ class Limit:
     failures count, so a player who logs in and out many times is never locked out, a guesser is."""
 
 
+EVENTS_CONNECTS_PER_MINUTE = 120
+"""`/bff/events` connects per client address and minute (`EVENTS_CONNECTS_PER_MINUTE`)."""
+
+
 def _default_rules() -> dict[str, tuple[Limit, ...]]:
     """Per limit class (`contracts.catalogue.LimitClass`)."""
     return {
@@ -51,6 +55,7 @@ def _default_rules() -> dict[str, tuple[Limit, ...]]:
         "password-reset": (Limit("ip", 10, 600), Limit("login", 3, 600)),
         "adoption": (Limit("ip", 20, 60), Limit("ip", 5, 300, True)),
         "cashier": (Limit("session", 30, 60),),
+        "events": (Limit("ip", EVENTS_CONNECTS_PER_MINUTE, 60),),
     }
 
 
@@ -61,6 +66,11 @@ class RateLimitConfig:
     visitor_rate: float = 50.0
     """A client address's calls per second while not logged in (per instance; content excluded)."""
     visitor_burst: int = 200
+
+    def with_events_limit(self, per_minute: int) -> RateLimitConfig:
+        """The same rules, with `/bff/events` connects per address and minute set."""
+        rules = {**self.rules, "events": (Limit("ip", per_minute, 60),)}
+        return RateLimitConfig(rules, self.visitor_rate, self.visitor_burst)
 
 
 @dataclass

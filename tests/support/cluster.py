@@ -18,7 +18,7 @@ import httpx
 import pytest
 import redis
 
-from tests.support.stack import ROOT, free_port
+from tests.support.stack import ROOT, START_WITHIN_S, free_port
 
 
 def require_redis_server() -> str:
@@ -188,7 +188,7 @@ def _answers(url: str) -> bool:
 
 
 def _wait(check: object, name: str, log: Path | None = None) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + START_WITHIN_S
     while time.monotonic() < deadline:
         if check():  # type: ignore[operator]
             return

@@ -11,6 +11,7 @@ import { NoticeHost } from "../components/NoticeHost";
 import { PageLoader } from "../components/PageLoader";
 import { SideMenu } from "../components/SideMenu";
 import { useScreenAccess } from "../lib/access/useScreenAccess";
+import { useBalanceStream } from "../lib/player/useBalanceStream";
 import { AuthUrlEffects } from "../features/auth/AuthUrlEffects";
 import { useSkinBranding } from "../lib/config/useSkinBranding";
 import { GameFrame } from "../features/games/GameFrame";
@@ -35,6 +36,7 @@ export function AppLayout() {
   const flags = useProviderFlags();
   const auth = useAppSelector(selectAuth);
   useSessionFlags(flags);
+  useBalanceStream();
 
   return (
     <div className="shell">

@@ -1,6 +1,8 @@
 import { useGetConfigQuery } from "../config/configApi";
 import { useSession } from "../session/useSession";
 import { BALANCE_POLL_MS, useGetBalanceQuery, useGetProfileQuery } from "./accountApi";
+import { useAppSelector } from "../store/hooks";
+import { selectStreaming } from "./streamSlice";
 import { realMoneyWallet } from "./wallets";
 
 export interface HeaderBalance {
@@ -10,13 +12,15 @@ export interface HeaderBalance {
   symbol: string;
 }
 
-/** Cash and bonus of the real-money wallet, polled every 10 s while logged in and the tab is visible. */
+/** Cash and bonus of the real-money wallet: pushed by the balance stream while it is healthy,
+ * else polled every 10 s while logged in and the tab is visible. */
 export function useHeaderBalance(): HeaderBalance {
   const { loggedIn } = useSession();
+  const streaming = useAppSelector(selectStreaming);
   const { data: config } = useGetConfigQuery();
   const { data } = useGetBalanceQuery(undefined, {
     skip: !loggedIn,
-    pollingInterval: BALANCE_POLL_MS,
+    pollingInterval: streaming ? 0 : BALANCE_POLL_MS,
     skipPollingIfUnfocused: true,
   });
   const currency = config?.skin.currency ?? "";

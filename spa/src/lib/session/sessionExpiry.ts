@@ -1,6 +1,7 @@
 import { createAction, createListenerMiddleware, isRejected, type UnknownAction } from "@reduxjs/toolkit";
 
 import { api, isSessionExpiredError } from "../../api/baseApi";
+import { sessionEndedByServer } from "../player/streamSlice";
 import { showNotice } from "../store/uiSlice";
 import { PLAYER_TAGS, sessionApi } from "./sessionApi";
 import { clearPlayerStorage } from "./useLogout";
@@ -12,7 +13,9 @@ import { clearPlayerStorage } from "./useLogout";
 export const sessionExpired = createAction("session/expired");
 
 const expired = (action: UnknownAction) =>
-  sessionExpired.match(action) || (isRejected(action) && isSessionExpiredError(action.payload));
+  sessionExpired.match(action) ||
+  sessionEndedByServer.match(action) ||
+  (isRejected(action) && isSessionExpiredError(action.payload));
 
 type ApiRoot = { [api.reducerPath]: ReturnType<typeof api.reducer> };
 
