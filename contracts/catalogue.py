@@ -391,6 +391,7 @@ ROUTES: tuple[Route, ...] = (
     ),
     _get("newReels", "/capi/new-reels", "content", False, content.ReelDealsList),
     _get("headerLinks", "/capi/header-links", "content", False, content.HeaderLinks),
+    _get("faqs", "/capi/faqs", "content", False, content.Faqs, summary="filters[locale][$eq], filters[status][$eq]"),
     _get("media", "/capi/uploads/{file}", "content", False, None, binary=True, summary="CMS media (images)."),
     # --- Sportsbook (/sbapi, BTi) ------------------------------------------------------
     # The combined events call's path is not shown: chosen GET /sbapi/sports/events?lang=.

@@ -39,6 +39,7 @@ from contracts.content import (
     StrapiList,
 )
 from sandbox import media
+from sandbox.faqs import seed_faqs
 from sandbox.media import BannerKind
 from sandbox.platform import Call, Registry, failure
 from sandbox.state import Site
@@ -195,6 +196,7 @@ def seed_content(site: Site, rng: random.Random) -> dict[str, Sequence[object]]:
         "gamesLists": _games_lists(rng),
         "newReels": _reel_deals(rng),
         "headerLinks": _header_links(),
+        "faqs": seed_faqs(site.name),
     }
 
 
@@ -422,6 +424,11 @@ async def new_reels(call: Call) -> content.ReelDealsList:
 @routes("headerLinks")
 async def header_links(call: Call) -> content.HeaderLinks:
     return strapi_list(call, "headerLinks")
+
+
+@routes("faqs")
+async def faqs(call: Call) -> content.Faqs:
+    return strapi_list(call, "faqs")
 
 
 @routes("media")

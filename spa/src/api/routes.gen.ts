@@ -438,6 +438,12 @@ export const routes = {
     "policy": "content",
     "auth": false
   },
+  "faqs": {
+    "method": "GET",
+    "path": "/capi/faqs",
+    "policy": "content",
+    "auth": false
+  },
   "media": {
     "method": "GET",
     "path": "/capi/uploads/{file}",

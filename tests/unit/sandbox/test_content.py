@@ -18,7 +18,7 @@ from sandbox.state import Site
 from tests.support.platform import PlatformClient
 
 COLLECTIONS = ("homeBanners", "lobbyBanners", "footerBanners", "eventBanners", "pokerBanners", "gamesLists",
-               "newReels", "headerLinks")  # fmt: skip
+               "newReels", "headerLinks", "faqs")  # fmt: skip
 BANNERS = ("homeBanners", "lobbyBanners", "footerBanners", "eventBanners", "pokerBanners")
 TITLED = {"lobbyBanners": "title", "footerBanners": "title", "eventBanners": "eventName"}
 HEADER_LINKS = {1: "/home", 14: "/poker", 4: "/games/livedealer", 3: "/games/sports", 2: "/games/slots",
@@ -174,6 +174,21 @@ def test_header_links_carry_the_spec_ids_and_urls(platform: PlatformClient) -> N
     assert {link.id: link.url for link in links} == HEADER_LINKS
     assert all(set(link.translatedNames) == {"es", "pt"} and link.name and link.icon for link in links)
     assert next(link for link in links if link.id == 6).translatedNames == {"es": "Promociones", "pt": "Promoções"}
+
+
+def test_faqs_cover_every_topic_in_each_language_in_the_skins_words(platform: PlatformClient) -> None:
+    for locale in content.LOCALES:
+        reply = platform.get(path("faqs"), params=eq(locale=locale, status="active"))
+        faqs = msgspec.json.decode(reply.content, type=content.Faqs).data
+        assert {faq.topic for faq in faqs} == set(content.FAQ_TOPICS)
+        assert {faq.locale for faq in faqs} == {locale}
+        assert [faq.order for faq in faqs] == sorted(faq.order for faq in faqs)
+        assert any("Aurora Casino" in faq.answer for faq in faqs)
+    questions = {
+        locale: platform.get(path("faqs"), params=eq(locale=locale)).json()["data"][0]["question"]
+        for locale in content.LOCALES
+    }
+    assert len(set(questions.values())) == 3, questions
 
 
 def uploads(value: Any) -> Iterator[str]:
