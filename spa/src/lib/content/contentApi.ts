@@ -1,6 +1,7 @@
 import { api } from "../../api/baseApi";
 import type {
   EventBanner,
+  Faq,
   FooterBanner,
   Game,
   GamesList,
@@ -60,6 +61,12 @@ export const contentApi = api.injectEndpoints({
         return lists[0]?.gamesList ?? [];
       },
     }),
+    /** The frequent questions in one language, in the CMS's order. */
+    getFaqs: build.query<Faq[], Locale>({
+      query: (locale) => strapiQuery("/capi/faqs", { ...active, locale }),
+      transformResponse: (reply: StrapiList<Faq>, _meta, locale) =>
+        activeIn(reply.data, locale).sort((a, b) => (a.order ?? 0) - (b.order ?? 0)),
+    }),
     getReelDeals: build.query<ReelDeals | null, Locale>({
       query: (locale) => strapiQuery("/capi/new-reels", { locale }),
       transformResponse: (reply: StrapiList<ReelDeals>) => reply.data[0] ?? null,
@@ -75,4 +82,5 @@ export const {
   useGetPokerBannersQuery,
   useGetGamesQuery,
   useGetReelDealsQuery,
+  useGetFaqsQuery,
 } = contentApi;
