@@ -75,3 +75,41 @@ def test_the_frequent_questions_fall_back_to_the_built_in_answers(site: Site) ->
     for topic in ("deposits", "withdrawals", "verification", "bonuses", "responsibleGaming", "account"):
         expect(faq.get_by_test_id(f"faq-{topic}").locator("dd")).not_to_be_empty()
     page.screenshot(path=str(site_artifact("faq_built_in.png")), full_page=True)
+
+
+def reloads_on_click(page: Page, click: object) -> bool:
+    """Whether clicking (a callable) reloads the document: a mark left on `window` goes away."""
+    page.evaluate("window.__before_click = true")
+    with page.expect_event("load"):
+        click()  # type: ignore[operator]
+    return bool(page.evaluate("window.__before_click !== true"))
+
+
+def test_internal_links_to_the_page_shown_reload_it(site: Site) -> None:
+    page = site.open("/home")
+    expect(page.get_by_test_id("quick-lobby")).to_be_visible()
+    assert reloads_on_click(page, page.get_by_test_id("quick-lobby").click)
+    site.open("/promotions")
+    footer_link = page.get_by_test_id("site-footer").get_by_role("link", name="Promociones")
+    expect(footer_link).to_be_visible()
+    assert reloads_on_click(page, footer_link.click)
+    expect(page).to_have_url(f"{site.url}/promotions")
+
+
+def test_a_visitors_top_menu_and_the_blackjack_league_in_the_menus(site: Site) -> None:
+    page = site.open("/home")
+    nav = page.get_by_role("navigation", name="Menú principal")
+    for test_id, path in (("nav-slots", "/slots"), ("nav-promotions", "/promotions"), ("nav-contactus", "/contactus")):
+        expect(nav.get_by_test_id(test_id)).to_have_attribute("href", path)
+    nav.get_by_test_id("nav-contactus").click()
+    expect(page).to_have_url(f"{site.url}/contactus")
+    page.get_by_test_id("nav-events").click()
+    page.get_by_test_id("nav-blackjackleague").click()
+    expect(page).to_have_url(f"{site.url}/blackjackleague")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.get_by_test_id("menu-toggle").click()
+    side = page.get_by_test_id("side-menu")
+    expect(side.get_by_test_id("side-blackjackleague")).to_have_attribute("href", "/blackjackleague")
+    # The CMS's header links name the entries and give them their icons.
+    expect(side.get_by_test_id("side-slots").locator("img")).to_have_attribute("src", "/capi/uploads/icon-slots.svg")
+    page.screenshot(path=str(site_artifact("side_menu_header_links.png")))

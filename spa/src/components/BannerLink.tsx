@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+
+import { SiteLink } from "./SiteLink";
 
 /** A banner's routerLink: a screen of the site, or an outside page in a new tab. */
 export function BannerLink({ to, label, children, className }: { to: string; label: string; children: ReactNode; className?: string }) {
@@ -11,8 +12,8 @@ export function BannerLink({ to, label, children, className }: { to: string; lab
     );
   }
   return (
-    <Link to={to || "/home"} className={className} aria-label={label}>
+    <SiteLink to={to || "/home"} className={className} ariaLabel={label}>
       {children}
-    </Link>
+    </SiteLink>
   );
 }

@@ -1,5 +1,7 @@
-import type { MouseEvent, ReactNode } from "react";
-import { NavLink, useLocation } from "react-router";
+import type { ReactNode } from "react";
+import { NavLink } from "react-router";
+
+import { useSameUrlReload } from "./SiteLink";
 
 interface MenuLinkProps {
   to: string;
@@ -10,18 +12,9 @@ interface MenuLinkProps {
   role?: string;
 }
 
-/** A menu entry. Following a link to the page already shown reloads it (spec: "the router
- * reloads on navigation to the same URL"). */
+/** A menu entry: marked active on its page, and reloading it when followed there (`SiteLink`). */
 export function MenuLink({ to, children, className, testId, onNavigate, role }: MenuLinkProps) {
-  const location = useLocation();
-  function onClick(event: MouseEvent<HTMLAnchorElement>) {
-    onNavigate?.();
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    if (location.pathname + location.search === to) {
-      event.preventDefault();
-      window.location.reload();
-    }
-  }
+  const onClick = useSameUrlReload(to, onNavigate);
   return (
     <NavLink to={to} className={className} data-testid={testId} onClick={onClick} role={role}>
       {children}

@@ -11,8 +11,9 @@ import { BalanceFigure } from "./BalanceFigure";
 import { Dialog } from "./Dialog";
 import { Icon } from "./icons/Icon";
 import { LanguageSwitcher } from "./LanguageSwitcher";
-import { ACCOUNT_MENU, SIDE_MENU, visible } from "./menu";
+import { ACCOUNT_MENU, SIDE_MENU } from "./menu";
 import { MenuLink } from "./MenuLink";
+import { useMenuEntries } from "./useMenuEntries";
 
 /** Under 991px: the side menu (the player's card, the header links, its My Profile submenu, the
  * language) and the full-screen all-tabs popup. */
@@ -27,7 +28,7 @@ export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags
   const allTabsTitleId = useId();
   const languageId = useId();
   const close = () => dispatch(toggleSideMenu(false));
-  const entries = visible(SIDE_MENU, flags);
+  const entries = useMenuEntries(SIDE_MENU, flags);
 
   if (allTabs) {
     return (
@@ -42,14 +43,14 @@ export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags
           {entries.map((entry) => (
             <MenuLink
               key={entry.testId}
-              to={entry.path}
+              to={entry.href}
               className="all-tabs__tile"
               onNavigate={() => {
                 setAllTabs(false);
                 close();
               }}
             >
-              {t(entry.label)}
+              {entry.text}
             </MenuLink>
           ))}
         </div>
@@ -72,8 +73,13 @@ export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags
         <ul className="side-menu__list">
           {entries.map((entry) => (
             <li key={entry.testId}>
-              <MenuLink to={entry.path} className="side-menu__link" testId={entry.testId} onNavigate={close}>
-                {t(entry.label)}
+              <MenuLink to={entry.href} className="side-menu__link" testId={entry.testId} onNavigate={close}>
+                {entry.icon ? (
+                  <img className="side-menu__icon" src={entry.icon} alt="" width={20} height={20} />
+                ) : (
+                  <span className="side-menu__icon" aria-hidden="true" />
+                )}
+                {entry.text}
               </MenuLink>
             </li>
           ))}

@@ -5,6 +5,7 @@ import type {
   FooterBanner,
   Game,
   GamesList,
+  HeaderLink,
   HomeBanner,
   LobbyBanner,
   PokerBanner,
@@ -67,6 +68,11 @@ export const contentApi = api.injectEndpoints({
       transformResponse: (reply: StrapiList<Faq>, _meta, locale) =>
         activeIn(reply.data, locale).sort((a, b) => (a.order ?? 0) - (b.order ?? 0)),
     }),
+    /** The header links by id (section 3): names per language, url, icon. */
+    getHeaderLinks: build.query<HeaderLink[], void>({
+      query: () => strapiQuery("/capi/header-links", {}),
+      transformResponse: (reply: StrapiList<HeaderLink>) => reply.data,
+    }),
     getReelDeals: build.query<ReelDeals | null, Locale>({
       query: (locale) => strapiQuery("/capi/new-reels", { locale }),
       transformResponse: (reply: StrapiList<ReelDeals>) => reply.data[0] ?? null,
@@ -83,4 +89,5 @@ export const {
   useGetGamesQuery,
   useGetReelDealsQuery,
   useGetFaqsQuery,
+  useGetHeaderLinksQuery,
 } = contentApi;
