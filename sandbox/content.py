@@ -113,6 +113,14 @@ EVOLUTION = _games(
     "Dragon Tiger Live|Texas Hold'em Live|Fan Tan Live|Deal or Spin",
 )
 CRASH = _games("vb-", "Fly and Win|Rocket Rush|Jet Cash|Balloon Pop|Star Crash|Paper Plane Pilot")
+HABANERO = _games(
+    "hb-",
+    "Hot Hot Fruit|Koi Gate|Lantern Luck|Wild Trucks|Nuwa|Fire Rooster|Mystic Fortune|Colossal Gems",
+)
+ENDORPHINA = _games(
+    "ed-",
+    "Chunky Monkey|Geisha|Voodoo|Twerk|Football Superstar|Minotaurus|Temple Cats|Taboo Spin",
+)
 
 # Provider lists (category None) come first, so `data[0]` of a provider filter is its list.
 PROVIDER_LISTS: Mapping[str, tuple[CatalogueGame, ...]] = {
@@ -120,9 +128,19 @@ PROVIDER_LISTS: Mapping[str, tuple[CatalogueGame, ...]] = {
     "mancala": MANCALA,
     "pragmaticplay": PRAGMATIC,
 }
+# Every other studio of the home provider chips with games of its own (the chips filter the slots
+# screen to any of them); vivogaming, ezugi and evenbetpoker have tables and a lobby, no list.
+MORE_PROVIDER_LISTS: Mapping[str, tuple[CatalogueGame, ...]] = {
+    "habanero": HABANERO,
+    "endorphina": ENDORPHINA,
+    "vibra": CRASH,
+    "evolution": EVOLUTION,
+    "pragmaticplaylivecasino": LIVE_BLACKJACK,
+}
 NEW_PER_PROVIDER = 5
 FIRST_NUMBERS = ((1001, MANCALA), (2001, PRAGMATIC), (3001, RUBYPLAY), (4001, HOLIDAY), (4101, FISHING),
-                 (4201, LIVE_BLACKJACK), (4301, EVOLUTION), (4401, CRASH))  # fmt: skip
+                 (4201, LIVE_BLACKJACK), (4301, EVOLUTION), (4401, CRASH), (4501, HABANERO),
+                 (4601, ENDORPHINA))  # fmt: skip
 # The numeric `Id` of every game (mancala launches by it), the same in every list.
 NUMBERS: Mapping[str, int] = {
     entry.game_id: first + i for first, catalogue in FIRST_NUMBERS for i, entry in enumerate(catalogue)
@@ -274,6 +292,9 @@ def _games_lists(rng: random.Random) -> list[GamesList]:
         games = [game(g, provider, int(i in new)) for i, g in enumerate(catalogue)]
         for locale in BANNER_GROUP_ORDER:
             add(provider, games, locale)
+    for provider, catalogue in MORE_PROVIDER_LISTS.items():  # no draw: the rest of the seed stays as it was
+        for locale in BANNER_GROUP_ORDER:
+            add(provider, [game(g, provider) for g in catalogue], locale)
     for provider, catalogue in PROVIDER_LISTS.items():
         retired = GamesList(
             id=len(lists) + 1,

@@ -113,3 +113,20 @@ def test_a_visitors_top_menu_and_the_blackjack_league_in_the_menus(site: Site) -
     # The CMS's header links name the entries and give them their icons.
     expect(side.get_by_test_id("side-slots").locator("img")).to_have_attribute("src", "/capi/uploads/icon-slots.svg")
     page.screenshot(path=str(site_artifact("side_menu_header_links.png")))
+
+
+@pytest.mark.parametrize("provider", ["habanero", "evolution"])
+def test_every_provider_chip_filters_the_slots_to_its_games(site: Site, provider: str) -> None:
+    page = site.open("/home")
+    page.get_by_test_id("providers-see-all").click()
+    page.get_by_test_id("providers-popup").get_by_test_id(f"provider-{provider}").click()
+    expect(page).to_have_url(f"{site.url}/games/slots")
+    expect(page.get_by_test_id(f"slots-provider-{provider}")).to_have_attribute("aria-pressed", "true")
+    cards = page.get_by_test_id("game-grid").get_by_test_id("game-card")
+    expect(cards.first).to_be_visible()
+    images = cards.locator("img").evaluate_all("(images) => images.map((image) => image.getAttribute('src'))")
+    assert images and all(f"-{provider}-" in src for src in images), images
+    expect(page.get_by_test_id("games-row-newpragmatic")).to_have_count(0)
+    page.get_by_test_id("slots-provider-pragmaticplay").click()
+    expect(page.get_by_test_id("games-row-newpragmatic").get_by_test_id("game-card").first).to_be_visible()
+    page.screenshot(path=str(site_artifact(f"slots_{provider}.png")), full_page=True)

@@ -109,6 +109,20 @@ def test_each_provider_list_has_twenty_games_some_marked_new(platform: PlatformC
     assert all(not g.gameName.startswith("Game ") for g in games)
 
 
+@pytest.mark.parametrize("provider", ["habanero", "endorphina", "vibra", "evolution", "pragmaticplaylivecasino"])
+def test_the_other_studios_of_the_provider_chips_have_lists_of_their_own(
+    platform: PlatformClient, provider: str
+) -> None:
+    query = eq(locale="pt", status="active", gameProviderName=provider)
+
+    lists = msgspec.json.decode(platform.get(path("gamesLists"), params=query).content, type=content.GamesLists).data
+
+    own = [entry for entry in lists if entry.category is None]
+    assert len(own) == 1 and lists[0] is own[0], "a provider filter's data[0] is its own list"
+    assert len(own[0].gamesList) >= 6
+    assert {g.provider for g in own[0].gamesList} == {provider}
+
+
 def test_status_filter_hides_a_retired_provider_list(platform: PlatformClient) -> None:
     every = platform.get(path("gamesLists"), params=eq(gameProviderName="mancala", locale="es")).json()["data"]
     active = platform.get(path("gamesLists"), params=eq(gameProviderName="mancala", status="active")).json()["data"]
