@@ -46,14 +46,12 @@ from gateway.operations.series import Series
 from gateway.operations.tracing import Tracing
 from gateway.parts import Gateway, Stores
 from gateway.pipeline import Pipeline
-from gateway.pipeline.attempts import Attempts
 from gateway.pipeline.caching import ContentPlan
-from gateway.pipeline.forward import Forward
 from gateway.pipeline.guard import Guard
 from gateway.pipeline.joining import Flights, shared_outcome
 from gateway.pipeline.keyed import KeyedCalls
 from gateway.pipeline.observe import Observe
-from gateway.pipeline.policy import Policy
+from gateway.pipeline.plan import Plan
 from gateway.pipeline.session import SessionStage
 from gateway.pipeline.skin import SkinStage
 from gateway.shared import keys
@@ -68,6 +66,8 @@ from gateway.shared.store.copies import SessionCopies
 from gateway.shared.store.memory import MemoryShared, ProcessStore
 from gateway.shared.store.redis import FailFast, RedisShared, connect
 from gateway.shared.store.sentinel import close, follow
+from gateway.upstream.call import Calls
+from gateway.upstream.caller import Caller
 from gateway.upstream.outcome import decode, encode
 from gateway.upstream.platform import Platform
 from gateway.upstream.pools import UpstreamClients
@@ -90,24 +90,44 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     sessions = Sessions(stores.sessions, stores.shared)
     proxies = TrustedProxies(settings.trusted_proxies)
     accounts, audit = open_console(settings, stores, lifecycle, proxies) if settings.admin_listener else (None, None)
-    gateway = Gateway(settings, lifecycle, metrics, stores, config, clients, breakers, sessions, cache,
-                      Health(lifecycle, stores.shared, sessions, config, clients), instances, series, accounts,
-                      audit)  # fmt: skip
+    gateway = Gateway(
+        settings,
+        lifecycle,
+        metrics,
+        stores,
+        config,
+        clients,
+        breakers,
+        sessions,
+        cache,
+        Health(lifecycle, stores.shared, sessions, config, clients),
+        instances,
+        series,
+        accounts,
+        audit,
+    )
     tracing = Tracing(settings.otel, tracer_provider)
     cookies = BrowserCookies(XsrfTokens(settings.secret_key), DeviceTokens(settings.secret_key), settings.production)
-    limiter = RateLimiter(stores.shared, RateLimitConfig(visitor_rate=settings.visitor_rate,
-                                                         visitor_burst=settings.visitor_burst))  # fmt: skip
-    forward = Forward(clients, proxies, tracing)
-    attempts = Attempts(forward, breakers, settings.policies, metrics)
+    limiter = RateLimiter(
+        stores.shared, RateLimitConfig(visitor_rate=settings.visitor_rate, visitor_burst=settings.visitor_burst)
+    )
+    calls, caller = Calls(clients, proxies), Caller(breakers, settings.timings, metrics, tracing)
     observe = Observe(sessions, cookies, limiter, tracing)
-    flights = Flights(stores.flights, settings.policies)
-    plans = (ContentPlan(cache, flights, lifecycle),
-             KeyedCalls(IdempotencyRecords(stores.shared, instance), flights, settings.policies, lifecycle),
-             flights)  # fmt: skip
-    policy = Policy(forward, attempts, observe, plans, limiter.visitors, breakers, settings.policies)
-    pipeline = Pipeline(SkinStage(config), Guard(Catalogue(), cookies, limiter, proxies, settings),
-                        SessionStage(sessions, cookies.session), policy, observe)  # fmt: skip
-    site = site_app(gateway, cookies, limiter, proxies, Platform(forward, attempts))
+    flights = Flights(stores.flights, settings.timings)
+    plans = (
+        ContentPlan(cache, flights, lifecycle),
+        KeyedCalls(IdempotencyRecords(stores.shared, instance), flights, settings.timings, lifecycle),
+        flights,
+    )
+    plan = Plan(calls, caller, observe, plans, limiter.visitors)
+    pipeline = Pipeline(
+        SkinStage(config),
+        Guard(Catalogue(), cookies, limiter, proxies, settings),
+        SessionStage(sessions, cookies.session),
+        plan,
+        observe,
+    )
+    site = site_app(gateway, cookies, limiter, proxies, Platform(calls, caller))
     return FrontDoor(site, pipeline, Access(metrics, settings, series), gateway, tracing)
 
 
@@ -156,7 +176,7 @@ def live_config(
     """The skins, re-read live; a swap resets the changed upstreams' breakers, opens their
     connections and retires, once calls in flight had time to end, those no skin uses; the
     instance's record then says which version it runs."""
-    longest = max(p.deadline_s for p in settings.policies.values()) + 5
+    longest = max(p.deadline_s for p in settings.timings.values()) + 5
 
     def swapped(old: Config, new: Config) -> None:
         metrics.config_version(new.version)
@@ -199,8 +219,15 @@ def site_app(
     def skin(request: Request[Any, Any, Any]) -> Skin | None:
         return config.skins.for_host(Incoming.of(request.scope).headers.get("host"))
 
-    given = {"sessions": gateway.sessions, "browser_cookies": cookies, "limiter": limiter, "proxies": proxies,
-             "platform": platform, "health": gateway.health, "packed": Packed()}  # fmt: skip
+    given = {
+        "sessions": gateway.sessions,
+        "browser_cookies": cookies,
+        "limiter": limiter,
+        "proxies": proxies,
+        "platform": platform,
+        "health": gateway.health,
+        "packed": Packed(),
+    }
     dependencies = {name: Provide(_constant(part), sync_to_thread=False) for name, part in given.items()}
     return Litestar(
         route_handlers=[*bff.route_handlers, *spa_handlers(settings.spa_dist, settings.production)],
@@ -220,12 +247,17 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     gateway.clients.open(config.skins.upstream_origins())
     # What exists now (modules, the app, routes, skins) lives as long as the process: out of
     # the collector's sight, a full collection walks only what requests left behind instead
-    # of the whole heap (such walks took ~40 ms each, the gateway's p99, bench/RESULTS.md).
+    # of the whole heap (such walks were the gateway's p99: docs/decisions.md, "The startup heap").
     gc.collect()
     gc.freeze()
     store = settings.shared_redis.describe() if settings.shared_redis is not None else "memory"
-    log.info("gateway.started", config_version=config.version, config_source=config.source,
-             skins=[s.id for s in config.skins.all], store=store)  # fmt: skip
+    log.info(
+        "gateway.started",
+        config_version=config.version,
+        config_source=config.source,
+        skins=[s.id for s in config.skins.all],
+        store=store,
+    )
     watchers = [asyncio.ensure_future(config.watch(settings.skins_poll_s)), asyncio.ensure_future(config.listen())]
     if gateway.accounts is not None:
         watchers.append(asyncio.ensure_future(gateway.accounts.operators.watch(settings.skins_poll_s)))
@@ -264,5 +296,6 @@ def admin_app(app: FrontDoor, workers: Workers | None = None) -> Litestar:
 def _breaker_changed(metrics: Metrics, instances: Instances, breaker: Breaker) -> None:
     metrics.breaker_changed(breaker)
     instances.breaker_changed(breaker)
-    log.warning("breaker." + breaker.state, skin=breaker.skin, upstream=breaker.upstream,
-                last_failure=breaker.last_failure)  # fmt: skip
+    log.warning(
+        "breaker." + breaker.state, skin=breaker.skin, upstream=breaker.upstream, last_failure=breaker.last_failure
+    )

@@ -1155,7 +1155,7 @@ export interface PaymentSystemsResponse {
 /**
  * The platform's envelope: failures are `success: false` with a description or code.
  *
- *     An expired session is HTTP 200 with `code: "SESSION_EXPIRED"` (PLATFORM-NOTES.md).
+ *     An expired session is HTTP 200 with `code: "SESSION_EXPIRED"` (docs/platform.md).
  *
  * This interface was referenced by `Contracts`'s JSON-Schema
  * via the `definition` "PlatformReply".
@@ -1309,7 +1309,7 @@ export interface ProfileAddress {
   phone?: string | null;
 }
 /**
- * Many provider launches send `{gameId, provider}` (PLATFORM-NOTES.md).
+ * Many provider launches send `{gameId, provider}` (docs/platform.md).
  *
  * This interface was referenced by `Contracts`'s JSON-Schema
  * via the `definition` "ProviderGameRequest".
