@@ -512,6 +512,7 @@ ROUTES: tuple[Route, ...] = (
     ),
     _get("newReels", "/capi/new-reels", "content", False, content.ReelDealsList),
     _get("headerLinks", "/capi/header-links", "content", False, content.HeaderLinks),
+    _get("faqs", "/capi/faqs", "content", False, content.Faqs, summary="filters[locale][$eq], filters[status][$eq]"),
     _get(
         "media",
         "/capi/uploads/{file}",

@@ -525,6 +525,13 @@ export const routes = {
     "policy": "content",
     "auth": false
   },
+  "faqs": {
+    "method": "GET",
+    "path": "/capi/faqs",
+    "params": [],
+    "policy": "content",
+    "auth": false
+  },
   "media": {
     "method": "GET",
     "path": "/capi/uploads/{file}",
@@ -669,6 +676,7 @@ export interface RouteTypes {
   gamesLists: { request: void; response: Wire["StrapiList_GamesList_"] };
   newReels: { request: void; response: Wire["StrapiList_ReelDeals_"] };
   headerLinks: { request: void; response: Wire["StrapiList_HeaderLink_"] };
+  faqs: { request: void; response: Wire["StrapiList_Faq_"] };
   media: { request: void; response: Blob };
   sportsEvents: { request: void; response: Wire["SportEvents"] };
   sportsList: { request: void; response: Wire["SportsList"] };

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+
+import { SiteLink } from "./SiteLink";
 
 import { flowOf } from "../lib/access/screenAccess";
 import { useLinkAllowed } from "../lib/access/useScreenAccess";
@@ -32,8 +33,8 @@ function AnyBannerLink({ to, label, children, className }: BannerLinkProps) {
     );
   }
   return (
-    <Link to={to || "/home"} className={className} aria-label={label}>
+    <SiteLink to={to || "/home"} className={className} ariaLabel={label}>
       {children}
-    </Link>
+    </SiteLink>
   );
 }

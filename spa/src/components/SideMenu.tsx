@@ -12,8 +12,9 @@ import { BalanceFigure } from "./BalanceFigure";
 import { Dialog } from "./Dialog";
 import { Icon } from "./icons/Icon";
 import { LanguageSwitcher } from "./LanguageSwitcher";
-import { ACCOUNT_MENU, SIDE_MENU, visible } from "./menu";
+import { ACCOUNT_MENU, SIDE_MENU } from "./menu";
 import { MenuLink } from "./MenuLink";
+import { useMenuEntries } from "./useMenuEntries";
 
 /** Under 991px: the side menu (the player's card, the header links, its My Profile submenu, the
  * language) and the full-screen all-tabs popup. */
@@ -29,7 +30,7 @@ export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags
   const languageId = useId();
   const close = () => dispatch(toggleSideMenu(false));
   const allowed = useLinkAllowed();
-  const entries = visible(SIDE_MENU, flags).filter((entry) => allowed(entry.path));
+  const entries = useMenuEntries(SIDE_MENU, flags).filter((entry) => allowed(entry.path));
 
   if (allTabs) {
     return (
@@ -44,14 +45,14 @@ export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags
           {entries.map((entry) => (
             <MenuLink
               key={entry.testId}
-              to={entry.path}
+              to={entry.href}
               className="all-tabs__tile"
               onNavigate={() => {
                 setAllTabs(false);
                 close();
               }}
             >
-              {t(entry.label)}
+              {entry.text}
             </MenuLink>
           ))}
         </div>
@@ -74,8 +75,13 @@ export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags
         <ul className="side-menu__list">
           {entries.map((entry) => (
             <li key={entry.testId}>
-              <MenuLink to={entry.path} className="side-menu__link" testId={entry.testId} onNavigate={close}>
-                {t(entry.label)}
+              <MenuLink to={entry.href} className="side-menu__link" testId={entry.testId} onNavigate={close}>
+                {entry.icon ? (
+                  <img className="side-menu__icon" src={entry.icon} alt="" width={20} height={20} />
+                ) : (
+                  <span className="side-menu__icon" aria-hidden="true" />
+                )}
+                {entry.text}
               </MenuLink>
             </li>
           ))}

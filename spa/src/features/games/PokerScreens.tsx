@@ -16,9 +16,15 @@ import { useShellFlags } from "../../lib/providers/useShellFlags";
 import { BannerCarousel, slide } from "../../components/BannerCarousel";
 import { useSession } from "../../lib/session/useSession";
 import { useLocale } from "../../i18n/useLocale";
+import { formatMoney } from "../../utils/money";
+import { localDateTime } from "../../utils/dates";
+import { useGetPokerTournamentsQuery } from "./pokerApi";
 import "../../styles/home.css";
 
 const DOWNLOADS: readonly PokerSystem[] = ["android", "windows", "mac"];
+
+/** The flash poker lobby's window (site shell, section 7: "opens in an 800x600 window"). */
+export const FLASH_LOBBY = { url: "/lobby/lobbyflash.html", name: "lobbyflash", features: "width=800,height=600" } as const;
 
 /** Poker: banners, PLAY NOW, the three downloads and the HTML5 card; all need a logged-in player. */
 export function PokerScreen() {
@@ -35,6 +41,7 @@ export function PokerScreen() {
   /** A visitor gets the login popup instead of any poker action. */
   const gated = (action: () => void) => () => (loggedIn ? action() : dispatch(openAuth("login")));
   const html5 = gated(() => void navigate("/Evenbetpoker"));
+  const flashLobby = gated(() => void window.open(FLASH_LOBBY.url, FLASH_LOBBY.name, FLASH_LOBBY.features));
 
   return (
     <section className="screen">
@@ -70,6 +77,39 @@ export function PokerScreen() {
             <span className="tile__text">{t("poker.html5Text")}</span>
           </button>
         </li>
+        <li>
+          <button type="button" className="tile" onClick={flashLobby} data-testid="poker-flash-lobby">
+            <Icon name="grid" size={28} />
+            <span className="tile__title">{t("poker.flashLobby")}</span>
+            <span className="tile__text">{t("poker.flashLobbyText")}</span>
+          </button>
+        </li>
+      </ul>
+      {loggedIn && <PokerTournaments />}
+    </section>
+  );
+}
+
+/** The poker room's tournaments (getPokerTournamentsList): a player's call, so a player's list. */
+function PokerTournaments() {
+  const { t } = useTranslation("games");
+  const locale = useLocale();
+  const symbol = useGetConfigQuery().data?.skin.currencySymbol ?? "";
+  const { data } = useGetPokerTournamentsQuery();
+  const tournaments = data?.tournamentList ?? [];
+  if (tournaments.length === 0) return null;
+  return (
+    <section className="poker-tournaments" aria-labelledby="poker-tournaments" data-testid="poker-tournaments">
+      <h2 id="poker-tournaments">{t("poker.tournaments")}</h2>
+      <ul className="poker-tournaments__list">
+        {tournaments.map((tournament) => (
+          <li key={tournament.id} className="poker-tournaments__item panel">
+            <span className="poker-tournaments__name">{tournament.name}</span>
+            <time dateTime={tournament.startDate}>{localDateTime(tournament.startDate, locale)}</time>
+            <span>{t("poker.buyIn", { amount: formatMoney(tournament.buyIn, symbol) })}</span>
+            <span>{t("poker.prizePool", { amount: formatMoney(tournament.prizePool, symbol) })}</span>
+          </li>
+        ))}
       </ul>
     </section>
   );
