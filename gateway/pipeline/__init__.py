@@ -11,6 +11,7 @@ ARCHITECTURE.md, in order, one module each, passing one `Exchange` along:
                             deadline, retries, breaker) over
 5. forward  (`forward.py`)  the call as the platform gets it, through the upstream pool
 6. observe  (`observe.py`)  what the answer does to the session, and what the player is sent
+                            (`encoding.py`: `private, no-store`, compressed as sent)
 
 The first stage that answers (a refusal, a cached copy, a replay) ends the request.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from gateway.http.asgi import Outgoing
+from gateway.pipeline.encoding import personal
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.observe import Observe, answer
 from gateway.pipeline.policy import Policy
@@ -42,5 +44,5 @@ class Pipeline:
                 return await self.observe.finish(x, refused)
         planned = await self.policy.run(x)
         if isinstance(planned, Outgoing):
-            return await self.observe.finish(x, planned)
-        return await self.observe.finish(x, answer(x, planned), planned)
+            return personal(x, await self.observe.finish(x, planned))
+        return personal(x, await self.observe.finish(x, answer(x, planned), planned))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from contracts.catalogue import Route
 from gateway.config.skins import Skin
 from gateway.http.clients import TrustedProxies
-from gateway.http.security import XSRF_COOKIE
+from gateway.http.security import XSRF_COOKIE, request_id
 from gateway.operations.tracing import Tracing
 from gateway.pipeline.exchange import Exchange
 from gateway.shared.session import Session
@@ -24,11 +24,17 @@ from gateway.upstream.transport import Answer, Pool, Timeouts
 
 FORWARDED_REQUEST_HEADERS = ("content-type", "accept", "accept-language", "user-agent", "if-none-match",
                              "if-modified-since")  # fmt: skip
-# Content is anonymous and cached per skin + path + query: nothing else may vary its answer. The
-# browser's conditionals are answered by the gateway from the copy it serves, never forwarded (a
-# joined flight would hand its 304 to a visitor who asked for the whole answer).
-CONTENT_REQUEST_HEADERS = ("accept", "user-agent")
 UPSTREAM_XSRF_HEADER = "X-XSRF-TOKEN"
+GATEWAY_AGENT = "casino-bff"
+CONTENT_HEADERS = {"accept": "*/*", "user-agent": GATEWAY_AGENT, "accept-encoding": "gzip"}
+"""What a content call sends besides `siteid`, the gateway's request id and the copy's own
+validators: nothing of the browser's. A content copy is shared by everyone whose request has its
+key (skin, path, sorted query), so the platform must see nothing else that a browser can vary: a
+platform that built device banners from `User-Agent`, picked an image format by `Accept` or
+targeted a country by `X-Forwarded-For` without saying `Vary` would have its first caller's answer
+served to everyone. The browser's conditionals are answered by the gateway from the copy it serves,
+never forwarded (a joined flight would hand its 304 to a visitor who asked for the whole answer).
+The README's *Bytes on the wire* holds the header-by-header table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,17 +65,19 @@ class Forward:
         return self.target(skin, route, x.params, x.session, x.incoming.query)
 
     def headers(self, x: Exchange, skin: Skin, route: Route, session: Session) -> dict[str, str]:
-        content = route.policy == "content"
+        if route.policy == "content":
+            # the gateway's own id for the flight: a browser's (kept for its own log line) echoed
+            # into a body would be stored for everyone
+            return {**CONTENT_HEADERS, "siteid": skin.site_id, "x-request-id": request_id(None), **x.conditions}
         given = x.incoming.headers
-        allowed = CONTENT_REQUEST_HEADERS if content else FORWARDED_REQUEST_HEADERS
-        headers = {name: value for name in allowed if (value := given.get(name)) is not None}
+        headers = {name: value for name in FORWARDED_REQUEST_HEADERS if (value := given.get(name)) is not None}
         headers["siteid"] = skin.site_id
-        if session.data.wsession and not content:
+        if session.data.wsession:
             headers["wsession"] = session.data.wsession
         headers["x-request-id"] = x.ctx.request_id
         headers["x-forwarded-for"], headers["x-forwarded-proto"] = self.proxies.forwarded(x.incoming)
-        # Bodies the gateway reads (login, SESSION_EXPIRED) must arrive uncompressed.
-        headers["accept-encoding"] = "identity"
+        # The platform's gzip saves its link; the transport inflates what the gateway reads, within its cap.
+        headers["accept-encoding"] = "gzip"
         headers.update(x.conditions)
         return headers
 
@@ -95,7 +103,7 @@ class Forward:
         sent, body = self._with_jar(x, target), x.body
         if not self.tracing.enabled:
             return await target.transport.request(route.method, target.path, sent, body, timeouts)
-        with self.tracing.upstream(route.name, route.method, target.upstream, sent) as span:
+        with self.tracing.upstream(route.name, route.method, target.upstream, sent, x.ctx.request_id) as span:
             answer = await target.transport.request(route.method, target.path, sent, body, timeouts)
             self.tracing.status(span, answer.status)
             return answer
@@ -111,7 +119,7 @@ class Forward:
             length = int(declared)
         if route.binary and (encoding := x.incoming.headers.get("accept-encoding")):
             sent["accept-encoding"] = encoding  # passed through untouched, so any encoding will do
-        with self.tracing.upstream(route.name, route.method, target.upstream, sent):
+        with self.tracing.upstream(route.name, route.method, target.upstream, sent, x.ctx.request_id):
             return await target.transport.stream(route.method, target.path, sent, body, timeouts, length)
 
     @staticmethod

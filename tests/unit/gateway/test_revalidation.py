@@ -13,6 +13,7 @@ import httpx
 import pytest
 import respx
 
+from tests.support.encodings import decoded
 from tests.support.gateway import Browser, browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
@@ -41,16 +42,6 @@ sbapi = "http://sbapi.test"
 rest = "http://rest.test"
 """
 GARBAGE_TAGS = ["", "*garbage", '"unterminated', "W/", "W/x", ",,,", '"a"' * 300, "\xff", "null"]
-
-
-def decoded(response: httpx.Response, raw: bytes) -> bytes:
-    coding = response.headers.get("content-encoding")
-    if coding == "br":
-        return brotli.decompress(raw)
-    if coding == "gzip":
-        return gzip.decompress(raw)
-    assert coding is None, coding
-    return raw
 
 
 async def fetch(visitor: Browser, path: str, **headers: str) -> tuple[httpx.Response, bytes]:

@@ -1,0 +1,82 @@
+"""Toward the browser, at the end of the proxied path: how an answer that is not a stored copy
+travels (content copies are `gateway.http.stored`'s: compressed once when kept).
+
+- `read` and `exclusive` answers (personal: the balance, a profile, a history, a deposit) get
+  `Cache-Control: private, no-store`: no cache anywhere keeps them, none serves one session's
+  answer to another;
+- an answer of 1 kB or more of a textual type is compressed as it is sent, at the cheap level
+  (`ON_THE_FLY`: gzip 1, brotli 3; about 60-120 us for 30 kB, bench/compression.py), in the
+  encoding the request accepts, with `Vary: Accept-Encoding`; smaller ones travel as they are;
+- never an answer carrying a secret together with anything the request can influence (BREACH,
+  `compression.may_compress`): the routes of `SECRET_ANSWERS`, and any answer that sets a cookie
+  (the gateway's session and XSRF cookies, added before this runs); every proxied call is taken
+  as one the request influences;
+- a body the platform sent gzip and nothing in the gateway read (`Outcome.encoding`) goes out as
+  it came to a browser that accepts gzip, and inflated (bounded, checked) to one that does not.
+"""
+
+from __future__ import annotations
+
+from contracts.catalogue import Route
+from gateway.http.asgi import Outgoing
+from gateway.http.compression import MIN_BYTES, ON_THE_FLY, compress, may_compress, negotiate, textual
+from gateway.pipeline.exchange import Exchange
+
+ACCOUNTS = ("login", "register", "logout")
+"""They set the gateway's cookies; login and register echo the login name."""
+LAUNCHES = (
+    "ezugiLaunch",
+    "habaneroLaunch",
+    "endorphinaLaunch",
+    "btiLaunch",
+    "pragmaticLaunch",
+    "mancalaLaunch",
+    "rubyPlayLaunch",
+    "vivoLaunch",
+    "vibraLaunch",
+    "genericLaunch",
+    "mrGameURL",
+    "mPlayGameURL",
+)
+"""A launch token, or a URL holding one, beside the game the request named."""
+SECRET_ANSWERS = frozenset({*ACCOUNTS, *LAUNCHES, "sportsAuth", "buy", "Mbuy"})
+"""Catalogue routes whose answers carry a secret (a launch token or a URL holding one, a session
+id, the payment form's fields) beside something the request named: never compressed (BREACH).
+The gateway's own `/bff/session` and `/bff/session/adopt` are never compressed either (they set
+cookies: `edge/bff.py` does not compress them). A `secret_answer` fact of the catalogue's `Route`
+once route facts live there; until then this set, checked against the catalogue by its test."""
+PERSONAL = (b"cache-control", b"private, no-store")
+_VARY = (b"vary", b"accept-encoding")
+
+
+def secret_answer(route: Route) -> bool:
+    return route.name in SECRET_ANSWERS
+
+
+def on_the_fly(x: Exchange, answer: Outgoing) -> Outgoing:
+    """`answer` compressed as it is sent when it is worth it and allowed (the module's rules)."""
+    if answer.chunks is not None or len(answer.body) < MIN_BYTES or answer.status in (204, 304):
+        return answer
+    _, route = x.site()
+    kind = answer.header("content-type") or "application/json"
+    if secret_answer(route) or not textual(kind) or answer.header("content-encoding") is not None:
+        return answer
+    if not may_compress(carries_secret=False, reflects_request=True, headers=answer.headers):
+        return answer
+    coding = negotiate(x.incoming.headers.get("accept-encoding"))
+    answer.headers.append(_VARY)
+    if coding != "identity":
+        answer.body = compress(answer.body, coding, ON_THE_FLY)
+        answer.headers.append((b"content-encoding", coding.encode("latin-1")))
+    return answer
+
+
+def personal(x: Exchange, answer: Outgoing) -> Outgoing:
+    """A `read` or `exclusive` answer, as the browser gets it: never kept by any cache, and
+    compressed as it is sent where the rules allow. Content and streamed answers pass as they are."""
+    _, route = x.site()
+    if route.policy == "content" or answer.chunks is not None:
+        return answer
+    answer.headers = [(name, value) for name, value in answer.headers if name != b"cache-control"]
+    answer.headers.append(PERSONAL)
+    return on_the_fly(x, answer)
