@@ -16,9 +16,11 @@ import pytest
 import respx
 
 from contracts.catalogue import ROUTES
+from gateway.config.settings import SharedRedis
 from gateway.http import compression, stored
 from gateway.pipeline.encoding import SECRET_ANSWERS
 from gateway.upstream.transport import MAX_BODY
+from tests.support.cluster import RedisServer
 from tests.support.encodings import decoded
 from tests.support.gateway import Browser, browser_on, gateway_app
 
@@ -292,3 +294,42 @@ def test_every_secret_answer_is_a_catalogue_route() -> None:
     names = {route.name for route in ROUTES}
     assert names >= SECRET_ANSWERS
     assert {"login", "register", "logout", "sportsAuth", "buy", "Mbuy", "genericLaunch"} <= SECRET_ANSWERS
+
+
+async def test_with_redis_the_copy_is_stored_compressed_and_served_by_another_instance(
+    upstream: respx.Router, redis_server: RedisServer
+) -> None:
+    """Two instances on one Redis: the first keeps the copy compressed (brotli and gzip, no
+    identity bytes: the store holds a fraction of the answer), the second serves it from Redis
+    byte for byte in each encoding; a personal answer is never in Redis."""
+    seen = content(upstream)
+    upstream.post("/api/cashier/balance").mock(return_value=httpx.Response(200, json={**BIG, "owner": "demo1"}))
+    with redis_server.client() as client:
+        client.flushall()
+    redis = SharedRedis(url=redis_server.url)
+    first, second = gateway_app(upstream, shared_redis=redis), gateway_app(upstream, shared_redis=redis)
+    async with browser_on(first) as one, browser_on(second) as two:
+        filled, _ = await fetch(one, BANNERS, accept_encoding="br")
+        assert filled.headers["x-cache"] == "MISS"
+        with redis_server.client() as client:
+            (key,) = [
+                key
+                for key in client.scan_iter(match="*cache:/capi/home-banners*")
+                if b"refresh" not in key and b"~" not in key
+            ]
+            kept = client.get(key)
+        assert kept is not None and len(kept) < len(BIG_BYTES) / 3, "kept compressed, without its identity bytes"
+        for accept in (CHROME, "gzip", None):
+            response, raw = await fetch(two, BANNERS, **({"accept_encoding": accept} if accept else {}))
+            assert response.headers["x-cache"] == "HIT" and decoded(response, raw) == BIG_BYTES
+        tag = filled.headers["etag"]
+        again, raw = await fetch(two, BANNERS, accept_encoding="br", if_none_match=tag)
+        assert again.status_code == 304 and raw == b"", "the same strong ETag on every instance"
+        await one.start()
+        await one.login()
+        personal, _ = await fetch(one, "/api/cashier/balance", "POST", accept_encoding="gzip")
+        assert personal.headers["cache-control"] == "private, no-store"
+        with redis_server.client() as client:
+            stored = [key for key in client.scan_iter(match="*cache:*") if b"refresh" not in key and b"~" not in key]
+        assert stored == [key], "only the content copy"
+    assert len(seen) == 1
