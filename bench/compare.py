@@ -22,8 +22,13 @@ from bench import throughput as tp
 
 def gateway_from(checkout: Path, name: str, work: Path, upstream: tp.Server) -> tp.Server:
     port = tp.free_port()
-    env = {"SKINS_FILE": str(tp.skins_file(work, upstream.url, 1)), "SECRET_KEY": "bench-secret-key",
-           "GATEWAY_ENV": "development", "LOG_FORMAT": "json", "LOG_LEVEL": "info"}  # fmt: skip
+    env = {
+        "SKINS_FILE": str(tp.skins_file(work, upstream.url, 1)),
+        "SECRET_KEY": "bench-secret-key",
+        "GATEWAY_ENV": "development",
+        "LOG_FORMAT": "json",
+        "LOG_LEVEL": "info",
+    }
     python = str(checkout / ".venv" / "bin" / "python")
     return tp.start(name, [python, "-m", "gateway", "--port", str(port)], port, work, env, cwd=checkout)
 
@@ -35,11 +40,17 @@ def main(before: Path, after: Path) -> None:
         upstream = tp.fixed_upstream(work)
         running.append(upstream)
         port = tp.free_port()
-        ceiling = tp.start("aiohttp-proxy", [tp.PYTHON, str(tp.ROOT / "bench" / "aiohttp_proxy.py"), str(port),
-                                             upstream.url], port, work)  # fmt: skip
+        ceiling = tp.start(
+            "aiohttp-proxy",
+            [tp.PYTHON, str(tp.ROOT / "bench" / "aiohttp_proxy.py"), str(port), upstream.url],
+            port,
+            work,
+        )
         running.append(ceiling)
-        gateways = {label: gateway_from(path, f"gateway-{label}", work, upstream)
-                    for label, path in (("before", before), ("after", after))}  # fmt: skip
+        gateways = {
+            label: gateway_from(path, f"gateway-{label}", work, upstream)
+            for label, path in (("before", before), ("after", after))
+        }
         running += gateways.values()
         plain = tp.lua_script(work, "plain", "POST", "/api/cashier/balance", None, False)
         cases = [tp.Case("aiohttp proxy c64", ceiling, plain, 64)]
@@ -47,13 +58,17 @@ def main(before: Path, after: Path) -> None:
             players = tp.log_in_players(server.url, 64, work / f"{label}.sessions")
             post = tp.lua_script(work, f"post-{label}", "POST", "/api/cashier/balance", players, False)
             hit = tp.lua_script(work, f"hit-{label}", "GET", "/capi/home-banners", None, False)
-            cases += [tp.Case(f"{label}: POST read c64", server, post, 64),
-                      tp.Case(f"{label}: content hit c64", server, hit, 64)]  # fmt: skip
+            cases += [
+                tp.Case(f"{label}: POST read c64", server, post, 64),
+                tp.Case(f"{label}: content hit c64", server, hit, 64),
+            ]
         rows = tp.interleaved(cases)
     yardstick = rows["aiohttp proxy c64"]["rps"]
     for name, row in rows.items():
-        print(f"{name:28} {row['rps']:>9} req/s  p99 {row['p99_ms']:>6} ms  {row['cpu_us_per_request']:>6} us/req"
-              f"  {row['rps'] / yardstick:.2f}x aiohttp  rounds {row['all_rps']}")  # fmt: skip
+        print(
+            f"{name:28} {row['rps']:>9} req/s  p99 {row['p99_ms']:>6} ms  {row['cpu_us_per_request']:>6} us/req"
+            f"  {row['rps'] / yardstick:.2f}x aiohttp  rounds {row['all_rps']}"
+        )
 
 
 if __name__ == "__main__":

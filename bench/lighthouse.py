@@ -43,10 +43,17 @@ LIGHTHOUSE = HERE / "lighthouse" / "node_modules" / ".bin" / "lighthouse"
 RESULTS = HERE / "results"
 ROUNDS = 3
 TARGET = 0.9
-METRICS = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift",
-           "speed-index")  # fmt: skip
-CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-quic --disable-background-networking "
-                "--disable-component-update --disable-sync --no-first-run")  # fmt: skip
+METRICS = (
+    "first-contentful-paint",
+    "largest-contentful-paint",
+    "total-blocking-time",
+    "cumulative-layout-shift",
+    "speed-index",
+)
+CHROME_FLAGS = (
+    "--headless=new --no-sandbox --disable-gpu --disable-quic --disable-background-networking "
+    "--disable-component-update --disable-sync --no-first-run"
+)
 ROUTER = Path(__file__).resolve().parents[1] / "spa" / "src" / "app" / "router.tsx"
 # Routes that lead elsewhere on purpose: the path their report must end on.
 LANDS_ON = {"/": "/home", "/lobby/lobbyflash": "/lobby/lobbyflash.html", "/lobby/tableflash": "/lobby/tableflash.html"}
@@ -79,9 +86,16 @@ def signed_in_chrome(url: str, profile: Path) -> Iterator[int]:
     player.login()
     port = free_port()
     chrome = subprocess.Popen(
-        ["/usr/bin/chromium", *CHROME_FLAGS.split(), f"--remote-debugging-port={port}", f"--user-data-dir={profile}",
-         "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            "/usr/bin/chromium",
+            *CHROME_FLAGS.split(),
+            f"--remote-debugging-port={port}",
+            f"--user-data-dir={profile}",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         with sync_playwright() as playwright:
             browser = _connect(playwright, port)
@@ -106,8 +120,14 @@ def _connect(playwright: Playwright, port: int) -> Browser:
 
 def run_once(url: str, out: Path, port: int | None) -> dict[str, Any]:
     """One Lighthouse run: in a fresh Chromium, or in the one on `port`."""
-    command = [str(LIGHTHOUSE), url, "--only-categories=performance,accessibility,best-practices", "--output=json",
-               f"--output-path={out}", "--quiet"]  # fmt: skip
+    command = [
+        str(LIGHTHOUSE),
+        url,
+        "--only-categories=performance,accessibility,best-practices",
+        "--output=json",
+        f"--output-path={out}",
+        "--quiet",
+    ]
     command.append(f"--port={port}" if port else f"--chrome-flags={CHROME_FLAGS}")
     subprocess.run(command, check=True, env={"CHROME_PATH": "/usr/bin/chromium", "PATH": "/usr/bin:/bin"})
     report = json.loads(out.read_text())

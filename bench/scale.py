@@ -35,8 +35,9 @@ async def _login(session: aiohttp.ClientSession, base: str) -> str:
         await response.read()
     token = session.cookie_jar.filter_cookies(yarl.URL(base)).get("XSRF-TOKEN")
     headers = {"X-XSRF-TOKEN": token.value if token else ""}
-    async with session.post(base + "/api/player/login", json={"login": "demo1", "password": "demo123"},
-                            headers=headers) as response:  # fmt: skip
+    async with session.post(
+        base + "/api/player/login", json={"login": "demo1", "password": "demo123"}, headers=headers
+    ) as response:
         assert (await response.json())["success"]
     token = session.cookie_jar.filter_cookies(yarl.URL(base)).get("XSRF-TOKEN")
     return token.value if token else ""
@@ -52,8 +53,9 @@ async def identical_reads(cluster: Cluster, instances: int, n: int = 1000) -> di
         await session.delete(control + "/_sandbox/calls")
 
         async def read(i: int) -> int:
-            async with session.post(bases[i % len(bases)] + "/api/cashier/balance", json={},
-                                    headers={"X-XSRF-TOKEN": token}) as response:  # fmt: skip
+            async with session.post(
+                bases[i % len(bases)] + "/api/cashier/balance", json={}, headers={"X-XSRF-TOKEN": token}
+            ) as response:
                 body = await response.read()
                 if response.status != 200 and i % 97 == 0:
                     print(response.status, body[:200])
@@ -66,15 +68,28 @@ async def identical_reads(cluster: Cluster, instances: int, n: int = 1000) -> di
             calls = (await response.json()).get("balance", 0)
         await session.delete(control + "/_sandbox/faults")
     by_status = {str(code): statuses.count(code) for code in sorted(set(statuses))}
-    return {"requests": n, "instances": instances, "ok": statuses.count(200), "statuses": by_status,
-            "upstream_calls": calls, "seconds": round(elapsed, 2)}  # fmt: skip
+    return {
+        "requests": n,
+        "instances": instances,
+        "ok": statuses.count(200),
+        "statuses": by_status,
+        "upstream_calls": calls,
+        "seconds": round(elapsed, 2),
+    }
 
 
 async def steady_content(cluster: Cluster, rate: int = 200, seconds: int = 10) -> dict[str, Any]:
     base = cluster.gateways[0].url
-    paths = ["/capi/home-banners?filters[locale][$eq]=es", "/capi/home-banners?filters[locale][$eq]=pt",
-             "/capi/lobby-slot-images", "/capi/footer-slot-images", "/capi/event-banners", "/capi/header-links",
-             "/capi/games-lists?filters[gameProviderName][$eq]=mancala", "/sbapi/sports/events?lang=es"]  # fmt: skip
+    paths = [
+        "/capi/home-banners?filters[locale][$eq]=es",
+        "/capi/home-banners?filters[locale][$eq]=pt",
+        "/capi/lobby-slot-images",
+        "/capi/footer-slot-images",
+        "/capi/event-banners",
+        "/capi/header-links",
+        "/capi/games-lists?filters[gameProviderName][$eq]=mancala",
+        "/sbapi/sports/events?lang=es",
+    ]
     states: dict[str, int] = {}
     async with aiohttp.ClientSession() as session:
         await session.delete(cluster.sandbox.url + "/_sandbox/calls")
@@ -95,8 +110,14 @@ async def steady_content(cluster: Cluster, rate: int = 200, seconds: int = 10) -
             calls = await response.json()
     total = sum(states.values())
     upstream = sum(v for k, v in calls.items() if " " not in k)
-    return {"requests": total, "states": states, "hit_ratio": round(states.get("HIT", 0) / total, 4),
-            "upstream_calls": upstream, "rate_per_s": rate, "seconds": seconds}  # fmt: skip
+    return {
+        "requests": total,
+        "states": states,
+        "hit_ratio": round(states.get("HIT", 0) / total, 4),
+        "upstream_calls": upstream,
+        "rate_per_s": rate,
+        "seconds": seconds,
+    }
 
 
 async def main() -> None:

@@ -450,8 +450,11 @@ def interleaved(cases: list[Case]) -> dict[str, dict[str, Any]]:
         for case in cases:
             case.measure(SECONDS)
             last = case.runs[-1]
-            print(f"round {round_no} {case.name:56} {last['rps']:>9.0f} req/s  p50 {last['p50_ms']} ms"
-                  f"  p99 {last['p99_ms']} ms  {last['cpu_us_per_request']} us/req", flush=True)  # fmt: skip
+            print(
+                f"round {round_no} {case.name:56} {last['rps']:>9.0f} req/s  p50 {last['p50_ms']} ms"
+                f"  p99 {last['p99_ms']} ms  {last['cpu_us_per_request']} us/req",
+                flush=True,
+            )
     return {case.name: case.summary() for case in cases}
 
 
@@ -535,8 +538,14 @@ def gateway_on_cores(name: str, workdir: Path, upstream: Server, redis_url: str,
     """A gateway on Redis with `workers` processes (1: no supervisor), allowed both cores (the
     inner taskset widens `start`'s core 0)."""
     port = free_port()
-    env = {"SKINS_FILE": str(skins_file(workdir, upstream.url, 1)), "SECRET_KEY": "bench-secret-key",
-           "GATEWAY_ENV": "development", "LOG_FORMAT": "json", "LOG_LEVEL": "info", "REDIS_URL": redis_url}  # fmt: skip
+    env = {
+        "SKINS_FILE": str(skins_file(workdir, upstream.url, 1)),
+        "SECRET_KEY": "bench-secret-key",
+        "GATEWAY_ENV": "development",
+        "LOG_FORMAT": "json",
+        "LOG_LEVEL": "info",
+        "REDIS_URL": redis_url,
+    }
     argv = ["taskset", "-c", WORKERS_CPUS, PYTHON, "-m", "gateway", "--port", str(port), "--workers", str(workers)]
     server = start(name, argv, port, workdir, env)
     time.sleep(3 if workers > 1 else 0)  # the port answers once one worker serves: let the others start
@@ -884,14 +893,20 @@ def redis_read() -> None:
         script = "POST", "/api/cashier/balance"
         cases = [
             Case("gateway POST read c64", gw, lua_script(work, "gw-post", *script, few["gateway"], False), 64),
-            Case("gateway POST read c64, Redis", gw_redis,
-                 lua_script(work, "gwredis-post", *script, few["gateway-redis"], False), 64),
-        ]  # fmt: skip
+            Case(
+                "gateway POST read c64, Redis",
+                gw_redis,
+                lua_script(work, "gwredis-post", *script, few["gateway-redis"], False),
+                64,
+            ),
+        ]
         rows = interleaved(cases)
         per_read = redis_commands_per_request(gw_redis.url, few["gateway-redis"], redis_url)
     for name, row in rows.items():
-        print(f"{name:32} {row['rps']:>8,} req/s  p50 {row['p50_ms']} ms  p99 {row['p99_ms']} ms  "
-              f"{row['cpu_us_per_request']} us CPU/req  all {row['all_rps']}")  # fmt: skip
+        print(
+            f"{name:32} {row['rps']:>8,} req/s  p50 {row['p50_ms']} ms  p99 {row['p99_ms']} ms  "
+            f"{row['cpu_us_per_request']} us CPU/req  all {row['all_rps']}"
+        )
     redis_rps, memory_rps = rows["gateway POST read c64, Redis"]["rps"], rows["gateway POST read c64"]["rps"]
     print(f"Redis / memory, POST read c64: {redis_rps / memory_rps:.3f}")
     print(f"Redis per proxied read: {json.dumps(per_read)}")

@@ -13,9 +13,19 @@ DEPOSIT_METHODS = (326, 328, 329, 332, 300)
 # Method names: 326 India gateway, 328 paykassma-type, 329 365-type (Transact), 332 Venezuela.
 PAY_METHODS_328 = ("phone_pe", "paytm", "upi_s", "upi_l", "ScanNPay")
 DEPOSIT_PRESETS = (
-    250000, 500000, 750000, 1000000, 1500000, 2000000, 2500000,
-    5000000, 10000000, 20000000, 30000000, 50000000,
-)  # fmt: skip
+    250000,
+    500000,
+    750000,
+    1000000,
+    1500000,
+    2000000,
+    2500000,
+    5000000,
+    10000000,
+    20000000,
+    30000000,
+    50000000,
+)
 # Method 300 is read as the "perfect-money-style" gateway of section 8 (the one method the spec
 # leaves unnamed); when its deposit fails the player is told to try later, not the description.
 PERFECT_MONEY_METHOD = 300

@@ -62,8 +62,10 @@ def json_schema() -> dict[str, Any]:
 
 
 def rules_module() -> str:
-    forms = {name: {field: msgspec.to_builtins(rule) for field, rule in form.items()}
-             for name, form in rules.ALL_FORMS.items()}  # fmt: skip
+    forms = {
+        name: {field: msgspec.to_builtins(rule) for field, rule in form.items()}
+        for name, form in rules.ALL_FORMS.items()
+    }
     data = {
         "forms": forms,
         "paykassmaDepositLimits": {k: msgspec.to_builtins(v) for k, v in rules.PAYKASSMA_DEPOSIT_LIMITS.items()},

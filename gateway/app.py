@@ -90,23 +90,44 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     sessions = Sessions(stores.sessions, stores.shared)
     proxies = TrustedProxies(settings.trusted_proxies)
     accounts, audit = open_console(settings, stores, lifecycle, proxies) if settings.admin_listener else (None, None)
-    gateway = Gateway(settings, lifecycle, metrics, stores, config, clients, breakers, sessions, cache,
-                      Health(lifecycle, stores.shared, sessions, config, clients), instances, series, accounts,
-                      audit)  # fmt: skip
+    gateway = Gateway(
+        settings,
+        lifecycle,
+        metrics,
+        stores,
+        config,
+        clients,
+        breakers,
+        sessions,
+        cache,
+        Health(lifecycle, stores.shared, sessions, config, clients),
+        instances,
+        series,
+        accounts,
+        audit,
+    )
     tracing = Tracing(settings.otel, tracer_provider)
     cookies = BrowserCookies(XsrfTokens(settings.secret_key), DeviceTokens(settings.secret_key), settings.production)
-    limiter = RateLimiter(stores.shared, RateLimitConfig(visitor_rate=settings.visitor_rate,
-                                                         visitor_burst=settings.visitor_burst))  # fmt: skip
+    limiter = RateLimiter(
+        stores.shared, RateLimitConfig(visitor_rate=settings.visitor_rate, visitor_burst=settings.visitor_burst)
+    )
     forward = Forward(clients, proxies, tracing)
     attempts = Attempts(forward, breakers, settings.policies, metrics)
     observe = Observe(sessions, cookies, limiter, tracing)
     flights = Flights(stores.flights, settings.policies)
-    plans = (ContentPlan(cache, flights, lifecycle),
-             KeyedCalls(IdempotencyRecords(stores.shared, instance), flights, settings.policies, lifecycle),
-             flights)  # fmt: skip
+    plans = (
+        ContentPlan(cache, flights, lifecycle),
+        KeyedCalls(IdempotencyRecords(stores.shared, instance), flights, settings.policies, lifecycle),
+        flights,
+    )
     policy = Policy(forward, attempts, observe, plans, limiter.visitors, breakers, settings.policies)
-    pipeline = Pipeline(SkinStage(config), Guard(Catalogue(), cookies, limiter, proxies, settings),
-                        SessionStage(sessions, cookies.session), policy, observe)  # fmt: skip
+    pipeline = Pipeline(
+        SkinStage(config),
+        Guard(Catalogue(), cookies, limiter, proxies, settings),
+        SessionStage(sessions, cookies.session),
+        policy,
+        observe,
+    )
     site = site_app(gateway, cookies, limiter, proxies, Platform(forward, attempts))
     return FrontDoor(site, pipeline, Access(metrics, settings, series), gateway, tracing)
 
@@ -199,8 +220,15 @@ def site_app(
     def skin(request: Request[Any, Any, Any]) -> Skin | None:
         return config.skins.for_host(Incoming.of(request.scope).headers.get("host"))
 
-    given = {"sessions": gateway.sessions, "browser_cookies": cookies, "limiter": limiter, "proxies": proxies,
-             "platform": platform, "health": gateway.health, "packed": Packed()}  # fmt: skip
+    given = {
+        "sessions": gateway.sessions,
+        "browser_cookies": cookies,
+        "limiter": limiter,
+        "proxies": proxies,
+        "platform": platform,
+        "health": gateway.health,
+        "packed": Packed(),
+    }
     dependencies = {name: Provide(_constant(part), sync_to_thread=False) for name, part in given.items()}
     return Litestar(
         route_handlers=[*bff.route_handlers, *spa_handlers(settings.spa_dist, settings.production)],
@@ -224,8 +252,13 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     gc.collect()
     gc.freeze()
     store = settings.shared_redis.describe() if settings.shared_redis is not None else "memory"
-    log.info("gateway.started", config_version=config.version, config_source=config.source,
-             skins=[s.id for s in config.skins.all], store=store)  # fmt: skip
+    log.info(
+        "gateway.started",
+        config_version=config.version,
+        config_source=config.source,
+        skins=[s.id for s in config.skins.all],
+        store=store,
+    )
     watchers = [asyncio.ensure_future(config.watch(settings.skins_poll_s)), asyncio.ensure_future(config.listen())]
     if gateway.accounts is not None:
         watchers.append(asyncio.ensure_future(gateway.accounts.operators.watch(settings.skins_poll_s)))
@@ -264,5 +297,6 @@ def admin_app(app: FrontDoor, workers: Workers | None = None) -> Litestar:
 def _breaker_changed(metrics: Metrics, instances: Instances, breaker: Breaker) -> None:
     metrics.breaker_changed(breaker)
     instances.breaker_changed(breaker)
-    log.warning("breaker." + breaker.state, skin=breaker.skin, upstream=breaker.upstream,
-                last_failure=breaker.last_failure)  # fmt: skip
+    log.warning(
+        "breaker." + breaker.state, skin=breaker.skin, upstream=breaker.upstream, last_failure=breaker.last_failure
+    )

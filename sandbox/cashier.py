@@ -339,8 +339,15 @@ async def mercado_cashout(call: Call) -> WithdrawResponse:
     """Form B: the post carries firstName, alias, cbu, mobileNumber; the form's rules say name, phone."""
     player = _withdrawer(call)
     data = call.json()
-    form = {"name": "firstName", "alias": "alias", "cbu": "cbu", "phone": "mobileNumber", "amount": "amount",
-            "cuitPrefix": "cuitPrefix", "cuit": "cuit"}  # fmt: skip
+    form = {
+        "name": "firstName",
+        "alias": "alias",
+        "cbu": "cbu",
+        "phone": "mobileNumber",
+        "amount": "amount",
+        "cuitPrefix": "cuitPrefix",
+        "cuit": "cuit",
+    }
     check(rules.WITHDRAW_FORM_B, {field: data.get(posted) for field, posted in form.items()})
     request = call.body(WithdrawFormB)
     return _withdraw(call, player, "mercado", request.amount)

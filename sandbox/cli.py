@@ -16,9 +16,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=SandboxSettings.seed)
     parser.add_argument("--idle-timeout", type=float, default=SandboxSettings.idle_timeout_s, help="seconds")
     parser.add_argument(
-        "--deposit-delay", type=float, default=SandboxSettings.deposit_approval_delay_s,
+        "--deposit-delay",
+        type=float,
+        default=SandboxSettings.deposit_approval_delay_s,
         help="seconds before a deposit turns Approved",
-    )  # fmt: skip
+    )
     parser.add_argument("--public-url", default=None, help="base URL browsers use to reach the sandbox")
     args = parser.parse_args(argv)
     settings = SandboxSettings(

@@ -120,8 +120,16 @@ PROVIDER_LISTS: Mapping[str, tuple[CatalogueGame, ...]] = {
     "pragmaticplay": PRAGMATIC,
 }
 NEW_PER_PROVIDER = 5
-FIRST_NUMBERS = ((1001, MANCALA), (2001, PRAGMATIC), (3001, RUBYPLAY), (4001, HOLIDAY), (4101, FISHING),
-                 (4201, LIVE_BLACKJACK), (4301, EVOLUTION), (4401, CRASH))  # fmt: skip
+FIRST_NUMBERS = (
+    (1001, MANCALA),
+    (2001, PRAGMATIC),
+    (3001, RUBYPLAY),
+    (4001, HOLIDAY),
+    (4101, FISHING),
+    (4201, LIVE_BLACKJACK),
+    (4301, EVOLUTION),
+    (4401, CRASH),
+)
 # The numeric `Id` of every game (mancala launches by it), the same in every list.
 NUMBERS: Mapping[str, int] = {
     entry.game_id: first + i for first, catalogue in FIRST_NUMBERS for i, entry in enumerate(catalogue)

@@ -137,10 +137,15 @@ def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any],
     @get("/sites/{site_id:str}/ledger", sync_to_thread=False)
     def ledger(site_id: FromPath[str]) -> list[dict[str, Any]]:
         return [
-            {"login": e.login, "kind": e.kind, "amount": str(e.amount), "balanceAfter": str(e.balance_after),
-             "reference": e.reference}
+            {
+                "login": e.login,
+                "kind": e.kind,
+                "amount": str(e.amount),
+                "balanceAfter": str(e.balance_after),
+                "reference": e.reference,
+            }
             for e in site_of(site_id).ledger
-        ]  # fmt: skip
+        ]
 
     @get("/sites/{site_id:str}/contact-messages", sync_to_thread=False)
     def contact_messages(site_id: FromPath[str]) -> list[dict[str, Any]]:
@@ -175,7 +180,22 @@ def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any],
         state.__dict__.update(fresh.__dict__)
         return {"reset": True}
 
-    handlers = [health, calls, reset_calls, set_fault, clear_faults, clear_fault, switch_provider, expire,
-                player_summary, create_player, ledger, contact_messages, affiliates, affiliate_postback, configure,
-                reset]  # fmt: skip
+    handlers = [
+        health,
+        calls,
+        reset_calls,
+        set_fault,
+        clear_faults,
+        clear_fault,
+        switch_provider,
+        expire,
+        player_summary,
+        create_player,
+        ledger,
+        contact_messages,
+        affiliates,
+        affiliate_postback,
+        configure,
+        reset,
+    ]
     return [Router(path="/_sandbox", route_handlers=handlers)]

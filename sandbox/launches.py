@@ -39,8 +39,12 @@ routes = Registry()
 DEMO_PAGE = "/_sandbox/game"
 PROVIDER_DISABLED = "Provider disabled"
 # Names the front ends send for a provider, where they differ from the site's provider list.
-ALIASES: Mapping[str, str] = {"evenbet": "evenbetpoker", "vivo": "vivogaming", "pragmatic": "pragmaticplay",
-                              "ruby": "rubyplay"}  # fmt: skip
+ALIASES: Mapping[str, str] = {
+    "evenbet": "evenbetpoker",
+    "vivo": "vivogaming",
+    "pragmatic": "pragmaticplay",
+    "ruby": "rubyplay",
+}
 PRAGMATIC_FAMILY = ("pragmaticplay", "pragmaticplaylivecasino")
 TABLES: Mapping[str, str] = {"219": "Blackjack", "36": "Roulette"}
 

@@ -101,23 +101,49 @@ def _names(names: str) -> tuple[Words, ...]:
 
 
 LEAGUES = (
-    League("Soccer", _words("Liga Profesional Argentina", "Argentine Primera División", "Liga Profissional Argentina"),
-           _names("River Plate|Boca Juniors|Racing Club|Independiente|San Lorenzo|Estudiantes|Talleres|Vélez")),
-    League("Soccer", _words("Brasileirão Serie A", "Brazilian Serie A", "Brasileirão Série A"),
-           _names("Flamengo|Palmeiras|Corinthians|São Paulo|Grêmio|Internacional")),
-    League("Soccer", _words("Amistosos internacionales", "International Friendlies", "Amistosos internacionais"),
-           (_words("Alemania", "Germany", "Alemanha"), _words("España", "Spain", "Espanha"),
-            _words("Brasil", "Brazil", "Brasil"), _words("Inglaterra", "England", "Inglaterra"),
-            _words("Francia", "France", "França"), _words("Países Bajos", "Netherlands", "Países Baixos"))),
-    League("Basketball", _words("NBA"),
-           _names("Los Angeles Lakers|Boston Celtics|Miami Heat|Denver Nuggets|Chicago Bulls|Golden State Warriors")),
-    League("Basketball", _words("Liga Nacional de Básquet", "Argentine Liga Nacional", "Liga Nacional de Basquete"),
-           _names("Quimsa|Boca Juniors|Instituto|Obras Sanitarias|Regatas Corrientes|Peñarol")),
-    League("Tennis", _words("Abierto de Australia", "Australian Open", "Aberto da Austrália"),
-           _names("M. Ferreyra|L. Castaño|J. Albrecht|T. Morel|D. Okafor|R. Silveira")),
-    League("Tennis", _words("ATP Buenos Aires", "ATP Buenos Aires", "ATP Buenos Aires"),
-           _names("A. Kowalczyk|S. Navarro|P. Lindqvist|F. Duarte|E. Marchetti|K. Tanaka")),
-)  # fmt: skip
+    League(
+        "Soccer",
+        _words("Liga Profesional Argentina", "Argentine Primera División", "Liga Profissional Argentina"),
+        _names("River Plate|Boca Juniors|Racing Club|Independiente|San Lorenzo|Estudiantes|Talleres|Vélez"),
+    ),
+    League(
+        "Soccer",
+        _words("Brasileirão Serie A", "Brazilian Serie A", "Brasileirão Série A"),
+        _names("Flamengo|Palmeiras|Corinthians|São Paulo|Grêmio|Internacional"),
+    ),
+    League(
+        "Soccer",
+        _words("Amistosos internacionales", "International Friendlies", "Amistosos internacionais"),
+        (
+            _words("Alemania", "Germany", "Alemanha"),
+            _words("España", "Spain", "Espanha"),
+            _words("Brasil", "Brazil", "Brasil"),
+            _words("Inglaterra", "England", "Inglaterra"),
+            _words("Francia", "France", "França"),
+            _words("Países Bajos", "Netherlands", "Países Baixos"),
+        ),
+    ),
+    League(
+        "Basketball",
+        _words("NBA"),
+        _names("Los Angeles Lakers|Boston Celtics|Miami Heat|Denver Nuggets|Chicago Bulls|Golden State Warriors"),
+    ),
+    League(
+        "Basketball",
+        _words("Liga Nacional de Básquet", "Argentine Liga Nacional", "Liga Nacional de Basquete"),
+        _names("Quimsa|Boca Juniors|Instituto|Obras Sanitarias|Regatas Corrientes|Peñarol"),
+    ),
+    League(
+        "Tennis",
+        _words("Abierto de Australia", "Australian Open", "Aberto da Austrália"),
+        _names("M. Ferreyra|L. Castaño|J. Albrecht|T. Morel|D. Okafor|R. Silveira"),
+    ),
+    League(
+        "Tennis",
+        _words("ATP Buenos Aires", "ATP Buenos Aires", "ATP Buenos Aires"),
+        _names("A. Kowalczyk|S. Navarro|P. Lindqvist|F. Duarte|E. Marchetti|K. Tanaka"),
+    ),
+)
 
 COMPLETE_PER_SPORT = 7
 SPORT_CODES: Mapping[SportName, str] = {"Soccer": "soc", "Basketball": "bsk", "Tennis": "ten"}
@@ -131,13 +157,19 @@ FULL_TIME = _words("Resultado final (1X2)", "Full time result (1X2)", "Resultado
 TIE = _words("Empate", "Draw", "Empate")
 # Other markets per sport: (type id, line, name).
 SIDE_MARKETS: Mapping[SportName, tuple[tuple[str, float, Words], ...]] = {
-    "Soccer": (("OU2.5", 2.5, _words("Total de goles", "Total goals", "Total de gols")),
-               ("HC-1", -1, _words("Hándicap", "Handicap", "Handicap"))),
-    "Basketball": (("OU215.5", 215.5, _words("Total de puntos", "Total points", "Total de pontos")),
-                   ("HC-5.5", -5.5, _words("Hándicap", "Handicap", "Handicap"))),
-    "Tennis": (("OU22.5", 22.5, _words("Total de games", "Total games", "Total de games")),
-               ("HC-3.5", -3.5, _words("Hándicap de games", "Game handicap", "Handicap de games"))),
-}  # fmt: skip
+    "Soccer": (
+        ("OU2.5", 2.5, _words("Total de goles", "Total goals", "Total de gols")),
+        ("HC-1", -1, _words("Hándicap", "Handicap", "Handicap")),
+    ),
+    "Basketball": (
+        ("OU215.5", 215.5, _words("Total de puntos", "Total points", "Total de pontos")),
+        ("HC-5.5", -5.5, _words("Hándicap", "Handicap", "Handicap")),
+    ),
+    "Tennis": (
+        ("OU22.5", 22.5, _words("Total de games", "Total games", "Total de games")),
+        ("HC-3.5", -3.5, _words("Hándicap de games", "Game handicap", "Handicap de games")),
+    ),
+}
 OVER = _words("Más de", "Over", "Mais de")
 UNDER = _words("Menos de", "Under", "Menos de")
 
@@ -171,8 +203,10 @@ def _fixture(rng: random.Random, now: float, league: League, fixture_id: str, dr
     quarter_hours = rng.randint(4, 4 * 24 * 4)  # from one hour to four days ahead
     start = dt.datetime.fromtimestamp(now - now % 900 + quarter_hours * 900, dt.UTC)
     markets = [] if MAIN_MARKET in drop else [_main_market(rng, fixture_id, league.sport, home, away, drop)]
-    markets += [_side_market(rng, fixture_id, type_id, line, name, home, away)
-                for type_id, line, name in SIDE_MARKETS[league.sport]]  # fmt: skip
+    markets += [
+        _side_market(rng, fixture_id, type_id, line, name, home, away)
+        for type_id, line, name in SIDE_MARKETS[league.sport]
+    ]
     iso = start.strftime("%Y-%m-%dT%H:%M:%SZ")
     return Fixture(fixture_id, league.sport, league.name, home, away, iso, tuple(markets))
 
@@ -246,8 +280,13 @@ def sport_event(fixture: Fixture, lang: Locale) -> SportEvent:
         )
         for m in fixture.markets
     ]
-    return SportEvent(_id=fixture.id, leagueName=fixture.league[lang], sportName=fixture.sport,
-                      startEventDate=fixture.start, markets=markets)  # fmt: skip
+    return SportEvent(
+        _id=fixture.id,
+        leagueName=fixture.league[lang],
+        sportName=fixture.sport,
+        startEventDate=fixture.start,
+        markets=markets,
+    )
 
 
 @routes("sportsEvents")

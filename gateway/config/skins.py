@@ -235,12 +235,19 @@ def builtin(sandbox_url: str) -> Skins:
     shows the second skin (its own site id, currency and colours) from the same process.
     """
     aurora_hosts = ["127.0.0.1", "localhost", "aurora.localhost", "testserver.local"]
-    pampa_colours = {"primary": "#2dd4a7", "accent": "#3b82f6", "background": "#07161a", "surface": "#0f252b",
-                     "text": "#eef7f5"}  # fmt: skip
-    return Skins([
-        _demo_skin(sandbox_url, "aurora", "Aurora Casino", aurora_hosts, ("INR", "Bs."), {}),
-        _demo_skin(sandbox_url, "pampa", "Pampa Bet", ["pampa.localhost"], ("ARS", "$"), pampa_colours),
-    ])  # fmt: skip
+    pampa_colours = {
+        "primary": "#2dd4a7",
+        "accent": "#3b82f6",
+        "background": "#07161a",
+        "surface": "#0f252b",
+        "text": "#eef7f5",
+    }
+    return Skins(
+        [
+            _demo_skin(sandbox_url, "aurora", "Aurora Casino", aurora_hosts, ("INR", "Bs."), {}),
+            _demo_skin(sandbox_url, "pampa", "Pampa Bet", ["pampa.localhost"], ("ARS", "$"), pampa_colours),
+        ]
+    )
 
 
 def _demo_skin(

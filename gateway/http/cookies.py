@@ -40,6 +40,7 @@ class BrowserCookies:
     def _cookie(
         self, name: str, value: str, *, httponly: bool = True, max_age: int | None = None
     ) -> tuple[bytes, bytes]:
-        cookie = Cookie(key=name, value=value, path="/", httponly=httponly, samesite="lax", secure=self.secure,
-                        max_age=max_age)  # fmt: skip
+        cookie = Cookie(
+            key=name, value=value, path="/", httponly=httponly, samesite="lax", secure=self.secure, max_age=max_age
+        )
         return cookie.to_encoded_header()

@@ -42,13 +42,15 @@ def invalid(ctx: RequestContext, errors: list[FieldError], message: str = "Some 
 
 
 def rate_limited(wait: int, ctx: RequestContext) -> Outgoing:
-    return error(429, "RATE_LIMITED", "Too many attempts, please wait and try again", ctx,
-                 (b"retry-after", str(wait).encode()))  # fmt: skip
+    return error(
+        429, "RATE_LIMITED", "Too many attempts, please wait and try again", ctx, (b"retry-after", str(wait).encode())
+    )
 
 
 def store_unavailable(ctx: RequestContext) -> Outgoing:
-    return error(503, "STORE_UNAVAILABLE", "Service temporarily unavailable, please try again", ctx,
-                 (b"retry-after", b"1"))  # fmt: skip
+    return error(
+        503, "STORE_UNAVAILABLE", "Service temporarily unavailable, please try again", ctx, (b"retry-after", b"1")
+    )
 
 
 def outcome_unknown(ctx: RequestContext) -> Outgoing:
@@ -81,8 +83,13 @@ def no_answer(outcome: Outcome, exclusive: bool, ctx: RequestContext) -> Outgoin
     if failure == "timeout":
         return error(504, "UPSTREAM_TIMEOUT", "The platform did not answer in time", ctx)
     if failure == "open":
-        return error(503, "UPSTREAM_UNAVAILABLE", "The platform is not answering, please try again", ctx,
-                     (b"retry-after", str(outcome.retry_after or 1).encode()))  # fmt: skip
+        return error(
+            503,
+            "UPSTREAM_UNAVAILABLE",
+            "The platform is not answering, please try again",
+            ctx,
+            (b"retry-after", str(outcome.retry_after or 1).encode()),
+        )
     if failure == "unreachable":
         return error(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
     if failure == "lost":
@@ -103,8 +110,14 @@ def _platform_failure(status: int, exclusive: bool, ctx: RequestContext, *extra:
 # Litestar's words when the client went away while its body was being read: a 500 to Litestar,
 # but nothing failed here and nobody is listening; logged as nginx's 499 (client closed request).
 CLIENT_GONE = "client disconnected prematurely"
-_CODES = {400: "BAD_REQUEST", 403: "FORBIDDEN", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 413: "TOO_LARGE",
-          429: "RATE_LIMITED"}  # fmt: skip
+_CODES = {
+    400: "BAD_REQUEST",
+    403: "FORBIDDEN",
+    404: "NOT_FOUND",
+    405: "METHOD_NOT_ALLOWED",
+    413: "TOO_LARGE",
+    429: "RATE_LIMITED",
+}
 
 
 def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Outgoing:

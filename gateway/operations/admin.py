@@ -193,5 +193,10 @@ async def _status(gateway: NamedDependency[Gateway]) -> dict[str, Any]:
 
 def _skin(skin: Skin) -> dict[str, Any]:
     upstreams = {name: skin.upstreams.base(name) for name in UPSTREAM_NAMES}
-    return {"id": skin.id, "siteId": skin.site_id, "hosts": list(skin.hosts), "upstreams": upstreams,
-            "sportsFeed": skin.sports_feed}  # fmt: skip
+    return {
+        "id": skin.id,
+        "siteId": skin.site_id,
+        "hosts": list(skin.hosts),
+        "upstreams": upstreams,
+        "sportsFeed": skin.sports_feed,
+    }

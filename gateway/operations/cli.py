@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import ctypes
 import dataclasses
 import os
 import signal
 import socket
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import structlog
@@ -27,6 +26,7 @@ import uvicorn
 
 from gateway.config.settings import Settings
 from gateway.edge.listener import guarded_protocol
+from gateway.operations.servers import OwnedServer
 
 if TYPE_CHECKING:
     from gateway.parts import Gateway
@@ -113,22 +113,6 @@ def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return uvloop.new_event_loop
 
 
-class _Server(uvicorn.Server):
-    """A uvicorn server that leaves signals to its owner (`_serve`), which stops the servers
-    in order and lets the process exit 0."""
-
-    on_started: Callable[[], None] | None = None
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Iterator[None]:
-        yield
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets)
-        if self.started and self.on_started is not None:
-            self.on_started()
-
-
 async def _serve(
     settings: Settings, host: str, port: int, sandbox_port: int | None, worker: FromSupervisor | None = None
 ) -> None:
@@ -143,7 +127,7 @@ async def _serve(
         settings = dataclasses.replace(settings, sandbox_url=sandbox_url)
         sandbox_app = create_sandbox(SandboxSettings(public_url=sandbox_url))
         others.append(
-            _Server(
+            OwnedServer(
                 uvicorn.Config(
                     sandbox_app, host=host, port=sandbox_port, log_level="warning", log_config=None, access_log=False
                 )
@@ -151,21 +135,32 @@ async def _serve(
         )
     app = create_app(settings)
     gateway = app.gateway
-    public = _Server(
+    public = OwnedServer(
         uvicorn.Config(
-            app, host=host, port=port, proxy_headers=False, log_level="warning", log_config=None, access_log=False,
+            app,
+            host=host,
+            port=port,
+            proxy_headers=False,
+            log_level="warning",
+            log_config=None,
+            access_log=False,
             timeout_graceful_shutdown=max(1, round(settings.drain_timeout_s)),
             http=guarded_protocol(settings.listener),
         )
-    )  # fmt: skip
+    )
     if worker is not None:
         public.on_started = worker.started
     if settings.admin_listener:  # a worker's supervisor keeps the admin listener to itself
         admin = uvicorn.Config(
-            admin_app(app), host=settings.admin_host, port=settings.admin_port, lifespan="off",
-            log_level="warning", log_config=None, access_log=False,
-        )  # fmt: skip
-        others.append(_Server(admin))
+            admin_app(app),
+            host=settings.admin_host,
+            port=settings.admin_port,
+            lifespan="off",
+            log_level="warning",
+            log_config=None,
+            access_log=False,
+        )
+        others.append(OwnedServer(admin))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, _drain, loop, gateway, public, settings.drain_delay_s)

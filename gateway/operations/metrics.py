@@ -34,36 +34,51 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = registry = CollectorRegistry()
         self.requests = Counter(
-            "bff_requests", "Requests answered, by skin, route class and status", ["skin", "route_class", "status"],
+            "bff_requests",
+            "Requests answered, by skin, route class and status",
+            ["skin", "route_class", "status"],
             registry=registry,
-        )  # fmt: skip
+        )
         self.duration = Histogram(
-            "bff_request_duration_seconds", "Time to answer, by route class", ["route_class"],
-            buckets=LATENCY_BUCKETS, registry=registry,
-        )  # fmt: skip
-        self.upstream_duration = Histogram(
-            "bff_upstream_duration_seconds", "Time spent on upstream calls per request, by skin and route class",
-            ["skin", "route_class"], buckets=LATENCY_BUCKETS, registry=registry,
-        )  # fmt: skip
-        self.dedup = Counter(
-            "bff_dedup", "Proxied calls by their part in a joined flight (leader, follower, replayed)", ["role"],
+            "bff_request_duration_seconds",
+            "Time to answer, by route class",
+            ["route_class"],
+            buckets=LATENCY_BUCKETS,
             registry=registry,
-        )  # fmt: skip
+        )
+        self.upstream_duration = Histogram(
+            "bff_upstream_duration_seconds",
+            "Time spent on upstream calls per request, by skin and route class",
+            ["skin", "route_class"],
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        )
+        self.dedup = Counter(
+            "bff_dedup",
+            "Proxied calls by their part in a joined flight (leader, follower, replayed)",
+            ["role"],
+            registry=registry,
+        )
         self.cache = Counter(
             "bff_cache", "Content cache answers (HIT, STALE, MISS)", ["skin", "state"], registry=registry
         )
         self.breaker_state = Gauge(
-            "bff_breaker_state", "Circuit breaker per skin and upstream: 0 closed, 1 half-open, 2 open",
-            ["skin", "upstream"], registry=registry, multiprocess_mode="livemax",
-        )  # fmt: skip
+            "bff_breaker_state",
+            "Circuit breaker per skin and upstream: 0 closed, 1 half-open, 2 open",
+            ["skin", "upstream"],
+            registry=registry,
+            multiprocess_mode="livemax",
+        )
         # Across workers each has its own breakers: the worst live one is what an alert wants.
         self.breaker_opened = Counter(
             "bff_breaker_opened", "Times a breaker opened", ["skin", "upstream"], registry=registry
         )
         self.retries = Counter(
-            "bff_upstream_retries", "Upstream attempts sent again, by skin, route class and reason",
-            ["skin", "route_class", "reason"], registry=registry,
-        )  # fmt: skip
+            "bff_upstream_retries",
+            "Upstream attempts sent again, by skin, route class and reason",
+            ["skin", "route_class", "reason"],
+            registry=registry,
+        )
         self.retries_refused = Counter(
             "bff_upstream_retries_refused", "Retries the retry budget refused", ["skin"], registry=registry
         )
@@ -71,14 +86,19 @@ class Metrics:
             "bff_rate_limited", "Requests refused by a rate limit", ["skin", "route"], registry=registry
         )
         self.config_info = Gauge(
-            "bff_config_info", "The configuration in use (value 1), by version hash", ["version"], registry=registry,
+            "bff_config_info",
+            "The configuration in use (value 1), by version hash",
+            ["version"],
+            registry=registry,
             multiprocess_mode="livemax",
-        )  # fmt: skip
+        )
         # Across workers: a version is 1 while any live worker runs it (two at 1: not yet converged).
         self.config_reloads = Counter(
-            "bff_config_reloads", "Configuration changes tried, by outcome (applied, unchanged, rejected)",
-            ["outcome"], registry=registry,
-        )  # fmt: skip
+            "bff_config_reloads",
+            "Configuration changes tried, by outcome (applied, unchanged, rejected)",
+            ["outcome"],
+            registry=registry,
+        )
         self.config_error = Gauge(
             "bff_config_error",
             "1 while the last configuration read was rejected (the last good one runs)",

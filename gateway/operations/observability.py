@@ -56,8 +56,23 @@ def _names_secret(key: str) -> bool:
 
 
 # The access line's keys, fixed by `Access.record` and the chain's own processors.
-ACCESS_KEYS = frozenset({"event", "level", "timestamp", "method", "path", "status", "ms", "skin", "route",
-                         "upstream_ms", "upstream_status", "dedup", "request_id"})  # fmt: skip
+ACCESS_KEYS = frozenset(
+    {
+        "event",
+        "level",
+        "timestamp",
+        "method",
+        "path",
+        "status",
+        "ms",
+        "skin",
+        "route",
+        "upstream_ms",
+        "upstream_status",
+        "dedup",
+        "request_id",
+    }
+)
 _ACCESS_CLEAN = frozenset(key for key in ACCESS_KEYS if not _names_secret(key))
 
 
@@ -119,22 +134,34 @@ def configure_logging(settings: Settings) -> None:
     (bound by the front door in the context variables). Configured once per process by the app
     factory (structlog's configuration and the root logger are global)."""
     console, level = _console(settings), _level(settings)
-    shared: list[Any] = [structlog.contextvars.merge_contextvars, _with_request_id, structlog.processors.add_log_level,
-                         _STAMP]  # fmt: skip
+    shared: list[Any] = [
+        structlog.contextvars.merge_contextvars,
+        _with_request_id,
+        structlog.processors.add_log_level,
+        _STAMP,
+    ]
     structlog.configure(
-        processors=[*shared, structlog.processors.format_exc_info, redact,
-                    structlog.dev.ConsoleRenderer() if console else _render_json],
+        processors=[
+            *shared,
+            structlog.processors.format_exc_info,
+            redact,
+            structlog.dev.ConsoleRenderer() if console else _render_json,
+        ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
         logger_factory=_factory(settings),
         # Not cached: these lines are rare (the access line has its own chain), and a cached
         # logger would keep writing where the logging was first configured.
         cache_logger_on_first_use=False,
-    )  # fmt: skip
+    )
     formatter = structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=[*shared, structlog.stdlib.add_logger_name, structlog.stdlib.ExtraAdder()],
-        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.processors.format_exc_info,
-                    redact, structlog.dev.ConsoleRenderer() if console else _render_json_text],
-    )  # fmt: skip
+        processors=[
+            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+            structlog.processors.format_exc_info,
+            redact,
+            structlog.dev.ConsoleRenderer() if console else _render_json_text,
+        ],
+    )
     handler = logging.StreamHandler(sys.stdout)
     handler.setFormatter(formatter)
     root = logging.getLogger()

@@ -67,11 +67,15 @@ class Tracing:
         from opentelemetry import propagate, trace
 
         with self._tracer.start_as_current_span(
-            f"upstream {route}", kind=trace.SpanKind.CLIENT,
-            attributes={"http.request.method": method, "bff.upstream": upstream,
-                        "bff.request_id": request_id or headers.get("x-request-id", ""),
-                        "bff.upstream_request_id": headers.get("x-request-id", "")},
-        ) as span:  # fmt: skip
+            f"upstream {route}",
+            kind=trace.SpanKind.CLIENT,
+            attributes={
+                "http.request.method": method,
+                "bff.upstream": upstream,
+                "bff.request_id": request_id or headers.get("x-request-id", ""),
+                "bff.upstream_request_id": headers.get("x-request-id", ""),
+            },
+        ) as span:
             propagate.inject(headers)
             yield span
 

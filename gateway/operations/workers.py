@@ -38,9 +38,9 @@ import uvicorn
 from prometheus_client.multiprocess import mark_process_dead
 
 from gateway.config.settings import Settings
-from gateway.operations.cli import _Server
 from gateway.operations.metrics import aggregate, requests_answered
 from gateway.operations.observability import configure_logging
+from gateway.operations.servers import OwnedServer
 
 if TYPE_CHECKING:
     from gateway.parts import Gateway
@@ -110,9 +110,17 @@ class Supervisor:
         read_fd, write_fd = os.pipe()
         serve_fd = self.listening.fileno()
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "gateway", "--serve-fd", str(serve_fd), "--ready-fd", str(write_fd),
-            pass_fds=(serve_fd, write_fd), env=self._environment(), process_group=0,
-        )  # fmt: skip
+            sys.executable,
+            "-m",
+            "gateway",
+            "--serve-fd",
+            str(serve_fd),
+            "--ready-fd",
+            str(write_fd),
+            pass_fds=(serve_fd, write_fd),
+            env=self._environment(),
+            process_group=0,
+        )
         # Its own process group: a terminal's Ctrl-C reaches the supervisor only, which relays it once.
         os.close(write_fd)
         worker = self.workers[slot] = Worker(slot, process, time.time())
@@ -200,10 +208,15 @@ class Supervisor:
         self.gateway = app.gateway
         app.gateway.instances.workers = self.count  # its record in the instances view says it supervises them
         config = uvicorn.Config(
-            admin_app(app, self), host=self.settings.admin_host, port=self.settings.admin_port, lifespan="off",
-            log_level="warning", log_config=None, access_log=False,
-        )  # fmt: skip
-        admin = _Server(config)
+            admin_app(app, self),
+            host=self.settings.admin_host,
+            port=self.settings.admin_port,
+            lifespan="off",
+            log_level="warning",
+            log_config=None,
+            access_log=False,
+        )
+        admin = OwnedServer(config)
         async with lifespan(app.gateway):
             serving = asyncio.ensure_future(admin.serve())
             try:
@@ -222,10 +235,14 @@ class Supervisor:
         live = [w for w in self.workers if w is not None and w.alive]
         serving = sum(1 for w in live if w.ready)
         processes = [
-            {"pid": w.process.pid, "ready": w.ready, "startedAt": _iso(w.started_at),
-             "requests": requests_answered(self.directory, w.process.pid)}
+            {
+                "pid": w.process.pid,
+                "ready": w.ready,
+                "startedAt": _iso(w.started_at),
+                "requests": requests_answered(self.directory, w.process.pid),
+            }
             for w in live
-        ]  # fmt: skip
+        ]
         return {
             "wanted": self.count,
             "serving": serving,

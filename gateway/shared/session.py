@@ -171,8 +171,9 @@ class Sessions:
         if count > ANONYMOUS_PER_ADDRESS:
             return
         encoded, key = session.encoded(), keys.stored_session(skin_id, session.id)
-        await self.shared.set_capped(key, encoded, ANONYMOUS_SECONDS * 1000,
-                                     keys.of_skin(skin_id, keys.VISITORS, "~index"), MAX_VISITORS)  # fmt: skip
+        await self.shared.set_capped(
+            key, encoded, ANONYMOUS_SECONDS * 1000, keys.of_skin(skin_id, keys.VISITORS, "~index"), MAX_VISITORS
+        )
         if isinstance(self.store, SessionCopies):  # written beside the session store: announced
             await self.store.changed(key)
         session.stored = encoded

@@ -49,16 +49,27 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {
         **browser_type_launch_args,
         "executable_path": str(CHROMIUM),
-        "args": ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"],
-    }  # fmt: skip
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    }
 
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     # Reduced motion: no fade-ins half-way through an assertion or an axe colour check.
-    return {**browser_context_args, "viewport": {"width": 1366, "height": 800}, "locale": "es-AR",
-            "reduced_motion": "reduce"}  # fmt: skip
+    return {
+        **browser_context_args,
+        "viewport": {"width": 1366, "height": 800},
+        "locale": "es-AR",
+        "reduced_motion": "reduce",
+    }
 
 
 @pytest.fixture(scope="session")

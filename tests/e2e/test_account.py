@@ -111,8 +111,14 @@ def test_profile_password_bank_accounts_and_documents(site: Site, tmp_path: obje
 
     page.get_by_test_id("profile-bank").click()
     bank = page.get_by_test_id("bank-modal")
-    values = {"bankAccountNumber": "123456789012", "bankName": "Banco Nacion", "accountBranchName": "Centro",
-              "nameOnAccount": "Demo Player", "accountType": "Savings", "personalNumber": "abcd0123456"}  # fmt: skip
+    values = {
+        "bankAccountNumber": "123456789012",
+        "bankName": "Banco Nacion",
+        "accountBranchName": "Centro",
+        "nameOnAccount": "Demo Player",
+        "accountType": "Savings",
+        "personalNumber": "abcd0123456",
+    }
     for name, value in values.items():
         bank.locator(f"[name={name}]").fill(value)
     expect(bank.locator("[name=personalNumber]")).to_have_value("ABCD0123456")
@@ -209,8 +215,14 @@ def test_the_cashier_journey_in_english(site: Site, sandbox: httpx.Client) -> No
     page.get_by_test_id("header-deposit").click()
     page.get_by_test_id("deposit-method-326").click()
     form = page.get_by_test_id("deposit-form-326")
-    fields = {"amount": "1000", "mobileNumber": "9876543210", "email": "demo1@example.com", "city": "Mumbai",
-              "street": "Marine Drive 1", "postal_code": "400001"}  # fmt: skip
+    fields = {
+        "amount": "1000",
+        "mobileNumber": "9876543210",
+        "email": "demo1@example.com",
+        "city": "Mumbai",
+        "street": "Marine Drive 1",
+        "postal_code": "400001",
+    }
     for name, value in fields.items():
         form.locator(f"[name={name}]").fill(value)
     with page.expect_popup() as opened:
@@ -227,8 +239,14 @@ def test_the_cashier_journey_in_english(site: Site, sandbox: httpx.Client) -> No
     bank.locator("[name=personalNumber]").fill("12AB")
     bank.locator("[name=personalNumber]").press("Tab")
     expect(bank.get_by_text("Enter Valid IFSC Code")).to_be_visible()
-    values = {"bankAccountNumber": "123456789012", "bankName": "State Bank", "accountBranchName": "Fort",
-              "nameOnAccount": "Demo Player", "accountType": "Savings", "personalNumber": "SBIN0001234"}  # fmt: skip
+    values = {
+        "bankAccountNumber": "123456789012",
+        "bankName": "State Bank",
+        "accountBranchName": "Fort",
+        "nameOnAccount": "Demo Player",
+        "accountType": "Savings",
+        "personalNumber": "SBIN0001234",
+    }
     for name, value in values.items():
         bank.locator(f"[name={name}]").fill(value)
     bank.get_by_test_id("bank-add").click()

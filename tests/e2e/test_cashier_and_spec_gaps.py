@@ -40,8 +40,9 @@ def test_the_deposit_screen_shows_each_methods_logo_and_name_and_amounts_to_tap(
     assert len(set(logos)) == 10, "each method has its own logo"
     form = page.get_by_test_id("deposit-form-328")
     presets = form.get_by_test_id("deposit-presets").get_by_role("button")
-    expect(presets).to_have_text(["Bs. 300,00", "Bs. 500,00", "Bs. 2.000,00", "Bs. 5.000,00", "Bs. 20.000,00",
-                                  "Bs. 50.000,00"])  # fmt: skip
+    expect(presets).to_have_text(
+        ["Bs. 300,00", "Bs. 500,00", "Bs. 2.000,00", "Bs. 5.000,00", "Bs. 20.000,00", "Bs. 50.000,00"]
+    )
     presets.nth(2).click()
     expect(form.locator("[name=amount]")).to_have_value("2000")
     page.screenshot(path=str(site_artifact("deposit_logos_presets.png")), full_page=True)
@@ -83,8 +84,13 @@ def test_form_b_takes_the_cuit_beside_its_prefix_and_refuses_a_short_one(site: S
     cuit = form.get_by_role("textbox", name="CUIT")
     prefix_box, cuit_box = prefix.bounding_box(), cuit.bounding_box()
     assert prefix_box and cuit_box and abs(prefix_box["y"] - cuit_box["y"]) < 4, "the prefix sits on the CUIT's line"
-    for name, value in {"name": "Demo", "cbu": "0000003100012345678901", "alias": "demo.mp", "phone": "1155550000",
-                        "amount": "3500"}.items():  # fmt: skip
+    for name, value in {
+        "name": "Demo",
+        "cbu": "0000003100012345678901",
+        "alias": "demo.mp",
+        "phone": "1155550000",
+        "amount": "3500",
+    }.items():
         form.locator(f"[name={name}]").fill(value)
     cuit.fill("1234567")
     cuit.press("Tab")
@@ -103,9 +109,13 @@ def test_form_b_takes_the_cuit_beside_its_prefix_and_refuses_a_short_one(site: S
 
 @pytest.mark.parametrize(
     ("path", "heading"),
-    [("/slots", "Tragamonedas"), ("/sports", "Deportes"), ("/horseracing", "Caballos"),
-     ("/livedealer", "Casino en vivo")],
-)  # fmt: skip
+    [
+        ("/slots", "Tragamonedas"),
+        ("/sports", "Deportes"),
+        ("/horseracing", "Caballos"),
+        ("/livedealer", "Casino en vivo"),
+    ],
+)
 def test_the_top_menus_paths_show_their_screens(site: Site, path: str, heading: str) -> None:
     page = site.open(path)
     expect(page.get_by_role("heading", level=1)).to_have_text(heading)

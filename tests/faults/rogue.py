@@ -143,8 +143,10 @@ def _gzip_zeros(megabytes: int) -> bytes:
 async def gzip_bomb(writer: asyncio.StreamWriter) -> None:
     """About 100 kB on the wire, 100 MB once inflated."""
     bomb = _gzip_zeros(BOMB_MB)
-    writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
-                 b"Content-Length: %d\r\n\r\n%b" % (len(bomb), bomb))  # fmt: skip
+    writer.write(
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
+        b"Content-Length: %d\r\n\r\n%b" % (len(bomb), bomb)
+    )
     await writer.drain()
 
 

@@ -48,8 +48,13 @@ def replicas(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ReplicaSet]:
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory, replicas: ReplicaSet) -> Iterator[Cluster]:
-    env = {"REDIS_URL": "", "REDIS_SENTINELS": replicas.addresses, "REDIS_SENTINEL_MASTER": SERVICE,
-           "REDIS_WAIT_REPLICAS": "1", "UPSTREAM_TIMEOUTS": "exclusive=1/8/10"}  # fmt: skip
+    env = {
+        "REDIS_URL": "",
+        "REDIS_SENTINELS": replicas.addresses,
+        "REDIS_SENTINEL_MASTER": SERVICE,
+        "REDIS_WAIT_REPLICAS": "1",
+        "UPSTREAM_TIMEOUTS": "exclusive=1/8/10",
+    }
     running = start_cluster(tmp_path_factory.mktemp("failover"), env=env, redis=replicas.primary)
     yield running
     running.stop()
@@ -166,12 +171,16 @@ def assert_served_through(load: Load, failover: Failover, control: httpx.Client,
     is ready, withdrawals until the new primary has a replica that takes their claims (the old one's
     replicas resync to it first); every paid withdrawal in the ledger once, and nothing else."""
     statuses = Counter((a.status, a.code) for a in load.answers)
-    refused = {kind: [round(a.received - failover.began, 2) for a in load.answers if a.status == 503 and a.what == kind]
-               for kind in ("read", "withdrawal")}  # fmt: skip
+    refused = {
+        kind: [round(a.received - failover.began, 2) for a in load.answers if a.status == 503 and a.what == kind]
+        for kind in ("read", "withdrawal")
+    }
     after = [a for a in load.answers if a.what == "withdrawal" and a.status == 200 and a.sent > failover.serving]
-    print(f"\n{what}: -> new primary {failover.promoted - failover.began:.2f} s, -> every instance ready"
-          f" {failover.serving - failover.began:.2f} s; {len(load.answers)} answers {dict(statuses)}; 503s answered"
-          + "".join(f", {k} {min(t, default=0)}-{max(t, default=0)} s" for k, t in refused.items()))  # fmt: skip
+    print(
+        f"\n{what}: -> new primary {failover.promoted - failover.began:.2f} s, -> every instance ready"
+        f" {failover.serving - failover.began:.2f} s; {len(load.answers)} answers {dict(statuses)}; 503s answered"
+        + "".join(f", {k} {min(t, default=0)}-{max(t, default=0)} s" for k, t in refused.items())
+    )
     assert {status for status, _ in statuses} <= {200, 503}, statuses
     assert {code for status, code in statuses if status == 503} <= {"STORE_UNAVAILABLE"}
     ready = failover.serving - failover.began
@@ -234,8 +243,9 @@ def test_a_money_claim_no_replica_took_is_refused_and_given_back(tmp_path_factor
         binary, free_port(), tmp_path_factory.mktemp("lonely"), options=("--repl-diskless-sync-delay", "0")
     )
     primary.start()
-    replica = RedisServer(binary, free_port(), tmp_path_factory.mktemp("late"),
-                          options=("--replicaof", "127.0.0.1", str(primary.port)))  # fmt: skip
+    replica = RedisServer(
+        binary, free_port(), tmp_path_factory.mktemp("late"), options=("--replicaof", "127.0.0.1", str(primary.port))
+    )
     record = keys.of_skin("aurora", keys.IDEMPOTENCY, "lonely-key")
 
     slot = keys.exclusive_slot("aurora", "s1", "cashout12")
@@ -243,8 +253,9 @@ def test_a_money_claim_no_replica_took_is_refused_and_given_back(tmp_path_factor
     async def claim() -> tuple[Claim, bytes | None, bool]:
         redis = connect(SharedRedis(url=primary.url, wait_replicas=1))
         try:
-            return await RedisShared(redis, FailFast(), wait_replicas=1).claim(record, b"r", 60_000, record + ":h",
-                                                                               b"i:1", 5_000, slot)  # fmt: skip
+            return await RedisShared(redis, FailFast(), wait_replicas=1).claim(
+                record, b"r", 60_000, record + ":h", b"i:1", 5_000, slot
+            )
         finally:
             await close(redis)
 

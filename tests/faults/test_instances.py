@@ -246,9 +246,11 @@ def test_redis_killed_and_restarted_under_load_is_a_503_never_a_500(cluster: Clu
         for round_ in range(30):
             instance = round_ % 3
             key = {"Idempotency-Key": f"{login}-{round_}"}
-            for answer in (browser.post(instance, "/api/cashier/balance"),
-                           browser.get(instance, f"/capi/home-banners?r={round_ % 5}"),
-                           browser.post(instance, CASHOUT, WITHDRAWAL, key)):  # fmt: skip
+            for answer in (
+                browser.post(instance, "/api/cashier/balance"),
+                browser.get(instance, f"/capi/home-banners?r={round_ % 5}"),
+                browser.post(instance, CASHOUT, WITHDRAWAL, key),
+            ):
                 code = answer.json().get("code") if answer.status_code >= 500 else None
                 seen.append((answer.status_code, code))
             time.sleep(0.03)
@@ -285,14 +287,19 @@ def test_a_gzip_bomb_is_a_502_for_that_call_only_and_nothing_big_reaches_redis(
     bomb_platform.behaviour = rogue.gzip_bomb
     try:
         with httpx.Client(timeout=30) as visitor, concurrent.futures.ThreadPoolExecutor(4) as pool:
-            bombs = [pool.submit(visitor.get, f"{gateway.url}/capi/home-banners?bomb={n}", headers=hostile)
-                     for n in range(3)]  # fmt: skip
+            bombs = [
+                pool.submit(visitor.get, f"{gateway.url}/capi/home-banners?bomb={n}", headers=hostile) for n in range(3)
+            ]
             polls = [bystander.post(1, "/api/cashier/balance") for _ in range(20)]
             answers = [future.result() for future in bombs]
         bomb_platform.behaviour = rogue.big
         with httpx.Client(timeout=30) as visitor, concurrent.futures.ThreadPoolExecutor(6) as pool:
-            bigs = list(pool.map(lambda n: visitor.get(f"{cluster.gateways[n % 3].url}/capi/home-banners?big=1",
-                                                       headers=hostile), range(6)))  # fmt: skip
+            bigs = list(
+                pool.map(
+                    lambda n: visitor.get(f"{cluster.gateways[n % 3].url}/capi/home-banners?big=1", headers=hostile),
+                    range(6),
+                )
+            )
     finally:
         bomb_platform.behaviour = rogue.ok
     bystander.close()

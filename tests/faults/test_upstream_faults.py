@@ -39,22 +39,31 @@ def gateway(platform: RogueUpstream, tmp_path_factory: pytest.TempPathFactory) -
     skins = workdir / "skins.toml"
     skins.write_text(skins_toml(platform.url))
     port = free_port()
-    env = {**os.environ, "SKINS_FILE": str(skins), "GATEWAY_ENV": "development", "LOG_FORMAT": "json",
-           "PROBE_UPSTREAMS": "false", "UPSTREAM_TIMEOUTS": "content=0.5/1/2,read=0.5/1/2,exclusive=0.5/1/2",
-           # Every call must meet the misbehaving platform, so the breaker never opens here
-           # (tests/integration/test_operations.py covers the breaker).
-           "BREAKER": "failures=100000,rate=1,min_calls=100000,window=10,open=1"}  # fmt: skip
-    process = Process("gateway", [sys.executable, "-m", "gateway", "--port", str(port)], env,
-                      f"http://127.0.0.1:{port}", workdir / "gateway.log")  # fmt: skip
+    env = {
+        **os.environ,
+        "SKINS_FILE": str(skins),
+        "GATEWAY_ENV": "development",
+        "LOG_FORMAT": "json",
+        "PROBE_UPSTREAMS": "false",
+        "UPSTREAM_TIMEOUTS": "content=0.5/1/2,read=0.5/1/2,exclusive=0.5/1/2",
+        # Every call must meet the misbehaving platform, so the breaker never opens here
+        # (tests/integration/test_operations.py covers the breaker).
+        "BREAKER": "failures=100000,rate=1,min_calls=100000,window=10,open=1",
+    }
+    process = Process(
+        "gateway",
+        [sys.executable, "-m", "gateway", "--port", str(port)],
+        env,
+        f"http://127.0.0.1:{port}",
+        workdir / "gateway.log",
+    )
     process.start("/bff/health")
     yield process
     process.stop()
     assert '"status":500' not in Path(process.log).read_text(), "the gateway never answered 500"
 
 
-@pytest.mark.parametrize(
-    "behaviour", ["reset", "close", "half", "half_reset", "trickle", "silent", "garbage"]
-)  # fmt: skip
+@pytest.mark.parametrize("behaviour", ["reset", "close", "half", "half_reset", "trickle", "silent", "garbage"])
 def test_a_misbehaving_platform_gets_a_fast_honest_answer(
     platform: RogueUpstream, gateway: Process, behaviour: str
 ) -> None:

@@ -125,8 +125,9 @@ def test_two_different_withdrawals_of_one_session_at_once_are_one_payment_and_on
     control.put("/_sandbox/faults/cashout12", json={"latencyMs": 500})
     for n in range(3):
         player = Player(site, control, f"other{n:02d}")
-        first, second = at_once(partial(player.withdraw, 0, f"{player.login}-a-0001"),
-                                partial(player.withdraw, 1, f"{player.login}-b-0001"))  # fmt: skip
+        first, second = at_once(
+            partial(player.withdraw, 0, f"{player.login}-a-0001"), partial(player.withdraw, 1, f"{player.login}-b-0001")
+        )
         assert sorted(a.status_code for a in (first, second)) == [200, 409], [first.text, second.text]
         refused = first if first.status_code == 409 else second
         assert refused.json()["code"] == "IN_PROGRESS"

@@ -45,21 +45,40 @@ class Ops:
 
 def _sandbox(name: str, workdir: Path) -> Process:
     port = free_port()
-    process = Process(name, [sys.executable, "-m", "sandbox", "--port", str(port)], {**os.environ},
-                      f"http://127.0.0.1:{port}", workdir / f"{name}.log")  # fmt: skip
+    process = Process(
+        name,
+        [sys.executable, "-m", "sandbox", "--port", str(port)],
+        {**os.environ},
+        f"http://127.0.0.1:{port}",
+        workdir / f"{name}.log",
+    )
     process.start("/_sandbox/health")
     return process
 
 
 def _gateway(workdir: Path, skins_file: Path, **env: str) -> tuple[Process, str]:
     port, admin_port = free_port(), free_port()
-    environment = {**os.environ, "SKINS_FILE": str(skins_file), "GATEWAY_ENV": "development", "LOG_FORMAT": "json",
-                   "SECRET_KEY": "ops-secret", "ADMIN_TOKEN": TOKEN, "ADMIN_PORT": str(admin_port),
-                   "SKINS_POLL_S": "0.2", "AUDIT_FILE": str(workdir / f"audit-{port}.jsonl"), **env}  # fmt: skip
+    environment = {
+        **os.environ,
+        "SKINS_FILE": str(skins_file),
+        "GATEWAY_ENV": "development",
+        "LOG_FORMAT": "json",
+        "SECRET_KEY": "ops-secret",
+        "ADMIN_TOKEN": TOKEN,
+        "ADMIN_PORT": str(admin_port),
+        "SKINS_POLL_S": "0.2",
+        "AUDIT_FILE": str(workdir / f"audit-{port}.jsonl"),
+        **env,
+    }
     environment.pop("REDIS_URL", None)
     environment["CONFIG_HISTORY_FILE"] = str(workdir / f"history-{port}.jsonl")  # not the checkout's var/
-    process = Process("gateway", [sys.executable, "-m", "gateway", "--port", str(port)], environment,
-                      f"http://127.0.0.1:{port}", workdir / f"gateway-{port}.log")  # fmt: skip
+    process = Process(
+        "gateway",
+        [sys.executable, "-m", "gateway", "--port", str(port)],
+        environment,
+        f"http://127.0.0.1:{port}",
+        workdir / f"gateway-{port}.log",
+    )
     process.start("/bff/health")
     return process, f"http://127.0.0.1:{admin_port}"
 
@@ -205,9 +224,12 @@ def fragile(tmp_path: Path) -> Iterator[Ops]:
     skins_file = tmp_path / "skins.toml"
     skins_file.write_text(skins_toml(sandbox.url))
     gateway, admin_url = _gateway(
-        tmp_path, skins_file, UPSTREAM_TIMEOUTS="content=0.3/0.4/0.8,read=0.3/0.4/0.8",
-        BREAKER="failures=3,open=1", CACHE_TTL_S="0.5",
-    )  # fmt: skip
+        tmp_path,
+        skins_file,
+        UPSTREAM_TIMEOUTS="content=0.3/0.4/0.8,read=0.3/0.4/0.8",
+        BREAKER="failures=3,open=1",
+        CACHE_TTL_S="0.5",
+    )
     yield Ops(gateway, admin_url, sandbox, sandbox, skins_file)
     gateway.stop()
     sandbox.stop()

@@ -182,9 +182,11 @@ def test_a_burst_never_reads_as_a_redis_outage(cluster: Cluster, player: Cluster
         limits = httpx.Limits(max_connections=500)
         async with httpx.AsyncClient(cookies=cookies, limits=limits, timeout=30) as client:
             answers = await asyncio.gather(
-                *(client.post(player.urls[0] + "/api/cashier/balance", json={}, headers={"X-XSRF-TOKEN": token})
-                  for _ in range(500))
-            )  # fmt: skip
+                *(
+                    client.post(player.urls[0] + "/api/cashier/balance", json={}, headers={"X-XSRF-TOKEN": token})
+                    for _ in range(500)
+                )
+            )
         return [a.status_code for a in answers]
 
     assert set(asyncio.run(burst())) == {200}
@@ -199,8 +201,9 @@ def test_an_upstream_change_on_one_instance_reaches_the_others_within_a_second(c
         return httpx.get(cluster.admin_urls[instance] + "/admin/status", headers=admin).json()["config"]["overrides"]
 
     try:
-        answer = httpx.put(cluster.admin_urls[0] + "/admin/skins/aurora/upstreams/capi", json={"url": moved},
-                           headers=admin, timeout=10)  # fmt: skip
+        answer = httpx.put(
+            cluster.admin_urls[0] + "/admin/skins/aurora/upstreams/capi", json={"url": moved}, headers=admin, timeout=10
+        )
         assert answer.status_code == 200 and answer.json()["outcome"] == "applied", answer.text
         changed = time.monotonic()
         pending = {1, 2}
@@ -208,8 +211,9 @@ def test_an_upstream_change_on_one_instance_reaches_the_others_within_a_second(c
             pending = {n for n in pending if overrides(n) != {"aurora": {"capi": moved}}}
             time.sleep(0.02)
         assert not pending, "every instance follows within a second"
-        versions = {httpx.get(url + "/admin/status", headers=admin).json()["config"]["version"]
-                    for url in cluster.admin_urls}  # fmt: skip
+        versions = {
+            httpx.get(url + "/admin/status", headers=admin).json()["config"]["version"] for url in cluster.admin_urls
+        }
         assert len(versions) == 1, "one configuration version everywhere"
     finally:
         httpx.delete(cluster.admin_urls[0] + "/admin/skins/aurora/upstreams/capi", headers=admin, timeout=10)

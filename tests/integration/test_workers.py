@@ -57,20 +57,38 @@ class Served:
 
 def _sandbox(name: str, workdir: Path) -> Process:
     port = free_port()
-    return Process(name, [sys.executable, "-m", "sandbox", "--port", str(port)], {**os.environ},
-                   f"http://127.0.0.1:{port}", workdir / f"{name}.log")  # fmt: skip
+    return Process(
+        name,
+        [sys.executable, "-m", "sandbox", "--port", str(port)],
+        {**os.environ},
+        f"http://127.0.0.1:{port}",
+        workdir / f"{name}.log",
+    )
 
 
 def _supervisor(workdir: Path, redis_url: str, sandbox_url: str, **env: str) -> tuple[Process, str]:
     port, admin_port = free_port(), free_port()
     skins = workdir / "skins.toml"
     skins.write_text(skins_toml(sandbox_url))
-    environment = {**os.environ, "SKINS_FILE": str(skins), "REDIS_URL": redis_url, "GATEWAY_ENV": "development",
-                   "LOG_FORMAT": "json", "ADMIN_TOKEN": ADMIN_TOKEN, "ADMIN_PORT": str(admin_port),
-                   "TMPDIR": str(workdir), **env}  # fmt: skip
+    environment = {
+        **os.environ,
+        "SKINS_FILE": str(skins),
+        "REDIS_URL": redis_url,
+        "GATEWAY_ENV": "development",
+        "LOG_FORMAT": "json",
+        "ADMIN_TOKEN": ADMIN_TOKEN,
+        "ADMIN_PORT": str(admin_port),
+        "TMPDIR": str(workdir),
+        **env,
+    }
     environment.pop("SECRET_KEY", None)  # the supervisor gives its workers one key
-    process = Process("supervisor", [sys.executable, "-m", "gateway", "--port", str(port), "--workers", "2"],
-                      environment, f"http://127.0.0.1:{port}", workdir / "supervisor.log")  # fmt: skip
+    process = Process(
+        "supervisor",
+        [sys.executable, "-m", "gateway", "--port", str(port), "--workers", "2"],
+        environment,
+        f"http://127.0.0.1:{port}",
+        workdir / "supervisor.log",
+    )
     return process, f"http://127.0.0.1:{admin_port}"
 
 
@@ -78,8 +96,9 @@ def _start(*processes: Process) -> None:
     """Started at once and given a minute and a half: each takes seconds to import, many on a
     loaded machine."""
     for process in processes:
-        process.process = subprocess.Popen(process.argv, cwd=ROOT, env=process.env, stdout=process.log.open("ab"),
-                                           stderr=subprocess.STDOUT)  # fmt: skip
+        process.process = subprocess.Popen(
+            process.argv, cwd=ROOT, env=process.env, stdout=process.log.open("ab"), stderr=subprocess.STDOUT
+        )
     for process in processes:
         health = process.url + ("/_sandbox/health" if "sandbox" in process.name else "/bff/health")
         _until(functools.partial(_answers, health), 90, f"{process.name} serves ({process.log})")
@@ -251,7 +270,12 @@ def test_sigterm_drains_a_slow_call_in_every_worker_then_exits_0(served: Served,
 
 def test_workers_without_redis_are_refused_with_the_reason() -> None:
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    done = subprocess.run([sys.executable, "-m", "gateway", "--port", str(free_port()), "--workers", "2"],
-                          env=env, capture_output=True, text=True, timeout=30)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "gateway", "--port", str(free_port()), "--workers", "2"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert done.returncode == 1
     assert "--workers needs REDIS_URL" in done.stderr

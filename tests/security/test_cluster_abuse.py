@@ -48,8 +48,11 @@ async def visit(url: str, source: str) -> dict[str, str]:
 
 
 async def post_as(url: str, source: str, cookies: dict[str, str], path: str, body: bytes) -> int:
-    headers = {**JSON, "cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
-               "x-xsrf-token": cookies.get("XSRF-TOKEN", "")}  # fmt: skip
+    headers = {
+        **JSON,
+        "cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
+        "x-xsrf-token": cookies.get("XSRF-TOKEN", ""),
+    }
     return (await exchange(url, source, "POST", path, headers, body)).status
 
 
@@ -156,9 +159,11 @@ def test_a_flood_of_visitors_neither_fills_redis_nor_slows_players(cluster: Clus
         added -= charts
         visitors = [key for key in added if key.startswith(b"bff:sessions:")]
         ttls = [redis.ttl(key) for key in visitors]
-    print(f"5,000 visitors from 100 addresses in {took:.1f} s: {len(visitors)} visitors' states kept in Redis, "
-          f"{len(added)} new keys in all besides {flights} flight results (15 s each); "
-          f"players' polls: {len(polled)}, {set(polled)}")  # fmt: skip
+    print(
+        f"5,000 visitors from 100 addresses in {took:.1f} s: {len(visitors)} visitors' states kept in Redis, "
+        f"{len(added)} new keys in all besides {flights} flight results (15 s each); "
+        f"players' polls: {len(polled)}, {set(polled)}"
+    )
     assert statuses.count(403) == 1000, "cookie-less calls are refused before anything is kept"
     assert set(statuses) <= {200, 403, 429}
     assert set(polled) == {200} and len(polled) > 20, "logged-in players were served all along"
@@ -175,8 +180,9 @@ def test_answers_the_platform_marks_private_are_never_shared_across_instances(
     served (HIT) to other visitors on other instances."""
     control.put("/_sandbox/faults/homeBanners", json={"headers": {"Cache-Control": "private, no-store"}})
     with httpx.Client(timeout=10) as visitor, concurrent.futures.ThreadPoolExecutor(10) as pool:
-        answers = list(pool.map(lambda n: visitor.get(f"{cluster.gateways[n % 3].url}/capi/home-banners?p=1"),
-                                range(30)))  # fmt: skip
+        answers = list(
+            pool.map(lambda n: visitor.get(f"{cluster.gateways[n % 3].url}/capi/home-banners?p=1"), range(30))
+        )
         assert {a.headers["x-cache"] for a in answers} == {"MISS"}
         assert platform_calls(control, "homeBanners") == 30
         control.put("/_sandbox/faults/homeBanners", json={"headers": {"Cache-Control": "public, s-maxage=2"}})

@@ -32,8 +32,9 @@ def visitor(stack: Stack) -> requests.Session:
     session = requests.Session()
     session.get(stack.url + "/bff/session")
     token = session.cookies.get("XSRF-TOKEN") or ""
-    answer = session.post(stack.url + "/api/player/login", json={"login": "demo1", "password": "demo123"},
-                          headers={"X-XSRF-TOKEN": token})  # fmt: skip
+    answer = session.post(
+        stack.url + "/api/player/login", json={"login": "demo1", "password": "demo123"}, headers={"X-XSRF-TOKEN": token}
+    )
     assert answer.status_code == 200 and answer.json()["success"] is True
     return session
 
@@ -51,8 +52,14 @@ def test_no_answer_is_a_server_error_or_off_the_contract(api_schema: Any, visito
         operations += 1
 
         @given(case=operation.as_strategy())
-        @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True,
-                  database=None, phases=[Phase.explicit, Phase.generate])  # fmt: skip
+        @settings(
+            max_examples=EXAMPLES,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            derandomize=True,
+            database=None,
+            phases=[Phase.explicit, Phase.generate],
+        )
         def run(case: schemathesis.Case) -> None:
             # The generated X-XSRF-TOKEN is replaced by the session's own, or every unsafe call
             # would stop at the forgery check (tests/security/test_forgery.py tries wrong ones).

@@ -26,8 +26,9 @@ def test_fifty_players_polling_at_once_each_see_only_their_own(
 ) -> None:
     accounts = [(f"leak{n:02d}", f"pw-{n:02d}-s3cr3t", Decimal(1000 + n)) for n in range(PLAYERS)]
     for login, password, cash in accounts:
-        created = sandbox.post("/_sandbox/sites/aurora/players", json={"login": login, "password": password,
-                                                                      "cash": str(cash)})  # fmt: skip
+        created = sandbox.post(
+            "/_sandbox/sites/aurora/players", json={"login": login, "password": password, "cash": str(cash)}
+        )
         assert created.status_code == 201, created.text
         secrets.add(password)
 

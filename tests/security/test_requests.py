@@ -74,22 +74,30 @@ def test_the_platform_identity_headers_come_only_from_the_gateway(
     assert vip.http.post(BALANCE, json={}, headers={**vip.xsrf(), **spoofed}).json() == own, "still the vip's own"
 
     other_site = Player(stack.url, client_ip="198.51.100.4")
-    answer = other_site.http.post(LOGIN, json={"login": "pampa1", "password": "pampa123"},
-                                  headers={**other_site.xsrf(), "siteid": "pampa"})  # fmt: skip
+    answer = other_site.http.post(
+        LOGIN, json={"login": "pampa1", "password": "pampa123"}, headers={**other_site.xsrf(), "siteid": "pampa"}
+    )
     assert answer.json()["success"] is False, "a client's siteid never picks the platform site"
 
 
 def test_the_skin_comes_from_the_host_alone(stack: Stack) -> None:
     unknown = raw(stack.url, request("GET", "/bff/config", "evil.example"))
     assert unknown.status == 404 and b"UNKNOWN_SITE" in unknown.data
-    for headers in ({"X-Forwarded-Host": "pampa.localhost"}, {"X-Original-Host": "pampa.localhost"},
-                    {"Forwarded": "host=pampa.localhost"}):  # fmt: skip
+    for headers in (
+        {"X-Forwarded-Host": "pampa.localhost"},
+        {"X-Original-Host": "pampa.localhost"},
+        {"Forwarded": "host=pampa.localhost"},
+    ):
         answer = raw(stack.url, request("GET", "/bff/config", host(stack), headers), source=UNTRUSTED)
         assert answer.status == 200 and b'"id":"aurora"' in answer.data, headers
     absolute = raw(stack.url, request("GET", "http://pampa.localhost/bff/config", host(stack)))
     assert absolute.status in (200, 400) and b'"id":"pampa"' not in absolute.data
-    twice = raw(stack.url, b"GET /bff/config HTTP/1.1\r\nHost: " + host(stack).encode() +
-                b"\r\nHost: pampa.localhost\r\nConnection: close\r\n\r\n")  # fmt: skip
+    twice = raw(
+        stack.url,
+        b"GET /bff/config HTTP/1.1\r\nHost: "
+        + host(stack).encode()
+        + b"\r\nHost: pampa.localhost\r\nConnection: close\r\n\r\n",
+    )
     assert b'"id":"pampa"' not in twice.data
 
 
@@ -99,8 +107,13 @@ def test_x_forwarded_for_from_the_internet_does_not_reset_the_login_limit(stack:
     statuses = []
     for n in range(22):
         body = f'{{"login":"nobody{n}","password":"wrong-password"}}'.encode()
-        headers = {"Cookie": cookie, "X-XSRF-TOKEN": token, "Content-Type": "application/json",
-                   "X-Forwarded-For": f"192.0.2.{n}", "X-Real-IP": f"192.0.2.{n}"}  # fmt: skip
+        headers = {
+            "Cookie": cookie,
+            "X-XSRF-TOKEN": token,
+            "Content-Type": "application/json",
+            "X-Forwarded-For": f"192.0.2.{n}",
+            "X-Real-IP": f"192.0.2.{n}",
+        }
         statuses.append(raw(stack.url, request("POST", LOGIN, host(stack), headers, body), source=UNTRUSTED).status)
     assert 429 in statuses[20:], statuses
 
@@ -137,8 +150,11 @@ def test_a_compressed_body_is_refused_never_forwarded_without_its_encoding(
 
     before = upstream_calls(sandbox)
     for encoding in ("gzip", "deflate", "br", "gzip, identity"):
-        answer = demo.http.post("/api/cashier/cashout12", content=gzip.compress(b'{"amount": 1000}'),
-                                headers={**credentials(demo), "Content-Encoding": encoding})  # fmt: skip
+        answer = demo.http.post(
+            "/api/cashier/cashout12",
+            content=gzip.compress(b'{"amount": 1000}'),
+            headers={**credentials(demo), "Content-Encoding": encoding},
+        )
         assert answer.status_code == 415 and answer.json()["code"] == "UNSUPPORTED_ENCODING", encoding
     assert upstream_calls(sandbox) == before
     assert demo.http.post(BALANCE, json={}, headers={**demo.xsrf(), "Content-Encoding": "identity"}).status_code == 200
@@ -158,8 +174,11 @@ def test_header_injection_with_cr_lf_goes_nowhere(stack: Stack, sandbox: httpx.C
         stack.url, f"GET /bff/config HTTP/1.1\r\nHost: {host(stack)}\r\nX-A: a\rSet-Cookie: pwn=1\r\n\r\n".encode()
     )
     assert bare_cr.status == 400 and "pwn" not in bare_cr.head
-    for target in ("/capi/home-banners?x=%0d%0aSet-Cookie:%20pwn=1", "/capi/home-banners%0d%0aSet-Cookie:pwn=1",
-                   "/bff/pay/A%0d%0aLocation:%20https://evil.example"):  # fmt: skip
+    for target in (
+        "/capi/home-banners?x=%0d%0aSet-Cookie:%20pwn=1",
+        "/capi/home-banners%0d%0aSet-Cookie:pwn=1",
+        "/bff/pay/A%0d%0aLocation:%20https://evil.example",
+    ):
         answer = raw(stack.url, request("GET", target, host(stack)))
         assert answer.status != 500 and "pwn" not in answer.head and "evil.example" not in answer.head, target
 
@@ -303,9 +322,15 @@ def test_no_request_makes_the_gateway_call_another_host(
 
 
 def test_no_gateway_answer_redirects_off_site(stack: Stack, demo: Player) -> None:
-    for target in ("/?next=https://evil.example/", "/home?redirect=//evil.example", "//evil.example/",
-                   "/bff/session?returnUrl=https://evil.example", "/%2f%2fevil.example/", "/\\evil.example/",
-                   "/bff/pay/SEQ1?payMethod=phone_pe&next=https://evil.example"):  # fmt: skip
+    for target in (
+        "/?next=https://evil.example/",
+        "/home?redirect=//evil.example",
+        "//evil.example/",
+        "/bff/session?returnUrl=https://evil.example",
+        "/%2f%2fevil.example/",
+        "/\\evil.example/",
+        "/bff/pay/SEQ1?payMethod=phone_pe&next=https://evil.example",
+    ):
         answer = raw(stack.url, request("GET", target, host(stack), credentials(demo)))
         assert "evil.example" not in location(answer.head), target
 
@@ -316,8 +341,13 @@ def test_no_gateway_answer_redirects_off_site(stack: Stack, demo: Player) -> Non
 def test_the_page_carries_its_protections_and_cors_stays_closed(stack: Stack, production: Stack) -> None:
     page = httpx.get(stack.url + "/home")
     csp = page.headers["content-security-policy"]
-    for directive in ("default-src 'self'", "script-src 'self'", "frame-ancestors 'self'", "object-src 'none'",
-                      "base-uri 'self'"):  # fmt: skip
+    for directive in (
+        "default-src 'self'",
+        "script-src 'self'",
+        "frame-ancestors 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+    ):
         assert directive in csp, directive
     assert "unsafe-eval" not in csp and "script-src 'self' 'unsafe-inline'" not in csp
     assert page.headers["x-content-type-options"] == "nosniff"
@@ -329,8 +359,11 @@ def test_the_page_carries_its_protections_and_cors_stays_closed(stack: Stack, pr
     evil = {"Origin": "https://evil.example"}
     asks = {"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "x-xsrf-token"}
     preflight = httpx.options(stack.url + BALANCE, headers={**evil, **asks})
-    for answer in (preflight, httpx.get(stack.url + "/bff/config", headers=evil),
-                   httpx.get(stack.url + "/capi/home-banners", headers=evil)):  # fmt: skip
+    for answer in (
+        preflight,
+        httpx.get(stack.url + "/bff/config", headers=evil),
+        httpx.get(stack.url + "/capi/home-banners", headers=evil),
+    ):
         assert "access-control-allow-origin" not in answer.headers
         assert "access-control-allow-credentials" not in answer.headers
 
@@ -341,8 +374,13 @@ def test_the_listener_limits_hold_with_several_workers(tmp_path: Path) -> None:
     port = free_port()
     store = RedisServer(require_redis_server(), free_port(), tmp_path)  # workers share one store
     store.start()
-    env = {**os.environ, "GATEWAY_ENV": "development", "LOG_FORMAT": "json", "MAX_REQUEST_HEAD_BYTES": "4096",
-           "REDIS_URL": store.url}  # fmt: skip
+    env = {
+        **os.environ,
+        "GATEWAY_ENV": "development",
+        "LOG_FORMAT": "json",
+        "MAX_REQUEST_HEAD_BYTES": "4096",
+        "REDIS_URL": store.url,
+    }
     argv = [sys.executable, "-m", "gateway", "--port", str(port), "--workers", "2"]
     with (tmp_path / "workers.log").open("wb") as log:
         process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -50,11 +50,23 @@ class RedisServer:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.workdir), *self.options],
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.workdir),
+                *self.options,
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+        )
         _wait(lambda: _redis_answers(self.port), "redis-server")
 
     def stop(self) -> None:
@@ -238,9 +250,16 @@ def start_cluster(
     skins = workdir / "skins.toml"
     skins.write_text(skins_toml(sandbox_url) + extra_skins.replace("{sandbox}", sandbox_url))
     cluster = Cluster(redis, sandbox)
-    gateway_env = {**base_env, "SKINS_FILE": str(skins), "REDIS_URL": redis.url, "SECRET_KEY": "cluster-secret",
-                   "GATEWAY_ENV": "development", "LOG_FORMAT": "json", "ADMIN_TOKEN": ADMIN_TOKEN,
-                   **(env or {})}  # fmt: skip
+    gateway_env = {
+        **base_env,
+        "SKINS_FILE": str(skins),
+        "REDIS_URL": redis.url,
+        "SECRET_KEY": "cluster-secret",
+        "GATEWAY_ENV": "development",
+        "LOG_FORMAT": "json",
+        "ADMIN_TOKEN": ADMIN_TOKEN,
+        **(env or {}),
+    }
     for n in range(instances):
         port, admin_port = free_port(), free_port()
         cluster.admin_urls.append(f"http://127.0.0.1:{admin_port}")

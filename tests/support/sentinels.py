@@ -101,8 +101,12 @@ def start_replica_set(workdir: Path, replicas: int = 2, sentinels: int = 3, down
             directory.mkdir()
         primary.start()
         for n in range(replicas):
-            replica = RedisServer(binary, free_port(), workdir / f"replica-{n}",
-                                  options=("--replicaof", "127.0.0.1", str(primary.port), *NO_SYNC_DELAY))  # fmt: skip
+            replica = RedisServer(
+                binary,
+                free_port(),
+                workdir / f"replica-{n}",
+                options=("--replicaof", "127.0.0.1", str(primary.port), *NO_SYNC_DELAY),
+            )
             replica.start()
             group.replicas.append(replica)
         _until(lambda: online_replicas(primary) == replicas, "replicas in sync")
@@ -121,8 +125,11 @@ def online_replicas(primary: RedisServer) -> int:
     """Replicas the primary counts (a replica says its link is up before the primary has its first ack)."""
     with primary.client() as client:
         info = client.info("replication")
-    return sum(1 for name, value in info.items() if name.startswith("slave") and isinstance(value, dict)
-               and value.get("state") == "online")  # fmt: skip
+    return sum(
+        1
+        for name, value in info.items()
+        if name.startswith("slave") and isinstance(value, dict) and value.get("state") == "online"
+    )
 
 
 def _sees_everyone(sentinel: SentinelProcess, replicas: int, sentinels: int) -> bool:

@@ -138,8 +138,9 @@ Later = Callable[[Coroutine[Any, Any, Any]], object]
 """Runs a chore off the request (the app's `Lifecycle.spawn`: drained at shutdown)."""
 
 
-async def hand_back(give_up: Callable[[], Awaitable[None]], within_s: float, later: Later, what: str,
-                  every_s: float = 1.0) -> None:  # fmt: skip
+async def hand_back(
+    give_up: Callable[[], Awaitable[None]], within_s: float, later: Later, what: str, every_s: float = 1.0
+) -> None:
     """Gives something back to the store now (a lease, a slot, a record's landing); when the
     store refuses, the caller goes on (its answer goes back) and a chore tries again (`settled`)."""
     try:

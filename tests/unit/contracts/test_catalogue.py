@@ -38,9 +38,21 @@ def test_session_placeholders_are_filled_only_by_the_gateway() -> None:
 
 def test_policies_follow_the_rules_of_the_road() -> None:
     by_name = {r.name: r for r in ROUTES}
-    for name in ("login", "register", "logout", "buy", "Mbuy", "cashout", "cashout12", "mercadoCashout",
-                 "interKassaCashout", "cancelWithdrawRequest", "addBankAccount", "deleteBankAccounts",
-                 "updatePassword"):  # fmt: skip
+    for name in (
+        "login",
+        "register",
+        "logout",
+        "buy",
+        "Mbuy",
+        "cashout",
+        "cashout12",
+        "mercadoCashout",
+        "interKassaCashout",
+        "cancelWithdrawRequest",
+        "addBankAccount",
+        "deleteBankAccounts",
+        "updatePassword",
+    ):
         assert by_name[name].policy == "exclusive", name
     assert all(r.method == "GET" and not r.auth for r in ROUTES if r.policy == "content")
     assert by_name["balance"].policy == "read" and by_name["balance"].auth

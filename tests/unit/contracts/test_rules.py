@@ -75,15 +75,33 @@ def test_a_bad_value_gets_the_spec_message(form: rules.FormRules, field: str, va
     ("form", "data"),
     [
         (rules.LOGIN_FORM, {"login": "demo1", "password": "demo123"}),
-        (rules.BANK_ACCOUNT_FORM, {"bankAccountNumber": "123456789012", "bankName": "State Bank",
-                                   "accountBranchName": "Main", "nameOnAccount": "Lucia Gomez",
-                                   "accountType": "Savings", "personalNumber": "SBIN0001234"}),
-        (rules.WITHDRAW_FORM_B, {"name": "Lucia", "cbu": "0110599520000001234567", "alias": "lucia.mp",
-                                 "phone": "1123456789", "amount": 3000}),
-        (rules.VENEZUELA_DEPOSIT_FORM, {"amount": 5, "number": "V123456789", "clientPhone": "04121234567",
-                                        "bankCode": "prometeo"}),
+        (
+            rules.BANK_ACCOUNT_FORM,
+            {
+                "bankAccountNumber": "123456789012",
+                "bankName": "State Bank",
+                "accountBranchName": "Main",
+                "nameOnAccount": "Lucia Gomez",
+                "accountType": "Savings",
+                "personalNumber": "SBIN0001234",
+            },
+        ),
+        (
+            rules.WITHDRAW_FORM_B,
+            {
+                "name": "Lucia",
+                "cbu": "0110599520000001234567",
+                "alias": "lucia.mp",
+                "phone": "1123456789",
+                "amount": 3000,
+            },
+        ),
+        (
+            rules.VENEZUELA_DEPOSIT_FORM,
+            {"amount": 5, "number": "V123456789", "clientPhone": "04121234567", "bankCode": "prometeo"},
+        ),
     ],
-)  # fmt: skip
+)
 def test_good_forms_pass(form: rules.FormRules, data: dict[str, Any]) -> None:
     assert rules.validate(form, data) == {}
 

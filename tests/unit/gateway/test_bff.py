@@ -129,9 +129,13 @@ async def test_page_views_are_counted_per_skin(upstream: respx.Router, dist: Pat
     app = gateway_app(upstream, spa_dist=dist)
     async with browser_on(app) as visitor:
         await visitor.client.get("/home")
-    samples = {s.labels.get("skin"): s.value for m in app.gateway.metrics.registry.collect()
-               if m.name == "bff_requests" for s in m.samples
-               if s.name == "bff_requests_total" and s.labels.get("route_class") == "spa"}  # fmt: skip
+    samples = {
+        s.labels.get("skin"): s.value
+        for m in app.gateway.metrics.registry.collect()
+        if m.name == "bff_requests"
+        for s in m.samples
+        if s.name == "bff_requests_total" and s.labels.get("route_class") == "spa"
+    }
     assert samples.get("aurora") == 1.0, samples
 
 
@@ -151,7 +155,9 @@ async def test_with_the_store_down_the_bff_routes_answer_503_not_500(upstream: r
     away = SharedRedis(url=f"redis://127.0.0.1:{free_port()}/0")
     async with browser_on(gateway_app(upstream, shared_redis=away)) as visitor:
         visitor.client.cookies.set("bff", "S" * 43)  # a returning player's session, which lives in the store
-        for answer in (await visitor.client.get("/bff/session"),
-                       await visitor.client.post("/bff/session/adopt", json={"sid": "A" * 32})):  # fmt: skip
+        for answer in (
+            await visitor.client.get("/bff/session"),
+            await visitor.client.post("/bff/session/adopt", json={"sid": "A" * 32}),
+        ):
             assert answer.status_code == 503 and answer.json()["code"] == "STORE_UNAVAILABLE", answer.text
             assert answer.headers["retry-after"] == "1"

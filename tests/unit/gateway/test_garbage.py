@@ -44,9 +44,19 @@ class ServerCycle:
 
 def _scope(method: str, path: str, headers: dict[str, str]) -> dict[str, Any]:
     raw = [(b"host", b"testserver.local"), *((k.lower().encode(), v.encode()) for k, v in headers.items())]
-    return {"type": "http", "method": method, "path": path, "raw_path": path.encode(), "query_string": b"",
-            "headers": raw, "client": ("127.0.0.1", 40000), "scheme": "http", "http_version": "1.1",
-            "root_path": "", "server": ("127.0.0.1", 8000)}  # fmt: skip
+    return {
+        "type": "http",
+        "method": method,
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": raw,
+        "client": ("127.0.0.1", 40000),
+        "scheme": "http",
+        "http_version": "1.1",
+        "root_path": "",
+        "server": ("127.0.0.1", 8000),
+    }
 
 
 @contextmanager

@@ -36,8 +36,9 @@ async def slow_reader(scope: dict[str, Any], receive: Any, send: Any) -> None:
 @asynccontextmanager
 async def serving() -> AsyncIterator[str]:
     port = free_port()
-    config = uvicorn.Config(slow_reader, host="127.0.0.1", port=port, http=guarded_protocol(LIMITS),
-                            log_level="warning", lifespan="off")  # fmt: skip
+    config = uvicorn.Config(
+        slow_reader, host="127.0.0.1", port=port, http=guarded_protocol(LIMITS), log_level="warning", lifespan="off"
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:  # noqa: ASYNC110 - uvicorn.Server offers a flag, not an event

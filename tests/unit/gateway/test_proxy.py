@@ -274,9 +274,13 @@ def test_ordinary_paths_pass() -> None:
 
 @pytest.mark.parametrize(
     ("platform", "status", "code"),
-    [(500, 502, "UPSTREAM_ERROR"), (502, 502, "UPSTREAM_ERROR"), (503, 503, "UPSTREAM_UNAVAILABLE"),
-     (504, 504, "UPSTREAM_TIMEOUT")],
-)  # fmt: skip
+    [
+        (500, 502, "UPSTREAM_ERROR"),
+        (502, 502, "UPSTREAM_ERROR"),
+        (503, 503, "UPSTREAM_UNAVAILABLE"),
+        (504, 504, "UPSTREAM_TIMEOUT"),
+    ],
+)
 async def test_the_platforms_own_server_errors_reach_the_browser_as_the_common_error_json(
     visitor: Browser, upstream: respx.Router, platform: int, status: int, code: str
 ) -> None:
@@ -328,10 +332,22 @@ async def test_a_player_gone_mid_body_is_logged_499_and_nothing_is_sent(
     async def send(message: dict[str, object]) -> None:
         sent.append(message)
 
-    headers = [(b"host", b"testserver.local"), (b"cookie", cookie.encode()), (b"content-type", b"application/json"),
-               (b"x-xsrf-token", (browser.xsrf()["X-XSRF-TOKEN"]).encode())]  # fmt: skip
-    scope = {"type": "http", "method": "POST", "path": "/api/player/login", "raw_path": b"/api/player/login",
-             "query_string": b"", "headers": headers, "client": ("127.0.0.1", 4000), "scheme": "http"}  # fmt: skip
+    headers = [
+        (b"host", b"testserver.local"),
+        (b"cookie", cookie.encode()),
+        (b"content-type", b"application/json"),
+        (b"x-xsrf-token", (browser.xsrf()["X-XSRF-TOKEN"]).encode()),
+    ]
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/api/player/login",
+        "raw_path": b"/api/player/login",
+        "query_string": b"",
+        "headers": headers,
+        "client": ("127.0.0.1", 4000),
+        "scheme": "http",
+    }
     await app(scope, receive, send)
     assert sent == [] and not [c for c in upstream.calls if c.request.url.path == "/api/player/login"]
     out = capsys.readouterr().out.splitlines()

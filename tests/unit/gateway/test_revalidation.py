@@ -25,8 +25,21 @@ PAGE = (
     + "</style></head><body></body></html>"
 ).encode()
 SCRIPT = ("export const games = [" + ",".join(f'"game-{n}"' for n in range(600)) + "];").encode()
-HOSTILE = ["", ",,,", ";q=1", "br;q=2", "br;q=abc", "*;q=0", "identity;q=0", "identity;q=0, *;q=0", "\xff\xfe",
-           "br" + ";q=0.5" * 200, ", ".join(["x"] * 500), "gzip;;;;q", '"br"']  # fmt: skip
+HOSTILE = [
+    "",
+    ",,,",
+    ";q=1",
+    "br;q=2",
+    "br;q=abc",
+    "*;q=0",
+    "identity;q=0",
+    "identity;q=0, *;q=0",
+    "\xff\xfe",
+    "br" + ";q=0.5" * 200,
+    ", ".join(["x"] * 500),
+    "gzip;;;;q",
+    '"br"',
+]
 SKIN = """
 [[skins]]
 id = "aurora"
@@ -119,8 +132,9 @@ async def test_the_builds_files_travel_as_the_build_compressed_them(site: Browse
     assert "content-encoding" not in plain.headers and raw == SCRIPT
     image, raw = await fetch(site, "/assets/logo-aaa111.png", accept_encoding=CHROME)
     assert "content-encoding" not in image.headers and "vary" not in image.headers and raw.startswith(b"\x89PNG")
-    current, raw = await fetch(site, "/assets/index-abc123.js", accept_encoding=CHROME,
-                               if_none_match=response.headers["etag"])  # fmt: skip
+    current, raw = await fetch(
+        site, "/assets/index-abc123.js", accept_encoding=CHROME, if_none_match=response.headers["etag"]
+    )
     assert current.status_code == 304 and raw == b""
     for missing in ("/assets/index-abc123.js.br", "/assets/index-abc123.js.gz", "/assets/nothing.js"):
         assert (await site.get(missing)).status_code == 404, missing

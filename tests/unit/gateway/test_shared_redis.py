@@ -77,8 +77,17 @@ class _FakeSentinel:
 
 
 def _state(port: int, epoch: int, down: bool = False) -> dict[str, dict[str, object]]:
-    return {"bff": {"ip": "10.0.0.9", "port": port, "config-epoch": epoch, "is_master": True, "is_sdown": down,
-                    "is_odown": False, "num-other-sentinels": 2}}  # fmt: skip
+    return {
+        "bff": {
+            "ip": "10.0.0.9",
+            "port": port,
+            "config-epoch": epoch,
+            "is_master": True,
+            "is_sdown": down,
+            "is_odown": False,
+            "num-other-sentinels": 2,
+        }
+    }
 
 
 def test_the_sentinel_with_the_newest_configuration_is_believed() -> None:
@@ -86,8 +95,12 @@ def test_the_sentinel_with_the_newest_configuration_is_believed() -> None:
     (until the winner's next hello): an instance believing them would write to a primary that is
     about to be demoted, and take the instances already on the new one for dead."""
     sentinels = Sentinels([("127.0.0.1", 1)])
-    sentinels.sentinels = [_FakeSentinel(_state(6379, 1)), _FakeSentinel(RedisConnectionError("away")),  # type: ignore[list-item]
-                           _FakeSentinel(_state(6380, 2)), _FakeSentinel(_state(6381, 3, down=True))]  # fmt: skip
+    sentinels.sentinels = [
+        _FakeSentinel(_state(6379, 1)),
+        _FakeSentinel(RedisConnectionError("away")),  # type: ignore[list-item]
+        _FakeSentinel(_state(6380, 2)),
+        _FakeSentinel(_state(6381, 3, down=True)),
+    ]
     assert asyncio.run(sentinels.discover_master("bff")) == ("10.0.0.9", 6380)
     sentinels.sentinels = [_FakeSentinel(_state(6381, 3, down=True)), _FakeSentinel(RedisConnectionError("x"))]  # type: ignore[list-item]
     with pytest.raises(MasterNotFoundError):  # a 503, until a primary is named

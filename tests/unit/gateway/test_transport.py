@@ -181,8 +181,10 @@ async def test_chunked_gzip_and_close_delimited_answers_are_read_whole() -> None
     async def chunked(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await _read_request(reader)
         zipped = gzip.compress(payload)
-        writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\n"
-                     b"transfer-encoding: chunked\r\n\r\n")  # fmt: skip
+        writer.write(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\n"
+            b"transfer-encoding: chunked\r\n\r\n"
+        )
         for part in (zipped[:10], zipped[10:]):
             writer.write(b"%x\r\n%b\r\n" % (len(part), part))
         writer.write(b"0\r\n\r\n")
@@ -214,8 +216,10 @@ async def test_a_gzip_bomb_is_refused_without_being_inflated_whole() -> None:
     def platform(zipped: bytes) -> Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]:
         async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             await _read_request(reader)
-            writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\n"
-                         b"content-length: %d\r\n\r\n%b" % (len(zipped), zipped))  # fmt: skip
+            writer.write(
+                b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\n"
+                b"content-length: %d\r\n\r\n%b" % (len(zipped), zipped)
+            )
             await writer.drain()
 
         return answer
@@ -283,8 +287,12 @@ async def test_a_header_or_path_that_would_split_the_request_is_never_sent() -> 
     async with raw_platform(record) as origin:
         pool = Pool(origin)
         try:
-            for headers, target in (({"wsession": "abc\r\nsiteid: other"}, "/x"), ({}, "/x HTTP/1.1\r\nhost: evil"),
-                                    ({"x": "a\nb"}, "/x"), ({"x": "caf\u00e9\u2603"}, "/x")):  # fmt: skip
+            for headers, target in (
+                ({"wsession": "abc\r\nsiteid: other"}, "/x"),
+                ({}, "/x HTTP/1.1\r\nhost: evil"),
+                ({"x": "a\nb"}, "/x"),
+                ({"x": "caf\u00e9\u2603"}, "/x"),
+            ):
                 with pytest.raises(httpx.LocalProtocolError):
                     await pool.request("POST", target, headers, b"{}", QUICK)
         finally:

@@ -19,26 +19,78 @@ from tests.support.platform import PlatformClient, sandbox_client
 
 CASHIER = "/api/cashier"
 INSUFFICIENT = "You don’t have enough Amount"
-INDIA = {"paymentMethod": 326, "paymentType": "deposit", "currency": "INR", "amount": 1000,
-         "mobileNumber": "9123456789", "email": "demo1@example.com", "city": "Delhi", "street": "MG Road 1",
-         "postal_code": "110001", "type": "card"}  # fmt: skip
-PAYKASSMA = {"paymentMethod": 328, "paymentType": "deposit", "currency": "INR", "amount": 1000,
-             "payMethod": "paytm", "userName": "demo1", "phoneNumber": "9123456789", "address": "MG Road 1",
-             "emailId": "demo1@example.com"}  # fmt: skip
-TRANSACT = {"paymentMethod": 329, "paymentType": "deposit", "currency": "INR", "amount": 1500,
-            "email": "demo1@example.com", "phone": "9123456789"}  # fmt: skip
-VENEZUELA = {"paymentMethod": 332, "paymentType": "deposit", "currency": "VES", "amount": 500, "bankCode": "payphone",
-             "number": "V123456789", "clientPhone": "04121234567", "userName": "demo1"}  # fmt: skip
+INDIA = {
+    "paymentMethod": 326,
+    "paymentType": "deposit",
+    "currency": "INR",
+    "amount": 1000,
+    "mobileNumber": "9123456789",
+    "email": "demo1@example.com",
+    "city": "Delhi",
+    "street": "MG Road 1",
+    "postal_code": "110001",
+    "type": "card",
+}
+PAYKASSMA = {
+    "paymentMethod": 328,
+    "paymentType": "deposit",
+    "currency": "INR",
+    "amount": 1000,
+    "payMethod": "paytm",
+    "userName": "demo1",
+    "phoneNumber": "9123456789",
+    "address": "MG Road 1",
+    "emailId": "demo1@example.com",
+}
+TRANSACT = {
+    "paymentMethod": 329,
+    "paymentType": "deposit",
+    "currency": "INR",
+    "amount": 1500,
+    "email": "demo1@example.com",
+    "phone": "9123456789",
+}
+VENEZUELA = {
+    "paymentMethod": 332,
+    "paymentType": "deposit",
+    "currency": "VES",
+    "amount": 500,
+    "bankCode": "payphone",
+    "number": "V123456789",
+    "clientPhone": "04121234567",
+    "userName": "demo1",
+}
 METHOD_300 = {"paymentMethod": 300, "paymentType": "deposit", "currency": "INR", "amount": 1000}
 FORM_A = {"paymentMethod": "paykassma", "amount": 1000, "accountType": "Paytm", "personalNumber": "demo1@paytm"}
-FORM_B = {"firstName": "Lucia", "alias": "lucia.mp", "cbu": "0110599520000001234567", "mobileNumber": "1123456789",
-          "amount": 3000}  # fmt: skip
-BANK_WITHDRAW = {"paymentMethod": "bank", "amount": 250, "ifsc": "SBIN0123456", "accountType": "Savings",
-                 "bankName": "State Bank", "nameOnAccount": "Lucia Gomez", "personalNumber": "123456789012",
-                 "address": "MG Road 1", "city": "Delhi", "state": "Delhi", "zip": "110001",
-                 "phone": "9123456789"}  # fmt: skip
-BANK_ACCOUNT = {"bankAccountNumber": "123456789012", "bankName": "State Bank", "accountBranchName": "Main",
-                "nameOnAccount": "Lucia Gomez", "accountType": "Savings", "personalNumber": "SBIN0001234"}  # fmt: skip
+FORM_B = {
+    "firstName": "Lucia",
+    "alias": "lucia.mp",
+    "cbu": "0110599520000001234567",
+    "mobileNumber": "1123456789",
+    "amount": 3000,
+}
+BANK_WITHDRAW = {
+    "paymentMethod": "bank",
+    "amount": 250,
+    "ifsc": "SBIN0123456",
+    "accountType": "Savings",
+    "bankName": "State Bank",
+    "nameOnAccount": "Lucia Gomez",
+    "personalNumber": "123456789012",
+    "address": "MG Road 1",
+    "city": "Delhi",
+    "state": "Delhi",
+    "zip": "110001",
+    "phone": "9123456789",
+}
+BANK_ACCOUNT = {
+    "bankAccountNumber": "123456789012",
+    "bankName": "State Bank",
+    "accountBranchName": "Main",
+    "nameOnAccount": "Lucia Gomez",
+    "accountType": "Savings",
+    "personalNumber": "SBIN0001234",
+}
 
 
 @pytest.fixture(scope="module")
@@ -128,11 +180,17 @@ def test_a_deposit_outside_its_method_rules_is_refused_with_the_spec_message(
 
 @pytest.mark.parametrize(
     ("body", "shape"),
-    [(INDIA, "form"), ({**INDIA, "type": "UPI", "upi_no": "9123456789"}, "form"), (PAYKASSMA, "redirectUrl"),
-     ({**PAYKASSMA, "payMethod": "upi_l", "upi_no": "demo1@okaxis"}, "redirectUrl"),
-     ({**PAYKASSMA, "payMethod": "ScanNPay"}, "externalLink"), (TRANSACT, "redirectUrl"),
-     (VENEZUELA, "redirectUrl"), (METHOD_300, "redirectUrl")],
-)  # fmt: skip
+    [
+        (INDIA, "form"),
+        ({**INDIA, "type": "UPI", "upi_no": "9123456789"}, "form"),
+        (PAYKASSMA, "redirectUrl"),
+        ({**PAYKASSMA, "payMethod": "upi_l", "upi_no": "demo1@okaxis"}, "redirectUrl"),
+        ({**PAYKASSMA, "payMethod": "ScanNPay"}, "externalLink"),
+        (TRANSACT, "redirectUrl"),
+        (VENEZUELA, "redirectUrl"),
+        (METHOD_300, "redirectUrl"),
+    ],
+)
 def test_each_deposit_method_answers_a_sequence_number_and_where_to_pay(
     player: PlatformClient, body: dict[str, Any], shape: str
 ) -> None:
@@ -277,10 +335,15 @@ def test_a_withdrawal_outside_its_form_rules_is_refused_with_the_spec_message(
 
 @pytest.mark.parametrize(
     ("route", "body"),
-    [("cashout12", FORM_A), ("mercadoCashout", FORM_B), ("interKassaCashout", BANK_WITHDRAW),
-     ("mercadoCashout", {**FORM_B, "cuitPrefix": "27", "cuit": "123456789"}),
-     ("cashout", {"paymentMethod": "imps", "amount": 1000}), ("cashout", {"paymentMethod": "transact", "amount": 500})],
-)  # fmt: skip
+    [
+        ("cashout12", FORM_A),
+        ("mercadoCashout", FORM_B),
+        ("interKassaCashout", BANK_WITHDRAW),
+        ("mercadoCashout", {**FORM_B, "cuitPrefix": "27", "cuit": "123456789"}),
+        ("cashout", {"paymentMethod": "imps", "amount": 1000}),
+        ("cashout", {"paymentMethod": "transact", "amount": 500}),
+    ],
+)
 def test_a_valid_withdrawal_holds_the_amount_at_once(player: PlatformClient, route: str, body: dict[str, Any]) -> None:
     reply = call(player, route, body)
     assert reply["success"] is True
@@ -380,8 +443,13 @@ def test_payment_systems_list_deposit_and_withdraw_methods_with_limits(player: P
     deposits = {s["id"]: (s["minAmount"], s["maxAmount"]) for s in systems if s["type"] == "deposit"}
     withdrawals = {s["name"]: (s["minAmount"], s["maxAmount"]) for s in systems if s["type"] == "withdraw"}
     assert deposits == {326: (100, None), 328: (100, 70000), 329: (1500, None), 332: (5, 70000), 300: (100, 100000)}
-    assert withdrawals == {"paykassma": (1000, 30000), "bank": (250, None), "imps": (1000, 10000),
-                           "transact": (500, None), "mercado": (3000, 200000)}  # fmt: skip
+    assert withdrawals == {
+        "paykassma": (1000, 30000),
+        "bank": (250, None),
+        "imps": (1000, 10000),
+        "transact": (500, None),
+        "mercado": (3000, 200000),
+    }
     assert [s["id"] for s in call(player, "getPaymentSystems", pgid="3")["paymentSystems"]] == [3]
     assert call(player, "getPaymentSystems", pgid="77")["success"] is False
     only = call(player, "depositSystems", pgid="332")["paymentSystems"]
@@ -429,8 +497,10 @@ def test_a_refusal_fault_answers_the_platforms_failure_with_the_chosen_code_and_
     player: PlatformClient,
 ) -> None:
     """The sandbox's way to show the deposit and player-level failures of section 8."""
-    player.client.put("/_sandbox/faults/buy", json={"errorRate": 1, "errorStatus": 200, "code": None,
-                                                    "description": "Provider busy", "count": 1})  # fmt: skip
+    player.client.put(
+        "/_sandbox/faults/buy",
+        json={"errorRate": 1, "errorStatus": 200, "code": None, "description": "Provider busy", "count": 1},
+    )
     refusal = call(player, "buy", METHOD_300)
     assert (refusal["success"], refusal["code"], refusal["description"]) == (False, None, "Provider busy")
     assert call(player, "buy", METHOD_300)["success"] is True, "a counted fault stops after its count"
@@ -441,9 +511,18 @@ def test_a_refusal_fault_answers_the_platforms_failure_with_the_chosen_code_and_
 
 def test_a_balance_read_credits_an_approved_deposit_without_polling(player: PlatformClient) -> None:
     before = player.post("/api/cashier/balance").json()["values"][0]["cash"]["value"]
-    deposit = {"paymentMethod": 326, "paymentType": "deposit", "currency": "INR", "amount": 1000,
-               "mobileNumber": "9123456789", "email": "demo1@example.com", "city": "La Rioja", "street": "Calle 1",
-               "postal_code": "5300", "type": "card"}  # fmt: skip
+    deposit = {
+        "paymentMethod": 326,
+        "paymentType": "deposit",
+        "currency": "INR",
+        "amount": 1000,
+        "mobileNumber": "9123456789",
+        "email": "demo1@example.com",
+        "city": "La Rioja",
+        "street": "Calle 1",
+        "postal_code": "5300",
+        "type": "card",
+    }
     assert player.post("/api/cashier/buy", deposit).json()["success"] is True
     time.sleep(0.25)
     after = player.post("/api/cashier/balance").json()["values"][0]["cash"]["value"]

@@ -13,11 +13,26 @@ from tests.support.platform import PlatformClient
 
 TODAY = dt.date.today().strftime("%d-%m-%Y")
 HISTORY = {"currency": "ARS", "startDate": "01-01-2020", "endDate": TODAY, "limit": 100, "index": 0}
-DEPOSIT = {"paymentMethod": 326, "paymentType": "deposit", "currency": "INR", "amount": 1000,
-           "mobileNumber": "9123456789", "email": "demo1@example.com", "city": "La Rioja", "street": "Calle 1",
-           "postal_code": "5300", "type": "card"}  # fmt: skip
-BANK = {"bankAccountNumber": "123456789012", "bankName": "State Bank", "accountBranchName": "Main",
-        "nameOnAccount": "Lucia Gomez", "accountType": "Savings", "personalNumber": "SBIN0001234"}  # fmt: skip
+DEPOSIT = {
+    "paymentMethod": 326,
+    "paymentType": "deposit",
+    "currency": "INR",
+    "amount": 1000,
+    "mobileNumber": "9123456789",
+    "email": "demo1@example.com",
+    "city": "La Rioja",
+    "street": "Calle 1",
+    "postal_code": "5300",
+    "type": "card",
+}
+BANK = {
+    "bankAccountNumber": "123456789012",
+    "bankName": "State Bank",
+    "accountBranchName": "Main",
+    "nameOnAccount": "Lucia Gomez",
+    "accountType": "Savings",
+    "personalNumber": "SBIN0001234",
+}
 GAME = {"gameId": "vs20olympgate", "provider": "pragmaticplay"}
 
 # Route name -> (path params, query, body). Bodies are valid where the call changes nothing

@@ -17,14 +17,39 @@ from sandbox import content as sandbox_content
 from sandbox.state import Site
 from tests.support.platform import PlatformClient
 
-COLLECTIONS = ("homeBanners", "lobbyBanners", "footerBanners", "eventBanners", "pokerBanners", "gamesLists",
-               "newReels", "headerLinks")  # fmt: skip
+COLLECTIONS = (
+    "homeBanners",
+    "lobbyBanners",
+    "footerBanners",
+    "eventBanners",
+    "pokerBanners",
+    "gamesLists",
+    "newReels",
+    "headerLinks",
+)
 BANNERS = ("homeBanners", "lobbyBanners", "footerBanners", "eventBanners", "pokerBanners")
 TITLED = {"lobbyBanners": "title", "footerBanners": "title", "eventBanners": "eventName"}
-HEADER_LINKS = {1: "/home", 14: "/poker", 4: "/games/livedealer", 3: "/games/sports", 2: "/games/slots",
-                5: "/games/horseracing", 16: "/DropWin", 15: "/games/Blackjack", 6: "/promotions", 7: "/contactus",
-                8: "/mybalance", 17: "/spinwheel", 18: "/blackjackleague", 19: "/home", 20: "/ReelD", 21: "/",
-                22: "/games/flywin", 23: "/HolidayRush", 33: "/takeMeFishin"}  # fmt: skip
+HEADER_LINKS = {
+    1: "/home",
+    14: "/poker",
+    4: "/games/livedealer",
+    3: "/games/sports",
+    2: "/games/slots",
+    5: "/games/horseracing",
+    16: "/DropWin",
+    15: "/games/Blackjack",
+    6: "/promotions",
+    7: "/contactus",
+    8: "/mybalance",
+    17: "/spinwheel",
+    18: "/blackjackleague",
+    19: "/home",
+    20: "/ReelD",
+    21: "/",
+    22: "/games/flywin",
+    23: "/HolidayRush",
+    33: "/takeMeFishin",
+}
 
 
 def path(name: str) -> str:
@@ -212,9 +237,13 @@ def test_images_are_drawn_from_their_names(platform: PlatformClient) -> None:
 
 @pytest.mark.parametrize(
     ("file", "title"),
-    [("live-evolution.svg", "Evolution"), ("live-ezugi.svg", "Ezugi"), ("pay-phonepe.svg", "PhonePe"),
-     ("pay-scan.svg", "Scan and pay")],
-)  # fmt: skip
+    [
+        ("live-evolution.svg", "Evolution"),
+        ("live-ezugi.svg", "Ezugi"),
+        ("pay-phonepe.svg", "PhonePe"),
+        ("pay-scan.svg", "Scan and pay"),
+    ],
+)
 def test_live_casino_tiles_and_payment_logos_are_uploads_too(platform: PlatformClient, file: str, title: str) -> None:
     answer = platform.get(f"/capi/uploads/{file}")
 

@@ -162,8 +162,13 @@ def test_a_coupon_debits_the_stake_and_is_listed(player: PlatformClient) -> None
     assert placed.success and placed.couponId and placed.stake == 150 and placed.status == "Open"
     assert cash(player) == before - 150
     ledger = player.client.get("/_sandbox/sites/aurora/ledger").json()
-    assert ledger[-1] == {"login": "demo1", "kind": "bet", "amount": "-150.00",
-                          "balanceAfter": str(before - 150), "reference": placed.couponId}  # fmt: skip
+    assert ledger[-1] == {
+        "login": "demo1",
+        "kind": "bet",
+        "amount": "-150.00",
+        "balanceAfter": str(before - 150),
+        "reference": placed.couponId,
+    }
     bets = msgspec.json.decode(player.post("/sbapi/bets/getbets", {}).content, type=BetsResponse).bets
     assert [b.couponId for b in bets] == [placed.couponId]
 
