@@ -17,10 +17,13 @@ travels (content copies are `gateway.http.stored`'s: compressed once when kept).
 
 from __future__ import annotations
 
+import zlib
+
 from contracts.catalogue import Route
 from gateway.http.asgi import Outgoing
-from gateway.http.compression import MIN_BYTES, ON_THE_FLY, compress, may_compress, negotiate, textual
+from gateway.http.compression import MIN_BYTES, ON_THE_FLY, Coding, compress, may_compress, negotiate, textual
 from gateway.pipeline.exchange import Exchange
+from gateway.pipeline.observe import SESSION_CAPTURE_ROUTES
 
 ACCOUNTS = ("login", "register", "logout")
 """They set the gateway's cookies; login and register echo the login name."""
@@ -47,15 +50,33 @@ cookies: `edge/bff.py` does not compress them). A `secret_answer` fact of the ca
 once route facts live there; until then this set, checked against the catalogue by its test."""
 PERSONAL = (b"cache-control", b"private, no-store")
 _VARY = (b"vary", b"accept-encoding")
+_GZIP: tuple[Coding, ...] = ("gzip",)
 
 
 def secret_answer(route: Route) -> bool:
     return route.name in SECRET_ANSWERS
 
 
+def passes_through(route: Route) -> bool:
+    """Whether nothing in the gateway reads this route's answers but observe's `SESSION_EXPIRED`
+    check (so the platform's gzip may go to the browser as it came): a `read` that captures no
+    session, carries no secret and is no stream. Limited routes (whose `success` gives places
+    back) are told apart by the caller (`Exchange.admission`)."""
+    return (
+        route.policy == "read"
+        and not (route.binary or route.multipart or secret_answer(route))
+        and route.name not in SESSION_CAPTURE_ROUTES
+    )
+
+
 def on_the_fly(x: Exchange, answer: Outgoing) -> Outgoing:
-    """`answer` compressed as it is sent when it is worth it and allowed (the module's rules)."""
-    if answer.chunks is not None or len(answer.body) < MIN_BYTES or answer.status in (204, 304):
+    """`answer` compressed as it is sent when it is worth it and allowed (the module's rules);
+    the platform's gzip passed through as it came to a browser that accepts it, else inflated."""
+    if answer.chunks is not None or answer.status in (204, 304):
+        return answer
+    if answer.header("content-encoding") == "gzip" and _passed(x, answer):
+        return answer
+    if len(answer.body) < MIN_BYTES:
         return answer
     _, route = x.site()
     kind = answer.header("content-type") or "application/json"
@@ -69,6 +90,24 @@ def on_the_fly(x: Exchange, answer: Outgoing) -> Outgoing:
         answer.body = compress(answer.body, coding, ON_THE_FLY)
         answer.headers.append((b"content-encoding", coding.encode("latin-1")))
     return answer
+
+
+def _passed(x: Exchange, answer: Outgoing) -> bool:
+    """A body the platform sent gzip: sent as it came (True: nothing more to do) to a browser
+    that accepts gzip when the BREACH rule allows; else inflated (it was checked whole and within
+    the cap as it arrived) and the answer goes on as any other (False)."""
+    _, route = x.site()
+    accepted = negotiate(x.incoming.headers.get("accept-encoding"), _GZIP) == "gzip"
+    if (
+        accepted
+        and not secret_answer(route)
+        and may_compress(carries_secret=False, reflects_request=True, headers=answer.headers)
+    ):
+        answer.headers.append(_VARY)
+        return True
+    answer.body = zlib.decompress(answer.body, 31)
+    answer.headers = [(name, value) for name, value in answer.headers if name != b"content-encoding"]
+    return False
 
 
 def personal(x: Exchange, answer: Outgoing) -> Outgoing:

@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterable
 from dataclasses import dataclass
 
+from contracts.base import SESSION_EXPIRED
 from contracts.catalogue import Route
 from gateway.config.skins import Skin
 from gateway.http.clients import TrustedProxies
 from gateway.http.security import XSRF_COOKIE, request_id
 from gateway.operations.tracing import Tracing
+from gateway.pipeline.encoding import passes_through
 from gateway.pipeline.exchange import Exchange
 from gateway.shared.session import Session
 from gateway.upstream.pools import UpstreamClients
@@ -25,6 +27,7 @@ from gateway.upstream.transport import Answer, Pool, Timeouts
 FORWARDED_REQUEST_HEADERS = ("content-type", "accept", "accept-language", "user-agent", "if-none-match",
                              "if-modified-since")  # fmt: skip
 UPSTREAM_XSRF_HEADER = "X-XSRF-TOKEN"
+SESSION_EXPIRED_NEEDLE = SESSION_EXPIRED.encode()
 GATEWAY_AGENT = "casino-bff"
 CONTENT_HEADERS = {"accept": "*/*", "user-agent": GATEWAY_AGENT, "accept-encoding": "gzip"}
 """What a content call sends besides `siteid`, the gateway's request id and the copy's own
@@ -101,10 +104,12 @@ class Forward:
         """One attempt, its answer read whole."""
         _, route = x.site()
         sent, body = self._with_jar(x, target), x.body
+        # an answer nothing here reads but observe's SESSION_EXPIRED check keeps the platform's gzip
+        keep = SESSION_EXPIRED_NEEDLE if passes_through(route) and x.admission is None else b""
         if not self.tracing.enabled:
-            return await target.transport.request(route.method, target.path, sent, body, timeouts)
+            return await target.transport.request(route.method, target.path, sent, body, timeouts, keep)
         with self.tracing.upstream(route.name, route.method, target.upstream, sent, x.ctx.request_id) as span:
-            answer = await target.transport.request(route.method, target.path, sent, body, timeouts)
+            answer = await target.transport.request(route.method, target.path, sent, body, timeouts, keep)
             self.tracing.status(span, answer.status)
             return answer
 

@@ -11,6 +11,7 @@ the front door's (`gateway.edge.entry`).
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from typing import Any
@@ -102,11 +103,19 @@ def streamed(answer: Answer) -> Outgoing:
 
 
 def returned(answer: Answer) -> Outcome:
-    """The platform's answer, with the headers a browser may see."""
+    """The platform's answer, with the headers a browser may see. A gzip body kept as it came
+    (`Answer.encoded`) stays so, saying `content-encoding: gzip`, unless it mentions
+    `SESSION_EXPIRED`: then it is inflated whole (it was checked and is within the cap), since
+    observe reads it."""
     headers: dict[str, str] = {}
     for name, value in answer.headers:
         if name in RETURNED_RESPONSE_HEADERS and name not in headers:
             headers[name] = value
+    if answer.encoded:
+        if not answer.mentions:
+            headers["content-encoding"] = "gzip"
+            return Outcome(answer.status, headers, answer.body)
+        return Outcome(answer.status, headers, zlib.decompress(answer.body, 31))
     return Outcome(answer.status, headers, answer.body)
 
 

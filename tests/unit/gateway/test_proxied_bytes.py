@@ -333,3 +333,64 @@ async def test_with_redis_the_copy_is_stored_compressed_and_served_by_another_in
             stored = [key for key in client.scan_iter(match="*cache:*") if b"refresh" not in key and b"~" not in key]
         assert stored == [key], "only the content copy"
     assert len(seen) == 1
+
+
+PLATFORM_GZIP = gzip.compress(BIG_BYTES, compresslevel=6, mtime=0)
+
+
+async def test_a_reads_gzip_passes_through_as_it_came(visitor: Browser, upstream: respx.Router) -> None:
+    """Nothing in the gateway reads a profile: the platform's gzip reaches a browser that accepts
+    gzip byte for byte, as it came; one that does not gets it inflated (or in brotli)."""
+    profile = upstream.post("/api/player/getProfile").mock(
+        return_value=httpx.Response(
+            200, stream=Raw(PLATFORM_GZIP), headers={"content-encoding": "gzip", "content-type": "application/json"}
+        )
+    )
+    await visitor.login()
+    passed, raw = await fetch(visitor, "/api/player/getProfile", "POST", accept_encoding="gzip, deflate")
+    assert passed.headers["content-encoding"] == "gzip" and raw == PLATFORM_GZIP, "not inflated and compressed again"
+    assert passed.headers["vary"] == "accept-encoding" and passed.headers["cache-control"] == "private, no-store"
+    assert profile.calls.last.request.headers["accept-encoding"] == "gzip"
+    for accept, coding in (("br", "br"), ("identity", None), (None, None)):
+        response, raw = await fetch(
+            visitor, "/api/player/getProfile", "POST", **({"accept_encoding": accept} if accept else {})
+        )
+        assert response.headers.get("content-encoding") == coding and decoded(response, raw) == BIG_BYTES
+
+
+async def test_a_passed_through_session_expired_still_ends_the_session(
+    visitor: Browser, upstream: respx.Router
+) -> None:
+    expired = {"success": False, "code": "SESSION_EXPIRED", "description": "Session expired", "pad": "x" * 3000}
+    upstream.post("/api/player/getProfile").mock(
+        return_value=httpx.Response(
+            200,
+            stream=Raw(gzip.compress(json.dumps(expired).encode())),
+            headers={"content-encoding": "gzip", "content-type": "application/json"},
+        )
+    )
+    await visitor.login()
+    assert (await visitor.client.get("/bff/session")).json()["loggedIn"] is True
+    response = await visitor.post("/api/player/getProfile")
+    assert response.json()["code"] == "SESSION_EXPIRED"
+    assert (await visitor.client.get("/bff/session")).json()["loggedIn"] is False, "the session ended"
+
+
+@pytest.mark.parametrize("body", ["garbage", "bomb", "cut"])
+async def test_a_read_lying_about_its_gzip_is_a_502_for_that_call(
+    visitor: Browser, upstream: respx.Router, body: str
+) -> None:
+    if body == "bomb":
+        squeezer = zlib.compressobj(9, zlib.DEFLATED, 31)
+        sent = b"".join(squeezer.compress(b"0" * (1024 * 1024)) for _ in range(MAX_BODY // (1024 * 1024) + 2))
+        sent += squeezer.flush()
+    else:
+        sent = BIG_BYTES if body == "garbage" else PLATFORM_GZIP[: len(PLATFORM_GZIP) // 2]
+    upstream.post("/api/player/getProfile").mock(
+        return_value=httpx.Response(200, stream=Raw(sent), headers={"content-encoding": "gzip"})
+    )
+    await visitor.login()
+    response, raw = await fetch(visitor, "/api/player/getProfile", "POST", accept_encoding="gzip")
+    assert response.status_code == 502 and json.loads(raw)["code"] == "UPSTREAM_FAILED"
+    upstream.post("/api/player/getProfile").mock(return_value=httpx.Response(200, json={"success": True}))
+    assert (await visitor.post("/api/player/getProfile")).json() == {"success": True}, "the next call is fine"
