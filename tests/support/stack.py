@@ -58,7 +58,7 @@ def start_stack(log_dir: Path, env: dict[str, str] | None = None, port: int | No
         stderr=subprocess.STDOUT,
     )
     stack = Stack(f"http://127.0.0.1:{port}", f"http://127.0.0.1:{sandbox_port}", process, log_path)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + float(os.environ.get("STACK_START_S", "30"))  # a loaded machine needs more
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the stack exited early:\n{stack.logs()}")
