@@ -29,6 +29,7 @@ from gateway.shared.cache import ContentCache, Entry, directives, validators
 from gateway.upstream.outcome import Outcome
 
 Call = Callable[[], Awaitable[Outcome]]
+_REMEMBERED_BYTES = 1024 * 1024
 
 
 @dataclass
@@ -36,9 +37,10 @@ class ContentPlan:
     cache: ContentCache
     flights: Flights
     lifecycle: Lifecycle
-    _made: dict[int, tuple[Outcome, Entry | None]] = field(default_factory=dict)
-    """The copy made of an outcome this process's joined requests share: compressed once, for the
-    leader, and the followers' `_keep` finds it here (by the outcome's identity, a few kept)."""
+    _made: dict[str, tuple[Outcome, Entry | None]] = field(default_factory=dict)
+    """By key, the copy last made and the outcome it was made of: requests joined to one flight in
+    this process share its outcome, so it is compressed once, for the first, and the others'
+    `_keep` finds it here."""
 
     async def serve(self, x: Exchange, call: Call) -> Outgoing:
         skin, route = x.site()
@@ -76,13 +78,14 @@ class ContentPlan:
     async def _keep(self, route: str, key: str, outcome: Outcome, had_copy: bool) -> Entry | None:
         """Keeps a copy when the platform allows it; otherwise an old copy goes too. Requests
         joined to one flight in this process share the copy its first made (and stored)."""
-        made = self._made.get(id(outcome))
+        made = self._made.get(key)
         if made is not None and made[0] is outcome:
             return made[1]
         entry = self.cache.entry(route, outcome)
-        if len(self._made) >= 64:
-            self._made.clear()
-        self._made[id(outcome)] = (outcome, entry)
+        if len(outcome.body) <= _REMEMBERED_BYTES:  # held a little while: bounded in number and size
+            if len(self._made) >= 64:
+                self._made.clear()
+            self._made[key] = (outcome, entry)
         if entry is not None:
             await self.cache.put(key, entry)
         elif had_copy:

@@ -43,6 +43,13 @@ def revalidated(seen: Visit, page: str) -> list[str]:
 
 
 def test_a_phone_pays_200_kb_for_the_first_home_and_15_kb_after(site: Site, browser: Browser) -> None:
+    # The gateway's copies may predate the sandbox's reset for this test: a first look refreshes
+    # them, so that the visits below see the platform's content as it now is (a copy that changes
+    # between two visits is rightly a 200).
+    primer = browser.new_context(viewport=PHONE, locale="es-AR")
+    visit(primer, site.url + "/home", settle_ms=1000)
+    visit(primer, site.url + "/games/slots", settle_ms=1000)
+    primer.close()
     phone = browser.new_context(viewport=PHONE, locale="es-AR", reduced_motion="reduce")
     try:
         first = visit(phone, site.url + "/home", settle_ms=1000)
@@ -57,6 +64,8 @@ def test_a_phone_pays_200_kb_for_the_first_home_and_15_kb_after(site: Site, brow
             if later_visit:
                 assert later["bytes"] <= 15_000, (page, later["largest"])
                 assert revalidated(again, page) == [], "unchanged content, config and page are answered 304"
-                assert later["not_modified"] >= 3
+                statuses = {answer.path: answer.status for answer in again.crossed()}
+                assert statuses.get(page) == 304 and statuses.get("/bff/config") == 304, (page, later)
+                assert any(path.startswith(CONTENT) and status == 304 for path, status in statuses.items()), later
     finally:
         phone.close()

@@ -5,6 +5,7 @@ the browser's reaches the platform on a cached route; a lying or bursting upstre
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import json
 import zlib
@@ -394,3 +395,24 @@ async def test_a_read_lying_about_its_gzip_is_a_502_for_that_call(
     assert response.status_code == 502 and json.loads(raw)["code"] == "UPSTREAM_FAILED"
     upstream.post("/api/player/getProfile").mock(return_value=httpx.Response(200, json={"success": True}))
     assert (await visitor.post("/api/player/getProfile")).json() == {"success": True}, "the next call is fine"
+
+
+async def test_joined_misses_compress_the_copy_once(
+    visitor: Browser, upstream: respx.Router, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def slow(request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(0.1)
+        return httpx.Response(200, content=BIG_BYTES, headers={"content-type": "application/json"})
+
+    calls = upstream.get(BANNERS).mock(side_effect=slow)
+    made: list[str] = []
+    real = compression.compress
+
+    def counted(body: bytes, coding: Any, levels: Any) -> bytes:
+        made.append(coding)
+        return real(body, coding, levels)
+
+    monkeypatch.setattr(stored, "compress", counted)
+    answers = await asyncio.gather(*(fetch(visitor, BANNERS, accept_encoding=CHROME) for _ in range(8)))
+    assert calls.call_count == 1 and all(brotli.decompress(raw) == BIG_BYTES for _, raw in answers)
+    assert sorted(made) == ["br", "gzip"], "one copy made for the eight"
