@@ -105,11 +105,8 @@ async def test_content_travels_as_stored_byte_for_byte(
         assert len(raw_hit) < len(BIG_BYTES) / 4
 
 
-async def test_a_hit_sends_the_stored_bytes_without_compressing(
-    visitor: Browser, upstream: respx.Router, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    content(upstream)
-    await fetch(visitor, BANNERS, accept_encoding=CHROME)
+def counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The codings compressed from now on (a stored copy's and on the fly), in order."""
     made: list[str] = []
     real = compression.compress
 
@@ -119,6 +116,15 @@ async def test_a_hit_sends_the_stored_bytes_without_compressing(
 
     monkeypatch.setattr(stored, "compress", counted)
     monkeypatch.setattr(compression, "compress", counted)
+    return made
+
+
+async def test_a_hit_sends_the_stored_bytes_without_compressing(
+    visitor: Browser, upstream: respx.Router, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    content(upstream)
+    await fetch(visitor, BANNERS, accept_encoding=CHROME)
+    made = counting(monkeypatch)
     for accept in (CHROME, "gzip", CHROME):
         hit, raw = await fetch(visitor, BANNERS, accept_encoding=accept)
         assert hit.headers["x-cache"] == "HIT" and decoded(hit, raw) == BIG_BYTES
@@ -405,14 +411,7 @@ async def test_joined_misses_compress_the_copy_once(
         return httpx.Response(200, content=BIG_BYTES, headers={"content-type": "application/json"})
 
     calls = upstream.get(BANNERS).mock(side_effect=slow)
-    made: list[str] = []
-    real = compression.compress
-
-    def counted(body: bytes, coding: Any, levels: Any) -> bytes:
-        made.append(coding)
-        return real(body, coding, levels)
-
-    monkeypatch.setattr(stored, "compress", counted)
+    made = counting(monkeypatch)
     answers = await asyncio.gather(*(fetch(visitor, BANNERS, accept_encoding=CHROME) for _ in range(8)))
     assert calls.call_count == 1 and all(brotli.decompress(raw) == BIG_BYTES for _, raw in answers)
     assert sorted(made) == ["br", "gzip"], "one copy made for the eight"
