@@ -648,7 +648,8 @@ def bytes_cases(work: Path, gw: Server, sessions: Path, label: str = "") -> list
 def main_bytes(before: Path | None) -> None:
     """`python bench/throughput.py bytes [BEFORE_CHECKOUT]`: issue 30's rows beside today's
     content hit, POST read and nginx rows, in one run; with a checkout of the code before the
-    change (e.g. `git worktree add --detach /tmp/before main`), the same rows on it too."""
+    change (e.g. `git worktree add --detach /tmp/before main`), the same rows on it too. Writes
+    bench/results/throughput_bytes.json."""
     ensure_tools()
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp, servers() as running:
         work = Path(tmp)
@@ -680,7 +681,16 @@ def main_bytes(before: Path | None) -> None:
                 *bytes_cases(work, gw, sessions, label),
             ]
         rows = interleaved(cases)
-    print(json.dumps({"rows": rows, "ratios": bytes_ratios(rows)}, indent=2))
+    results = {
+        "machine": machine(),
+        "seconds_per_run": SECONDS,
+        "rounds": ROUNDS,
+        "rows": rows,
+        "ratios": bytes_ratios(rows),
+    }
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "throughput_bytes.json").write_text(json.dumps(results, indent=2) + "\n")
+    print(json.dumps(results["ratios"], indent=2))
 
 
 def bytes_ratios(rows: dict[str, dict[str, Any]], label: str = "") -> dict[str, float]:
