@@ -160,7 +160,7 @@ class Server:
 
 
 def wait_http(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + float(os.environ.get("STACK_START_S", "30"))  # a loaded machine needs more
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"{url} exited early:\n{log.read_text(errors='replace')[-3000:]}")
@@ -235,14 +235,20 @@ as it is sent (issue 30)."""
 
 
 def fixed_upstream(workdir: Path) -> Server:
+    big = workdir / "big.json"  # a file: nginx takes no 30 kB string in its configuration
+    big.write_text(BIG_CONTENT)
+    big.chmod(0o644)
+    workdir.chmod(0o711)  # nginx's workers (nobody, under root) must reach it
+
     def quoted(body: str) -> str:
         return "'" + body.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
     block = f"""
     default_type application/json;
     location = /api/player/login {{ return 200 {quoted(LOGIN)}; }}
-    location = /capi/lobby-slot-images {{ return 200 {quoted(BIG_CONTENT)}; }}
-    location = /api/player/getStats {{ return 200 {quoted(BIG_CONTENT)}; }}
+    location = /capi/lobby-slot-images {{ alias {big}; }}
+    location = /api/player/getStats {{ error_page 405 =200 /big.json; return 405; }}
+    location = /big.json {{ internal; alias {big}; }}
     location /capi/ {{ return 200 {quoted(CONTENT)}; }}
     location / {{ return 200 {quoted(BALANCE)}; }}
 """
