@@ -55,7 +55,7 @@ spa/dist-console/index.html: spa/node_modules/.installed $(CONSOLE_SOURCES)
 
 spa: spa/dist/index.html spa/dist-console/index.html
 
-# The product on the embedded defaults: built-in skin, sandbox upstream, in-memory store.
+# The product on the embedded defaults: the two built-in skins, sandbox upstream, in-memory store.
 run: $(VENV)/.run-deps spa/dist/index.html spa/dist-console/index.html
 	GATEWAY_ENV=development $(PYTHON) -m gateway --with-sandbox --host 127.0.0.1 --port 8000
 

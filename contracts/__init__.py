@@ -1,1 +1,1 @@
-"""The casino platform's API: msgspec types, section 5 rules and the route catalogue."""
+"""The casino platform's API: msgspec types, the validation rules and the route catalogue."""

@@ -12,7 +12,7 @@ class Wire(msgspec.Struct, kw_only=True):
 class PlatformReply(Wire, kw_only=True):
     """The platform's envelope: failures are `success: false` with a description or code.
 
-    An expired session is HTTP 200 with `code: "SESSION_EXPIRED"` (PLATFORM-NOTES.md).
+    An expired session is HTTP 200 with `code: "SESSION_EXPIRED"` (docs/platform.md).
     """
 
     success: bool = True

@@ -26,8 +26,9 @@ DEPOSIT_PRESETS = (
     30000000,
     50000000,
 )
-# Method 300 is read as the "perfect-money-style" gateway of section 8 (the one method the spec
-# leaves unnamed); when its deposit fails the player is told to try later, not the description.
+# Method 300 is read as the "perfect-money-style" gateway whose refused deposit the spec answers
+# with "try again in 15 minutes" (the one method it leaves unnamed): the player is told to try
+# later, not the description.
 PERFECT_MONEY_METHOD = 300
 PERFECT_MONEY_FAILURE = "Please Try After 15 Minutes"
 STATUS_STARTED = "Started"

@@ -1,15 +1,20 @@
-"""The route catalogue: every platform call the product makes (section 7 of both specs,
-plus game launches and content), with its policy.
+"""The route catalogue: every platform call the product makes (the call lists of both product
+specs, plus game launches and content), with everything the gateway does differently per route.
 
 The gateway forwards only these routes; the sandbox implements every one of them; the
 SPA's types come from the request/response types named here.
 
-Policy classes:
-- `content`: public GET, cacheable per skin + path + query.
+Route classes (`Route.policy`, the only meaning of "policy" in the project):
+- `content`: public GET, anonymous, cacheable per skin + path + query.
 - `read`: per-session (or per-visitor) read, coalescable, safe to join.
 - `exclusive`: login/register/logout/cashier/bank/password/withdraw and other
   account-changing calls: never retried, one at a time per session; an identical
   duplicate joins the first, a different one is refused while one is in flight.
+
+A class gives a route its defaults (`CLASS_FACTS`: caching, joining, exclusivity, retries,
+deadline); an entry overrides any of them by keyword, and adds the facts of its own: a rate
+limit class, session effects, the login fields of its body, a skin's sports feed. The gateway
+reads all of these from the route; no route name appears in its code.
 
 Paths that carry the session id hold a `{wsession}` placeholder. Only the gateway
 fills it; the browser calls the path without that segment (`public_path`).
@@ -29,12 +34,39 @@ from contracts.base import PlatformReply
 
 Method = Literal["GET", "POST"]
 Upstream = Literal["api", "capi", "sbapi", "rest"]
-Policy = Literal["content", "read", "exclusive"]
+RouteClass = Literal["content", "read", "exclusive"]
 UPSTREAMS: tuple[Upstream, ...] = ("api", "capi", "sbapi", "rest")
-PREFIXES: Mapping[str, Upstream] = {"/api/": "api", "/capi/": "capi", "/sbapi/": "sbapi", "/rest/": "rest"}
+PREFIXES: Mapping[str, Upstream] = {f"/{upstream}/": upstream for upstream in UPSTREAMS}
+"""The URL prefix of each upstream, on the public site and on the platform alike."""
 WSESSION = "{wsession}"
 
+LimitClass = Literal["login-like", "registration", "password-reset", "cashier", "adoption"]
+"""The rate limits a route's calls count against (`gateway.shared.ratelimit` holds the numbers):
+`login-like` guessing (per address, per login name or device), `registration` and
+`password-reset` (per address, and login name), `cashier` (per session and route), and
+`adoption` of a session id from a URL (`/bff/session/adopt`, a gateway endpoint)."""
+SessionEffect = Literal["starts", "ends"]
+"""`starts`: the answer carries the upstream session id, which the gateway takes into the
+session and strips from the browser's copy (its own id rotated); `ends`: the session is logged out."""
+Retries = Literal["never", "unsent", "any"]
+"""When a failed attempt may go again: `never` (money and accounts), `unsent` (only when the
+platform never read it: no connection, or a kept-alive one it had dropped), `any` (GETs: any
+failure that says nothing of the call's effect, and 502/503/504)."""
+Joins = Literal["process", "instances"]
+"""Where identical calls in flight share one call: in this process only, or across instances."""
+BodyCap = Literal["json", "upload"]
+"""Which of the listener's body caps applies (`MAX_JSON_BODY`, `MAX_UPLOAD_BODY`)."""
+
 _PARAM = re.compile(r"\{(\w+)\}")
+
+
+class Caching(msgspec.Struct, frozen=True, kw_only=True):
+    """How the gateway keeps a route's content answers, where the platform's `Cache-Control`
+    says nothing (None: the gateway's configured default for all routes)."""
+
+    ttl_s: float | None = None
+    stale_while_revalidate_s: float | None = None
+    stale_if_error_s: float | None = None
 
 
 class Route(msgspec.Struct, frozen=True, kw_only=True, dict=True):
@@ -42,7 +74,8 @@ class Route(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     method: Method
     upstream: Upstream
     path: str
-    policy: Policy
+    policy: RouteClass
+    """The route class."""
     auth: bool
     request: Any = None
     response: Any = PlatformReply
@@ -50,6 +83,22 @@ class Route(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     binary: bool = False
     """The response is not JSON (an image, a page)."""
     summary: str = ""
+    # What the gateway does with the route's calls (defaults per class: `CLASS_FACTS`).
+    cache: Caching | None = None
+    """Content kept in the gateway's cache (None: never kept)."""
+    joins: Joins = "process"
+    exclusive: bool = False
+    """One call at a time per session and route; a different one meanwhile is refused (409)."""
+    retries: Retries = "never"
+    deadline: RouteClass = "read"
+    """The class whose timeouts and deadline the call gets (`UPSTREAM_TIMEOUTS`)."""
+    limit: LimitClass | None = None
+    session: SessionEffect | None = None
+    login_fields: bool = False
+    """The body names the player (`login`, and `rememberMe`, which the gateway keeps itself)."""
+    sports_feed: bool = False
+    """A skin with its own sports feed URL gets this route's answers there (the whole URL)."""
+    body: BodyCap = "json"
 
     @property
     def carries_session_in_path(self) -> bool:
@@ -81,24 +130,59 @@ class Route(msgspec.Struct, frozen=True, kw_only=True, dict=True):
         return _PARAM.sub(lambda m: values[m.group(1)], self.path)
 
 
-def _post(name: str, path: str, policy: Policy, auth: bool, request: Any = None,
-          response: Any = PlatformReply, **kw: Any) -> Route:  # fmt: skip
-    upstream = PREFIXES["/" + path.split("/")[1] + "/"]
-    return Route(name=name, method="POST", upstream=upstream, path=path, policy=policy, auth=auth,
-                 request=request, response=response, **kw)  # fmt: skip
+CLASS_FACTS: Mapping[RouteClass, Mapping[str, Any]] = {
+    # Anonymous content: kept in the cache, joined across instances. (Retries: `retries_of`.)
+    "content": {"cache": Caching(), "joins": "instances", "deadline": "content"},
+    # One player's reads: joined in this process only (across instances a flight costs two
+    # store round trips on every read, to save at most one platform call per instance).
+    "read": {"joins": "process", "deadline": "read"},
+    # Money and accounts: one at a time per session, joined across instances, never retried.
+    "exclusive": {"joins": "instances", "exclusive": True, "deadline": "exclusive"},
+}
 
 
-def _get(name: str, path: str, policy: Policy, auth: bool, response: Any = PlatformReply,
-         **kw: Any) -> Route:  # fmt: skip
+def retries_of(policy: RouteClass, method: Method) -> Retries:
+    """A class's retries: money and accounts never; GETs on any failure that says nothing of the
+    call's effect; the platform's POST reads only when it never read them."""
+    if policy == "exclusive":
+        return "never"
+    return "any" if method == "GET" else "unsent"
+
+
+def _route(method: Method, name: str, path: str, policy: RouteClass, auth: bool, **kw: Any) -> Route:
+    """A route with its class's facts, overridden by any given here."""
+    facts = dict(CLASS_FACTS[policy])
+    facts["retries"] = retries_of(policy, method)
+    if kw.get("multipart"):
+        facts["body"] = "upload"
     upstream = PREFIXES["/" + path.split("/")[1] + "/"]
-    return Route(name=name, method="GET", upstream=upstream, path=path, policy=policy, auth=auth,
-                 response=response, **kw)  # fmt: skip
+    return Route(name=name, method=method, upstream=upstream, path=path, policy=policy, auth=auth, **{**facts, **kw})
+
+
+def _post(
+    name: str, path: str, policy: RouteClass, auth: bool, request: Any = None, response: Any = PlatformReply, **kw: Any
+) -> Route:
+    return _route("POST", name, path, policy, auth, request=request, response=response, **kw)
+
+
+def _get(name: str, path: str, policy: RouteClass, auth: bool, response: Any = PlatformReply, **kw: Any) -> Route:
+    return _route("GET", name, path, policy, auth, response=response, **kw)
 
 
 ROUTES: tuple[Route, ...] = (
-    # --- Player and account (site-shell section 7, cashier-account section 7) ----------
-    _post("login", "/api/player/login", "exclusive", False, player.LoginRequest, player.LoginResponse),
-    _post("logout", "/api/player/logout", "exclusive", True),
+    # --- Player and account (the site-shell and cashier-account specs' call lists) --------
+    _post(
+        "login",
+        "/api/player/login",
+        "exclusive",
+        False,
+        player.LoginRequest,
+        player.LoginResponse,
+        limit="login-like",
+        session="starts",
+        login_fields=True,
+    ),
+    _post("logout", "/api/player/logout", "exclusive", True, session="ends"),
     _post(
         "register",
         "/api/player/register",
@@ -106,6 +190,9 @@ ROUTES: tuple[Route, ...] = (
         False,
         player.RegisterRequest,
         player.RegisterResponse,
+        limit="registration",
+        session="starts",
+        login_fields=True,
     ),
     _post(
         "generateCaptcha",
@@ -117,7 +204,15 @@ ROUTES: tuple[Route, ...] = (
     ),
     # getCountries is a public read; POST as the platform's reads are.
     _post("getCountries", "/api/player/getCountries", "read", False, None, player.CountriesResponse),
-    _post("forgotPassword", "/api/player/forgotPassword", "exclusive", False, player.ForgotPasswordRequest),
+    _post(
+        "forgotPassword",
+        "/api/player/forgotPassword",
+        "exclusive",
+        False,
+        player.ForgotPasswordRequest,
+        limit="password-reset",
+        login_fields=True,
+    ),
     _post("generateOTP", "/api/player/generateOTP", "exclusive", False, player.OtpRequest),
     _post(
         "verifyAccount",
@@ -171,7 +266,15 @@ ROUTES: tuple[Route, ...] = (
     _post("getProviders", "/api/agentAccount/getProviders", "read", False, None, list[player.ProviderStatus]),
     _post("playerLevels", "/api/cp/playerLevels", "read", True, None, wallet.PlayerLevelsResponse),
     _post("exchangeRates", "/api/cp/exchangeRates", "read", True, None, wallet.ExchangeRatesResponse),
-    _post("exchange", "/api/cp/exchange", "exclusive", True, wallet.ExchangeRequest, wallet.ExchangeResponse),
+    _post(
+        "exchange",
+        "/api/cp/exchange",
+        "exclusive",
+        True,
+        wallet.ExchangeRequest,
+        wallet.ExchangeResponse,
+        limit="cashier",
+    ),
     # The Blackjack League is public: its lists need no session.
     _post("leaderboardList", "/api/leaderboard/list", "read", False, None, wallet.LeaderboardListResponse),
     _post(
@@ -215,7 +318,15 @@ ROUTES: tuple[Route, ...] = (
     # Withdrawal submits. The spec leaves the paykassma and Argentine paths 'not shown':
     # paykassma (form A) -> cashout12, Argentine (form B) -> mercadoCashout,
     # bank (India, interkassa-style payload) -> interKassaCashout, IMPS/Transact -> cashout.
-    _post("cashout", "/api/cashier/cashout", "exclusive", True, cashier.CashoutRequest, cashier.WithdrawResponse),
+    _post(
+        "cashout",
+        "/api/cashier/cashout",
+        "exclusive",
+        True,
+        cashier.CashoutRequest,
+        cashier.WithdrawResponse,
+        limit="cashier",
+    ),
     _post(
         "cashout12",
         "/api/cashier/cashout12",
@@ -223,6 +334,7 @@ ROUTES: tuple[Route, ...] = (
         True,
         cashier.WithdrawFormA,
         cashier.WithdrawResponse,
+        limit="cashier",
     ),
     _post(
         "mercadoCashout",
@@ -231,6 +343,7 @@ ROUTES: tuple[Route, ...] = (
         True,
         cashier.WithdrawFormB,
         cashier.WithdrawResponse,
+        limit="cashier",
     ),
     _post(
         "interKassaCashout",
@@ -239,9 +352,14 @@ ROUTES: tuple[Route, ...] = (
         True,
         cashier.BankWithdrawRequest,
         cashier.WithdrawResponse,
+        limit="cashier",
     ),
-    _post("buy", "/api/cashier/buy", "exclusive", True, cashier.DepositRequest, cashier.DepositResponse),
-    _post("Mbuy", "/api/cashier/Mbuy", "exclusive", True, cashier.DepositRequest, cashier.DepositResponse),
+    _post(
+        "buy", "/api/cashier/buy", "exclusive", True, cashier.DepositRequest, cashier.DepositResponse, limit="cashier"
+    ),
+    _post(
+        "Mbuy", "/api/cashier/Mbuy", "exclusive", True, cashier.DepositRequest, cashier.DepositResponse, limit="cashier"
+    ),
     # depositCallBack: scan-and-pay confirmation ({seque_no, txnId} -> status, message).
     _post(
         "depositCallBack",
@@ -250,6 +368,7 @@ ROUTES: tuple[Route, ...] = (
         True,
         cashier.TransactionDetailRequest,
         cashier.TransactionDetail,
+        limit="cashier",
     ),
     # depositCallBackStatus: the postback status check ({sid} -> status, comments), polled.
     _post(
@@ -292,8 +411,9 @@ ROUTES: tuple[Route, ...] = (
         "exclusive",
         True,
         cashier.CancelWithdrawRequest,
+        limit="cashier",
     ),
-    _post("addBankAccount", "/api/cashier/addBankAccount", "exclusive", True, cashier.BankAccount),
+    _post("addBankAccount", "/api/cashier/addBankAccount", "exclusive", True, cashier.BankAccount, limit="cashier"),
     _post("getBankAccounts", "/api/cashier/getBankAccounts", "read", True, None, cashier.BankAccountsResponse),
     _post(
         "deleteBankAccounts",
@@ -301,6 +421,7 @@ ROUTES: tuple[Route, ...] = (
         "exclusive",
         True,
         cashier.DeleteBankAccountsRequest,
+        limit="cashier",
     ),
     _post(
         "getPaymentMethods",
@@ -391,7 +512,16 @@ ROUTES: tuple[Route, ...] = (
     ),
     _get("newReels", "/capi/new-reels", "content", False, content.ReelDealsList),
     _get("headerLinks", "/capi/header-links", "content", False, content.HeaderLinks),
-    _get("media", "/capi/uploads/{file}", "content", False, None, binary=True, summary="CMS media (images)."),
+    _get(
+        "media",
+        "/capi/uploads/{file}",
+        "content",
+        False,
+        None,
+        binary=True,
+        summary="CMS media (images).",
+        cache=Caching(ttl_s=3600.0),
+    ),
     # --- Sportsbook (/sbapi, BTi) ------------------------------------------------------
     # The combined events call's path is not shown: chosen GET /sbapi/sports/events?lang=.
     _get(
@@ -401,6 +531,8 @@ ROUTES: tuple[Route, ...] = (
         False,
         sports.SportEvents,
         summary="query: lang (es, pt, en), sport (optional)",
+        cache=Caching(ttl_s=60.0),
+        sports_feed=True,
     ),
     _get("sportsList", "/sbapi/sports/sports", "content", False, sports.SportsList),
     _post("betslip", "/sbapi/bets/betslip", "read", True, sports.BetslipRequest, sports.Betslip),
@@ -412,6 +544,10 @@ ROUTES: tuple[Route, ...] = (
 )
 
 ROUTES_BY_NAME: Mapping[str, Route] = {route.name: route for route in ROUTES}
+PROFILE = ROUTES_BY_NAME["getProfile"]
+"""What the gateway asks to confirm a session id it is handed (`/bff/session/adopt`)."""
+PAYMENT_REDIRECT = ROUTES_BY_NAME["paymentRedirect"]
+"""What the gateway asks for a deposit's payment page (`/bff/pay/{seque_no}`)."""
 
 
 class Catalogue:

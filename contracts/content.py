@@ -9,14 +9,21 @@ from __future__ import annotations
 from typing import Generic, Literal, TypeVar
 
 from contracts.base import Wire
+from contracts.locales import LOCALES, Locale
 
 T = TypeVar("T")
 
 BannerStatus = Literal["active", "inactive"]
-Locale = Literal["es", "pt", "en"]
-LOCALES: tuple[Locale, ...] = ("es", "pt", "en")
-# Per-language groups appear in this order: Spanish first, English second, Portuguese third.
-BANNER_GROUP_ORDER: tuple[Locale, ...] = ("es", "en", "pt")
+# Per-language groups appear in the platform's order: Spanish first, English second,
+# Portuguese third; a language added later comes after them.
+_PLATFORM_ORDER: tuple[str, ...] = ("es", "en", "pt")
+
+
+def _group_rank(lang: Locale) -> int:
+    return _PLATFORM_ORDER.index(lang) if lang in _PLATFORM_ORDER else len(_PLATFORM_ORDER)
+
+
+BANNER_GROUP_ORDER: tuple[Locale, ...] = tuple(sorted(LOCALES, key=_group_rank))
 
 
 class Pagination(Wire, kw_only=True):

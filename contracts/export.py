@@ -18,6 +18,7 @@ import msgspec
 
 from contracts import base, cashier, content, games, history, player, rules, sports, wallet
 from contracts.catalogue import ROUTES
+from contracts.locales import DEFAULT_LOCALE, LOCALES
 
 ROOT = Path(__file__).resolve().parent.parent
 SPA_API = ROOT / "spa" / "src" / "api"
@@ -85,19 +86,50 @@ def rules_module() -> str:
 
 
 def routes_module() -> str:
+    """Every route by name (method, public path, its `{param}` names, policy, auth), the types
+    it carries (`void`: no body of its own; `Blob`: not JSON), and the languages. The SPA calls
+    routes by these names (`spa/src/api/routes.ts`)."""
     routes = {
         route.name: {
             "method": route.method,
             "path": route.public_path,
+            "params": list(route.params),
             "policy": route.policy,
             "auth": route.auth,
         }
         for route in ROUTES
     }
-    body = json.dumps(routes, indent=2)
-    return (
-        GENERATED_BANNER + f"export const routes = {body} as const;\n\nexport type RouteName = keyof typeof routes;\n"
+    types = "".join(
+        f"  {route.name}: {{ request: {_ts_type(route.request)}; "
+        f"response: {'Blob' if route.binary else _ts_type(route.response)} }};\n"
+        for route in ROUTES
     )
+    return (
+        GENERATED_BANNER
+        + 'import type { Contracts } from "./contracts.gen";\n\n'
+        + "type Wire = Required<Contracts>;\n\n"
+        + f"export const routes = {json.dumps(routes, indent=2)} as const;\n\n"
+        + "export type RouteName = keyof typeof routes;\n\n"
+        + "/** What each route sends and answers (`void`: no body of its own; `Blob`: not JSON). */\n"
+        + f"export interface RouteTypes {{\n{types}}}\n\n"
+        + "/** The product's languages (contracts/locales.py), in the switchers' order. */\n"
+        + f"export const LOCALES = {json.dumps(list(LOCALES))} as const;\n"
+        + "export type Locale = (typeof LOCALES)[number];\n"
+        + f"export const DEFAULT_LOCALE: Locale = {json.dumps(DEFAULT_LOCALE)};\n"
+    )
+
+
+def _ts_type(typ: Any) -> str:
+    """The TypeScript for a route's request or response type, read from contracts.gen.ts's root."""
+    if typ is None:
+        return "void"
+    schema = msgspec.json.schema(typ, ref_template="#/$defs/{name}")
+    if "$ref" in schema:
+        return f'Wire["{schema["$ref"].rsplit("/", 1)[1]}"]'
+    items = schema.get("items", {})
+    if schema.get("type") == "array" and "$ref" in items:
+        return f'Wire["{items["$ref"].rsplit("/", 1)[1]}"][]'
+    raise ValueError(f"no TypeScript name for {typ!r}")
 
 
 def _typescript(schema: dict[str, Any], workdir: Path) -> str:

@@ -15,7 +15,7 @@ class GameLaunchRequest(Wire, kw_only=True):
 
 
 class ProviderGameRequest(Wire, kw_only=True):
-    """Many provider launches send `{gameId, provider}` (PLATFORM-NOTES.md)."""
+    """Many provider launches send `{gameId, provider}` (docs/platform.md)."""
 
     gameId: str | None = None
     provider: str | None = None

@@ -41,7 +41,7 @@ class RegisterAddress(Wire, kw_only=True):
     address: Annotated[str, rules.ADDRESS.meta()] | None = None
     city: str | None = None
     phone: Annotated[str, rules.PHONE.meta()] | None = None
-    # Always "LA RIOJA" (section 3 and 9).
+    # Always "LA RIOJA": the spec's profile payload sends that state whatever the address.
     state: str = "LA RIOJA"
 
 

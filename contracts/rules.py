@@ -117,7 +117,7 @@ EMAIL_LOWER = r"^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$"
 INDIAN_MOBILE = r"^[6-9][0-9]{9}$"
 DIGITS = r"^[0-9]+$"
 
-# --- Site shell, auth (site-shell-auth-games.md, section 5) -------------------
+# --- Site shell and auth: the spec's validation tables -----------------------
 
 USERNAME = FieldRule(
     required="Enter valid username",
@@ -171,7 +171,7 @@ REGISTER_OPTIONAL: FormRules = {"firstName": FIRST_NAME, "lastName": LAST_NAME, 
 REGISTER_ADDRESS: FormRules = {"address": ADDRESS, "phone": PHONE}
 REGISTER_TERMS: FormRules = {"acceptTerms": ACCEPT_TERMS}
 
-# --- Account (cashier-account.md, section 5) ----------------------------------
+# --- Account and cashier: the spec's validation tables ------------------------
 
 PROFILE_UPDATE_FORM: FormRules = {
     "nickname": USERNAME,

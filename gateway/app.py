@@ -46,14 +46,12 @@ from gateway.operations.series import Series
 from gateway.operations.tracing import Tracing
 from gateway.parts import Gateway, Stores
 from gateway.pipeline import Pipeline
-from gateway.pipeline.attempts import Attempts
 from gateway.pipeline.caching import ContentPlan
-from gateway.pipeline.forward import Forward
 from gateway.pipeline.guard import Guard
 from gateway.pipeline.joining import Flights, shared_outcome
 from gateway.pipeline.keyed import KeyedCalls
 from gateway.pipeline.observe import Observe
-from gateway.pipeline.policy import Policy
+from gateway.pipeline.plan import Plan
 from gateway.pipeline.session import SessionStage
 from gateway.pipeline.skin import SkinStage
 from gateway.shared import keys
@@ -68,6 +66,8 @@ from gateway.shared.store.copies import SessionCopies
 from gateway.shared.store.memory import MemoryShared, ProcessStore
 from gateway.shared.store.redis import FailFast, RedisShared, connect
 from gateway.shared.store.sentinel import close, follow
+from gateway.upstream.call import Calls
+from gateway.upstream.caller import Caller
 from gateway.upstream.outcome import decode, encode
 from gateway.upstream.platform import Platform
 from gateway.upstream.pools import UpstreamClients
@@ -111,24 +111,23 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     limiter = RateLimiter(
         stores.shared, RateLimitConfig(visitor_rate=settings.visitor_rate, visitor_burst=settings.visitor_burst)
     )
-    forward = Forward(clients, proxies, tracing)
-    attempts = Attempts(forward, breakers, settings.policies, metrics)
+    calls, caller = Calls(clients, proxies), Caller(breakers, settings.timings, metrics, tracing)
     observe = Observe(sessions, cookies, limiter, tracing)
-    flights = Flights(stores.flights, settings.policies)
+    flights = Flights(stores.flights, settings.timings)
     plans = (
         ContentPlan(cache, flights, lifecycle),
-        KeyedCalls(IdempotencyRecords(stores.shared, instance), flights, settings.policies, lifecycle),
+        KeyedCalls(IdempotencyRecords(stores.shared, instance), flights, settings.timings, lifecycle),
         flights,
     )
-    policy = Policy(forward, attempts, observe, plans, limiter.visitors, breakers, settings.policies)
+    plan = Plan(calls, caller, observe, plans, limiter.visitors)
     pipeline = Pipeline(
         SkinStage(config),
         Guard(Catalogue(), cookies, limiter, proxies, settings),
         SessionStage(sessions, cookies.session),
-        policy,
+        plan,
         observe,
     )
-    site = site_app(gateway, cookies, limiter, proxies, Platform(forward, attempts))
+    site = site_app(gateway, cookies, limiter, proxies, Platform(calls, caller))
     return FrontDoor(site, pipeline, Access(metrics, settings, series), gateway, tracing)
 
 
@@ -177,7 +176,7 @@ def live_config(
     """The skins, re-read live; a swap resets the changed upstreams' breakers, opens their
     connections and retires, once calls in flight had time to end, those no skin uses; the
     instance's record then says which version it runs."""
-    longest = max(p.deadline_s for p in settings.policies.values()) + 5
+    longest = max(p.deadline_s for p in settings.timings.values()) + 5
 
     def swapped(old: Config, new: Config) -> None:
         metrics.config_version(new.version)
@@ -248,7 +247,7 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     gateway.clients.open(config.skins.upstream_origins())
     # What exists now (modules, the app, routes, skins) lives as long as the process: out of
     # the collector's sight, a full collection walks only what requests left behind instead
-    # of the whole heap (such walks took ~40 ms each, the gateway's p99, bench/RESULTS.md).
+    # of the whole heap (such walks were the gateway's p99: docs/decisions.md, "The startup heap").
     gc.collect()
     gc.freeze()
     store = settings.shared_redis.describe() if settings.shared_redis is not None else "memory"

@@ -165,7 +165,7 @@ def _progress(deposit: DepositRecord) -> str:
 
 
 def deposit_rules(data: Mapping[str, Any]) -> FormRules:
-    """The section 5 rules of the deposit's method (and, for 326 and 328, its kind)."""
+    """The validation rules of the deposit's method (and, for 326 and 328, its kind)."""
     method = data.get("paymentMethod")
     if method == 326:
         upi = str(data.get("type") or data.get("depositType") or "").upper() == "UPI"

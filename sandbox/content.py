@@ -30,7 +30,6 @@ from contracts.content import (
     HeaderLink,
     HomeBanner,
     LobbyBanner,
-    Locale,
     Media,
     Meta,
     Pagination,
@@ -38,10 +37,12 @@ from contracts.content import (
     ReelDeals,
     StrapiList,
 )
+from contracts.locales import Locale
 from sandbox import media
 from sandbox.media import BannerKind
 from sandbox.platform import Call, Registry, failure
 from sandbox.state import Site
+from sandbox.texts import Words, words
 
 routes = Registry()
 
@@ -154,11 +155,7 @@ CATEGORIES = (
     Category("crashGames", "vibra", lambda rng: CRASH),
 )
 
-TOURNAMENT: Mapping[Locale, str] = {
-    "es": "Torneo Escapada de Invierno",
-    "en": "Winter Escape Tournament",
-    "pt": "Torneio Fuga de Inverno",
-}
+TOURNAMENT: Words = words("reels.tournament")
 
 
 def game(entry: CatalogueGame, provider: str, status: int = 0, category: str | None = None) -> Game:
@@ -311,34 +308,43 @@ def _tournament(entry: CatalogueGame, locale: Locale, rank: int) -> Game:
     return msgspec.structs.replace(listed, name=f"{TOURNAMENT[locale]} #{rank}: {entry.name}")
 
 
-HEADER_LINKS: tuple[tuple[int, str, str, str, str, str], ...] = (
-    # id, English name, Spanish, Portuguese, url, icon
-    (1, "Home", "Inicio", "Início", "/home", "home"),
-    (14, "Poker", "Póker", "Pôquer", "/poker", "poker"),
-    (4, "Live Casino", "Casino en vivo", "Cassino ao vivo", "/games/livedealer", "live"),
-    (3, "Sports", "Deportes", "Esportes", "/games/sports", "sports"),
-    (2, "Slots", "Tragamonedas", "Caça-níqueis", "/games/slots", "slots"),
-    (5, "Horses", "Caballos", "Cavalos", "/games/horseracing", "horses"),
-    (16, "Drops & Wins", "Drops & Wins", "Drops & Wins", "/DropWin", "drops"),
-    (15, "Blackjack Heat", "Blackjack Heat", "Blackjack Heat", "/games/Blackjack", "blackjack"),
-    (6, "Promotions", "Promociones", "Promoções", "/promotions", "promotions"),
-    (7, "Contact Us", "Contáctanos", "Fale conosco", "/contactus", "contact"),
-    (8, "My Balance", "Mi saldo", "Meu saldo", "/mybalance", "balance"),
-    (17, "Spin the Wheel", "Gira la rueda", "Gire a roda", "/spinwheel", "wheel"),
-    (18, "Blackjack League", "Liga de Blackjack", "Liga de Blackjack", "/blackjackleague", "league"),
-    (19, "Lobby", "Lobby", "Lobby", "/home", "lobby"),
-    (20, "Reel Deals", "Ofertas de invierno", "Ofertas de inverno", "/ReelD", "reels"),
-    (21, "Main", "Principal", "Principal", "/", "main"),
-    (22, "Fly & Win", "Fly & Win", "Fly & Win", "/games/flywin", "flywin"),
-    (23, "Holiday Rush", "Holiday Rush", "Holiday Rush", "/HolidayRush", "holiday"),
-    (33, "Take Me Fishin'", "¡Vamos de pesca!", "Bora pescar!", "/takeMeFishin", "fishing"),
+HEADER_LINKS: tuple[tuple[int, str, str], ...] = (
+    # id, url, icon (the name is `headerLink.<icon>` in sandbox/texts)
+    (1, "/home", "home"),
+    (14, "/poker", "poker"),
+    (4, "/games/livedealer", "live"),
+    (3, "/games/sports", "sports"),
+    (2, "/games/slots", "slots"),
+    (5, "/games/horseracing", "horses"),
+    (16, "/DropWin", "drops"),
+    (15, "/games/Blackjack", "blackjack"),
+    (6, "/promotions", "promotions"),
+    (7, "/contactus", "contact"),
+    (8, "/mybalance", "balance"),
+    (17, "/spinwheel", "wheel"),
+    (18, "/blackjackleague", "league"),
+    (19, "/home", "lobby"),
+    (20, "/ReelD", "reels"),
+    (21, "/", "main"),
+    (22, "/games/flywin", "flywin"),
+    (23, "/HolidayRush", "holiday"),
+    (33, "/takeMeFishin", "fishing"),
 )
+# The platform names a link in English and translates it into the other languages.
+NAME_LANGUAGE: Locale = "en"
 
 
 def _header_links() -> list[HeaderLink]:
     return [
-        HeaderLink(id=i, name=name, translatedNames={"es": es, "pt": pt}, url=url, icon=media.icon_url(icon))
-        for i, name, es, pt, url, icon in HEADER_LINKS
+        HeaderLink(
+            id=i,
+            name=names[NAME_LANGUAGE],
+            translatedNames={lang: text for lang, text in names.items() if lang != NAME_LANGUAGE},
+            url=url,
+            icon=media.icon_url(icon),
+        )
+        for i, url, icon in HEADER_LINKS
+        for names in [words(f"headerLink.{icon}")]
     ]
 
 

@@ -2,7 +2,7 @@
 own shape and points at a small demo game page this sandbox serves.
 
 Every launch mints a fresh token; the session id never appears in an answer (the paths
-that carry it are filled by the gateway, PLATFORM-NOTES.md). A launch for a provider the
+that carry it are filled by the gateway, docs/platform.md). A launch for a provider the
 site has switched off is refused.
 """
 
@@ -17,7 +17,6 @@ from urllib.parse import quote, urlencode
 from litestar import MediaType, get
 from litestar.params import FromPath, FromQuery
 
-from contracts.content import LOCALES
 from contracts.games import (
     BtiLaunch,
     EzugiLaunch,
@@ -31,8 +30,10 @@ from contracts.games import (
     ProviderUrlLaunch,
     RubyPlayLaunch,
 )
+from contracts.locales import DEFAULT_LOCALE
 from sandbox import content, media
 from sandbox.platform import Call, Registry, failure
+from sandbox.texts import Words, locale_of, words
 
 routes = Registry()
 
@@ -68,7 +69,7 @@ def _require(call: Call, provider: str) -> None:
         raise failure(PROVIDER_DISABLED, "PROVIDER_DISABLED")
 
 
-def game_page(call: Call, provider: str, game_id: str, lang: str = "es", **extra: str) -> str:
+def game_page(call: Call, provider: str, game_id: str, lang: str = DEFAULT_LOCALE, **extra: str) -> str:
     """The demo page address for one launch, with a fresh token and the game's name."""
     listed = content.find_game(call.site, provider, game_id)
     name = listed.gameName if listed else media.title_of(media.slug(game_id))
@@ -149,7 +150,7 @@ async def vivo_launch(call: Call) -> LiveCasinoSession:
 @routes("vibraLaunch")
 async def vibra_launch(call: Call) -> GenericLaunch:
     request = call.body(ProviderGameRequest)
-    return _generic(call, "vibra", request.gameId or "lobby", "es")
+    return _generic(call, "vibra", request.gameId or "lobby", DEFAULT_LOCALE)
 
 
 # --- Generic launchers (status 200 is success) -----------------------------------------------
@@ -180,23 +181,23 @@ async def generic_launch(call: Call) -> GenericLaunch:
 @routes("mrGameURL")
 async def mr_game_url(call: Call) -> GenericLaunch:
     request = call.body(MrGameUrlRequest)
-    return _generic(call, _provider(request.provider), request.gameId, request.lang or "es", platform="desktop")
+    return _generic(
+        call, _provider(request.provider), request.gameId, request.lang or DEFAULT_LOCALE, platform="desktop"
+    )
 
 
 @routes("mPlayGameURL")
 async def m_play_game_url(call: Call) -> GenericLaunch:
     request = call.body(MrGameUrlRequest)
-    return _generic(call, _provider(request.provider), request.gameId, request.lang or "es", platform="mobile")
+    return _generic(
+        call, _provider(request.provider), request.gameId, request.lang or DEFAULT_LOCALE, platform="mobile"
+    )
 
 
 # --- The demo game page ---------------------------------------------------------------------
 
-SPIN: Mapping[str, str] = {"es": "Girar", "en": "Spin", "pt": "Girar"}
-DEMO_NOTE: Mapping[str, str] = {
-    "es": "Juego de demostración del sandbox: sin dinero real.",
-    "en": "Sandbox demo game: no real money.",
-    "pt": "Jogo de demonstração do sandbox: sem dinheiro real.",
-}
+SPIN: Words = words("demoGame.spin")
+DEMO_NOTE: Words = words("demoGame.note")
 
 
 @get(f"{DEMO_PAGE}/{{provider:str}}/{{game_id:str}}", media_type=MediaType.HTML, sync_to_thread=False)
@@ -205,12 +206,12 @@ def demo_game_page(
     game_id: FromPath[str],
     token: FromQuery[str | None] = None,
     name: FromQuery[str | None] = None,
-    lang: FromQuery[str] = "es",
+    lang: FromQuery[str] = DEFAULT_LOCALE,
     tableId: FromQuery[str | None] = None,
 ) -> str:
     """A playable-looking demo: the game's name, its provider, spinning reels and the launch
     token cut short."""
-    language = lang if lang in LOCALES else "es"
+    language = locale_of(lang)
     title = name or media.title_of(media.slug(game_id)) or game_id
     label = media.PROVIDER_LABELS.get(provider, provider)
     table = f"Table {tableId} · {TABLES.get(tableId, 'Live')}" if tableId else ""

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from html import escape
 from typing import Literal
 
-from contracts.content import LOCALES, Locale
+from contracts.locales import LOCALES, Locale
 from sandbox import marks
+from sandbox.texts import Words, words
 
 BannerKind = Literal["hero", "lobby", "footer", "event", "poker"]
 UPLOADS = "/capi/uploads/"
@@ -33,67 +34,43 @@ UPLOADS = "/capi/uploads/"
 @dataclass(frozen=True)
 class BannerTheme:
     router_link: str
-    headline: Mapping[Locale, str]
+    headline: Words
     past: bool = False
     """A past edition: the CMS keeps it, inactive."""
 
 
-def _theme(router_link: str, es: str, en: str, pt: str, *, past: bool = False) -> BannerTheme:
-    return BannerTheme(router_link, {"es": es, "en": en, "pt": pt}, past)
+def _theme(router_link: str, kind: BannerKind, n: int, *, past: bool = False) -> BannerTheme:
+    return BannerTheme(router_link, words(f"banner.{kind}.{n}"), past)
 
 
 BANNERS: Mapping[BannerKind, tuple[BannerTheme, ...]] = {
     "hero": (
-        _theme("/promotions", "Bono de bienvenida del 100%", "100% welcome bonus", "Bônus de boas-vindas de 100%"),
-        _theme(
-            "/games/slots", "Giros gratis todos los viernes", "Free spins every Friday", "Rodadas grátis toda sexta"
-        ),
-        _theme("/games/livedealer", "Ruleta en vivo 24/7", "Live roulette 24/7", "Roleta ao vivo 24/7"),
-        _theme("/games/sports", "Las mejores cuotas del fútbol", "Top football odds", "As melhores odds do futebol"),
-        _theme(
-            "/DropWin", "Drops & Wins: premios diarios", "Drops & Wins: daily prizes", "Drops & Wins: prêmios diários"
-        ),
+        _theme("/promotions", "hero", 1),
+        _theme("/games/slots", "hero", 2),
+        _theme("/games/livedealer", "hero", 3),
+        _theme("/games/sports", "hero", 4),
+        _theme("/DropWin", "hero", 5),
     ),
     "lobby": (
-        _theme("/games/slots", "Jackpots gigantes", "Mega jackpots", "Jackpots gigantes"),
-        _theme(
-            "/games/Blackjack",
-            "Blackjack Heat: mesas calientes",
-            "Blackjack Heat: hot tables",
-            "Blackjack Heat: mesas quentes",
-        ),
-        _theme("/ReelD", "Ofertas de invierno", "Winter reel deals", "Ofertas de inverno"),
+        _theme("/games/slots", "lobby", 1),
+        _theme("/games/Blackjack", "lobby", 2),
+        _theme("/ReelD", "lobby", 3),
     ),
     "footer": (
-        _theme("/promotions", "Recarga y gana más", "Top up and win more", "Recarregue e ganhe mais"),
-        _theme("/blackjackleague", "Liga de Blackjack", "Blackjack League", "Liga de Blackjack"),
-        _theme("/takeMeFishin", "¡Vamos de pesca!", "Take me fishin'", "Bora pescar!"),
+        _theme("/promotions", "footer", 1),
+        _theme("/blackjackleague", "footer", 2),
+        _theme("/takeMeFishin", "footer", 3),
     ),
     "event": (
-        _theme(
-            "/Events", "Torneo navideño de blackjack", "Blackjack holiday tournament", "Torneio natalino de blackjack"
-        ),
-        _theme(
-            "/HolidayRush", "Holiday Rush: racha de suerte", "Holiday Rush: lucky streak", "Holiday Rush: maré de sorte"
-        ),
-        _theme("/DropWin", "Drops & Wins semanal", "Weekly Drops & Wins", "Drops & Wins semanal"),
-        _theme(
-            "/Events",
-            "Torneo de blackjack de otoño",
-            "Autumn blackjack tournament",
-            "Torneio de blackjack de outono",
-            past=True,
-        ),
+        _theme("/Events", "event", 1),
+        _theme("/HolidayRush", "event", 2),
+        _theme("/DropWin", "event", 3),
+        _theme("/Events", "event", 4, past=True),
     ),
     "poker": (
-        _theme("/Evenbetpoker", "Póker online en HTML5", "Online poker in HTML5", "Pôquer online em HTML5"),
-        _theme(
-            "/poker",
-            "Torneos garantizados cada noche",
-            "Guaranteed tournaments every night",
-            "Torneios garantidos toda noite",
-        ),
-        _theme("/poker", "Descarga la app de póker", "Download the poker app", "Baixe o app de pôquer"),
+        _theme("/Evenbetpoker", "poker", 1),
+        _theme("/poker", "poker", 2),
+        _theme("/poker", "poker", 3),
     ),
 }
 
@@ -135,7 +112,7 @@ ICONS: Mapping[str, str] = {
     "fishing": "≈",
 }
 
-CALL_TO_ACTION: Mapping[Locale, str] = {"es": "Jugar ahora", "en": "Play now", "pt": "Jogar agora"}
+CALL_TO_ACTION: Words = words("banner.callToAction")
 BANNER_SIZES: Mapping[BannerKind, tuple[int, int]] = {
     "hero": (1600, 500),
     "lobby": (800, 300),
@@ -147,7 +124,7 @@ SMALL_WORDS = frozenset({"a", "and", "de", "del", "in", "of", "the", "to"})
 
 _KINDS: Mapping[str, BannerKind] = {kind: kind for kind in BANNERS}
 _LOCALES: Mapping[str, Locale] = {locale: locale for locale in LOCALES}
-_BANNER = re.compile(r"^(hero|lobby|footer|event|poker)-([a-z0-9]+)-(es|en|pt)-(\d+)\.svg$")
+_BANNER = re.compile(rf"^(hero|lobby|footer|event|poker)-([a-z0-9]+)-({'|'.join(LOCALES)})-(\d+)\.svg$")
 _GAME = re.compile(r"^(game|card)-([a-z0-9]+)-([a-z0-9]+(?:-[a-z0-9]+)*)\.svg$")
 _ICON = re.compile(r"^icon-([a-z]+)\.svg$")
 _PAY = re.compile(r"^pay-([a-z-]+)\.svg$")

@@ -1,7 +1,7 @@
 """How a sandbox handler meets the wire: the `Call` it receives and the registry that binds
 each handler to its catalogue route, so the sandbox cannot drift from the contracts.
 
-Transport rules, as the platform has them (PLATFORM-NOTES.md):
+Transport rules, as the platform has them (docs/platform.md):
 - `siteid` on every call; an unknown site answers HTTP 400 with an error body.
 - `wsession` on authenticated calls; unknown or idle sessions answer HTTP 200 with
   `{"success": false, "code": "SESSION_EXPIRED"}`.
@@ -90,7 +90,7 @@ class Call:
         return (self.state.public_url or str(self.request.base_url)).rstrip("/")
 
     def body(self, typ: type[T], rules: FormRules | None = None) -> T:
-        """The body decoded as `typ`, after section 5 `rules` (field-level messages)."""
+        """The body decoded as `typ`, after the validation `rules` (field-level messages)."""
         data = self.json()
         if rules is not None:
             check(rules, data)

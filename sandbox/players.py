@@ -1,7 +1,7 @@
 """Players: sessions, registration, recovery, profile, documents, providers, contact, the
 wallets and the VIP club (levels, comp-point exchange, the Blackjack League).
 
-Every form is checked server-side with the section 5 rules of `contracts.rules`, so a
+Every form is checked server-side with the spec's validation rules (`contracts.rules`), so a
 call that skips the SPA still gets the spec's messages. Money moves only between a
 player's own wallets, and every real-money movement is written to the site's ledger.
 """
@@ -142,7 +142,7 @@ def _without_blanks(form: rules.FormRules, data: Mapping[str, Any]) -> dict[str,
 
 
 def _register_request(data: Mapping[str, Any]) -> RegisterRequest:
-    """The payload after every section 5 rule; optional fields only when given."""
+    """The payload after every validation rule; optional fields only when given."""
     check({**rules.REGISTER_FORM, **_given(rules.REGISTER_OPTIONAL, data)}, data)
     given = _without_blanks(rules.REGISTER_OPTIONAL, data)
     address = data.get("address")
@@ -376,7 +376,7 @@ PROFILE_ADDRESS_FIELDS = ("city", "phone", "country")
 
 
 def _flat_profile(data: Mapping[str, Any]) -> dict[str, Any]:
-    """The update's fields at one level, as the section 5 rules name them."""
+    """The update's fields at one level, as the validation rules name them."""
     address = data.get("address")
     nested = address if isinstance(address, dict) else {}
     return {

@@ -3,8 +3,8 @@ markets, bet slips, coupons (placed bets) and the sportsbook's own token.
 
 Fixtures are seeded per site with names in every language; `lang` picks the names an
 answer carries. A few fixtures are deliberately incomplete (a soccer 1X2 without Tie, a
-basketball game without ML0, a tennis match without Away) so the SPA's rules of section 5
-have something to filter.
+basketball game without ML0, a tennis match without Away) so the SPA's rule (a card shows an
+event only with all of its sport's outcomes) has something to filter.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from decimal import Decimal
 
 from contracts import rules
 from contracts.base import PlatformReply
-from contracts.content import LOCALES, Locale
+from contracts.locales import DEFAULT_LOCALE, LOCALES, Locale
 from contracts.sports import (
     MAIN_MARKET,
     BetSelection,
@@ -42,18 +42,13 @@ from contracts.sports import (
 )
 from sandbox.platform import Call, Registry, check, failure
 from sandbox.state import BetRecord, Player, Site, money
+from sandbox.texts import Words, same, words
 
 routes = Registry()
 
-Words = Mapping[Locale, str]
-DEFAULT_LANG: Locale = "es"
+DEFAULT_LANG: Locale = DEFAULT_LOCALE
 HOUR = 3600.0
 MARGIN = 1.06  # the bookmaker's overround on every market
-
-
-def _words(es: str, en: str | None = None, pt: str | None = None) -> Words:
-    """Names per language; a name that is the same everywhere is given once."""
-    return {"es": es, "en": en or es, "pt": pt or es}
 
 
 # --- Fixtures (seeded) ----------------------------------------------------------------
@@ -97,81 +92,68 @@ class League:
 
 
 def _names(names: str) -> tuple[Words, ...]:
-    return tuple(_words(n) for n in names.split("|"))
+    return tuple(same(n) for n in names.split("|"))
+
+
+def _translated(teams: str) -> tuple[Words, ...]:
+    """Teams whose names are translated (national teams): `sports.team.<key>` in sandbox/texts."""
+    return tuple(words(f"sports.team.{key}") for key in teams.split("|"))
 
 
 LEAGUES = (
     League(
         "Soccer",
-        _words("Liga Profesional Argentina", "Argentine Primera División", "Liga Profissional Argentina"),
+        words("sports.league.argentina"),
         _names("River Plate|Boca Juniors|Racing Club|Independiente|San Lorenzo|Estudiantes|Talleres|Vélez"),
     ),
     League(
         "Soccer",
-        _words("Brasileirão Serie A", "Brazilian Serie A", "Brasileirão Série A"),
+        words("sports.league.brasileirao"),
         _names("Flamengo|Palmeiras|Corinthians|São Paulo|Grêmio|Internacional"),
     ),
-    League(
-        "Soccer",
-        _words("Amistosos internacionales", "International Friendlies", "Amistosos internacionais"),
-        (
-            _words("Alemania", "Germany", "Alemanha"),
-            _words("España", "Spain", "Espanha"),
-            _words("Brasil", "Brazil", "Brasil"),
-            _words("Inglaterra", "England", "Inglaterra"),
-            _words("Francia", "France", "França"),
-            _words("Países Bajos", "Netherlands", "Países Baixos"),
-        ),
-    ),
+    League("Soccer", words("sports.league.friendlies"), _translated("germany|spain|brazil|england|france|netherlands")),
     League(
         "Basketball",
-        _words("NBA"),
+        same("NBA"),
         _names("Los Angeles Lakers|Boston Celtics|Miami Heat|Denver Nuggets|Chicago Bulls|Golden State Warriors"),
     ),
     League(
         "Basketball",
-        _words("Liga Nacional de Básquet", "Argentine Liga Nacional", "Liga Nacional de Basquete"),
+        words("sports.league.ligaNacional"),
         _names("Quimsa|Boca Juniors|Instituto|Obras Sanitarias|Regatas Corrientes|Peñarol"),
     ),
     League(
         "Tennis",
-        _words("Abierto de Australia", "Australian Open", "Aberto da Austrália"),
+        words("sports.league.australianOpen"),
         _names("M. Ferreyra|L. Castaño|J. Albrecht|T. Morel|D. Okafor|R. Silveira"),
     ),
     League(
         "Tennis",
-        _words("ATP Buenos Aires", "ATP Buenos Aires", "ATP Buenos Aires"),
+        same("ATP Buenos Aires"),
         _names("A. Kowalczyk|S. Navarro|P. Lindqvist|F. Duarte|E. Marchetti|K. Tanaka"),
     ),
 )
 
 COMPLETE_PER_SPORT = 7
 SPORT_CODES: Mapping[SportName, str] = {"Soccer": "soc", "Basketball": "bsk", "Tennis": "ten"}
-SPORT_NAMES: Mapping[SportName, Words] = {
-    "Soccer": _words("Fútbol", "Soccer", "Futebol"),
-    "Basketball": _words("Básquet", "Basketball", "Basquete"),
-    "Tennis": _words("Tenis", "Tennis", "Tênis"),
-}
-MATCH_WINNER = _words("Ganador del partido", "Match winner", "Vencedor da partida")
-FULL_TIME = _words("Resultado final (1X2)", "Full time result (1X2)", "Resultado final (1X2)")
-TIE = _words("Empate", "Draw", "Empate")
+SPORT_NAMES: Mapping[SportName, Words] = {sport: words(f"sports.sport.{sport}") for sport in SPORT_CODES}
+MATCH_WINNER = words("sports.market.matchWinner")
+FULL_TIME = words("sports.market.fullTime")
+TIE = words("sports.selection.tie")
 # Other markets per sport: (type id, line, name).
 SIDE_MARKETS: Mapping[SportName, tuple[tuple[str, float, Words], ...]] = {
-    "Soccer": (
-        ("OU2.5", 2.5, _words("Total de goles", "Total goals", "Total de gols")),
-        ("HC-1", -1, _words("Hándicap", "Handicap", "Handicap")),
-    ),
+    "Soccer": (("OU2.5", 2.5, words("sports.market.totalGoals")), ("HC-1", -1, words("sports.market.handicap"))),
     "Basketball": (
-        ("OU215.5", 215.5, _words("Total de puntos", "Total points", "Total de pontos")),
-        ("HC-5.5", -5.5, _words("Hándicap", "Handicap", "Handicap")),
+        ("OU215.5", 215.5, words("sports.market.totalPoints")),
+        ("HC-5.5", -5.5, words("sports.market.handicap")),
     ),
     "Tennis": (
-        ("OU22.5", 22.5, _words("Total de games", "Total games", "Total de games")),
-        ("HC-3.5", -3.5, _words("Hándicap de games", "Game handicap", "Handicap de games")),
+        ("OU22.5", 22.5, words("sports.market.totalGames")),
+        ("HC-3.5", -3.5, words("sports.market.gameHandicap")),
     ),
 }
-OVER = _words("Más de", "Over", "Mais de")
-UNDER = _words("Menos de", "Under", "Menos de")
+OVER = words("sports.over")
+UNDER = words("sports.under")
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,21 @@ const consoleZones = [
   },
 ];
 
+/**
+ * Endpoint paths come from the route catalogue by name (`pathOf("balance")`, src/api/routes.ts,
+ * generated from contracts/catalogue.py), so a typo or a removed route is a type error. A written
+ * "/api/...", "/capi/...", "/sbapi/..." or "/rest/..." is refused; tests may spell them: they
+ * stub and assert what goes over the wire, which also checks the generated paths.
+ */
+const PLATFORM_PATH = "/^\\/(api|capi|sbapi|rest)\\//";
+const PLATFORM_PATH_MESSAGE =
+  'Call a catalogue route by its name: pathOf("<route>") from src/api/routes.ts, not a written platform path.';
+const noWrittenPlatformPaths = [
+  "error",
+  { selector: `Literal[value=${PLATFORM_PATH}]`, message: PLATFORM_PATH_MESSAGE },
+  { selector: `TemplateElement[value.raw=${PLATFORM_PATH}]`, message: PLATFORM_PATH_MESSAGE },
+];
+
 export default tseslint.config(
   { ignores: ["dist/", "dist-console/", "node_modules/", "src/api/*.gen.ts"] },
   {
@@ -110,7 +125,12 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       // Features add their slices to the root reducer's type by declaration merging (RTK's lazy slices).
       "@typescript-eslint/no-empty-object-type": ["error", { allowWithName: "^LazyLoadedSlices$" }],
+      "no-restricted-syntax": noWrittenPlatformPaths,
     },
+  },
+  {
+    files: ["**/*.test.{ts,tsx}", "src/test/**", "src/console/test/**"],
+    rules: { "no-restricted-syntax": "off" },
   },
   {
     files: ["*.js", "scripts/**/*.mjs"],

@@ -39,7 +39,8 @@ from gateway.shared.store import StoreUnavailable
 
 SYSTEM = "system"
 """Who made the versions nobody asked for: the file changed, the gateway started."""
-Outcome = Literal["applied", "unchanged", "rejected"]
+ChangeResult = Literal["applied", "unchanged", "rejected"]
+"""What became of a configuration change (`gateway.upstream.outcome.Outcome` is a platform call's)."""
 Probe = Callable[[str], Awaitable[tuple[bool, Any]]]
 Unreachable = tuple[str, str, str, str]
 """(skin id, upstream name, base URL, why it did not answer)."""
@@ -76,7 +77,7 @@ class Config:
 
 @dataclass(frozen=True)
 class Result:
-    outcome: Outcome
+    outcome: ChangeResult
     version: str
     error: str | None = None
 

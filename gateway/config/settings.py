@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from contracts.catalogue import Policy
-from gateway.upstream.resilience import DEFAULT_POLICIES, BreakerConfig, CallPolicy, parse_policies
+from contracts.catalogue import RouteClass
+from gateway.upstream.resilience import DEFAULT_TIMINGS, BreakerConfig, CallTiming, parse_timings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,7 +94,7 @@ def _address(text: str) -> tuple[str, int]:
 @dataclass(frozen=True)
 class Settings:
     skins_file: Path | None = None
-    """TOML skins file; None: one built-in skin pointing at the local sandbox."""
+    """TOML skins file; None: the two built-in skins (`aurora`, `pampa`) on the local sandbox."""
     shared_redis: SharedRedis | None = None
     """Shared state for many instances (`REDIS_URL` or Sentinel); None: in-process memory."""
     secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
@@ -105,7 +105,7 @@ class Settings:
     console_dist: Path = ROOT / "spa" / "dist-console"
     """The operators' console build, served on the admin listener only."""
     sandbox_url: str = "http://127.0.0.1:8001"
-    """Upstream of the built-in skin."""
+    """Upstream of the built-in skins."""
     log_format: str = "auto"
     """`json`, `console`, or `auto` (console on a terminal, JSON otherwise)."""
     log_level: str = "info"
@@ -137,7 +137,7 @@ class Settings:
     """After SIGTERM: how long to keep accepting (not ready) so balancers stop sending."""
     drain_timeout_s: float = 30.0
     """After SIGTERM: how long requests in flight may take before the process exits."""
-    policies: dict[Policy, CallPolicy] = field(default_factory=lambda: dict(DEFAULT_POLICIES))
+    timings: dict[RouteClass, CallTiming] = field(default_factory=lambda: dict(DEFAULT_TIMINGS))
     """Connect/read timeouts and deadline per route class."""
     breaker: BreakerConfig = field(default_factory=BreakerConfig)
     cache_ttl_s: float = 30.0
@@ -191,7 +191,7 @@ class Settings:
             skins_poll_s=float(env.get("SKINS_POLL_S", defaults.skins_poll_s)),
             drain_delay_s=float(env.get("DRAIN_DELAY_S", defaults.drain_delay_s)),
             drain_timeout_s=float(env.get("DRAIN_TIMEOUT_S", defaults.drain_timeout_s)),
-            policies=parse_policies(env.get("UPSTREAM_TIMEOUTS", "")),
+            timings=parse_timings(env.get("UPSTREAM_TIMEOUTS", "")),
             breaker=BreakerConfig.parse(env.get("BREAKER", "")),
             cache_ttl_s=float(env.get("CACHE_TTL_S", defaults.cache_ttl_s)),
             otel=_flag(env.get("OTEL_ENABLED"), defaults.otel),

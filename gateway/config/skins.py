@@ -2,7 +2,7 @@
 
 A skins file (TOML) maps host names to skins. It is validated with msgspec when it is
 read: a bad file stops the start with a message naming the field. Without a file there
-is one built-in skin pointing at the local sandbox.
+are two built-in skins (`aurora` and `pampa`) on the local sandbox.
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from contracts.catalogue import Upstream
+from contracts.catalogue import UPSTREAMS, Upstream
+from contracts.locales import DEFAULT_LOCALE, LOCALES, Locale
 
-UPSTREAM_NAMES: tuple[Upstream, ...] = ("api", "capi", "sbapi", "rest")
-Locale = Literal["es", "pt", "en"]
 PokerSystem = Literal["android", "windows", "mac"]
 POKER_SYSTEMS: tuple[PokerSystem, ...] = ("android", "windows", "mac")
 HttpUrl = Annotated[str, msgspec.Meta(pattern=r"^https?://[^\s/?#]+(/[^\s?#]*)?$")]
@@ -72,8 +71,8 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     currency: Annotated[str, msgspec.Meta(pattern=r"^[A-Z]{3}$")]
     upstreams: Upstreams
     currency_symbol: str = ""
-    default_locale: Locale = "es"
-    locales: list[Locale] = msgspec.field(default_factory=lambda: ["es", "pt", "en"])
+    default_locale: Locale = DEFAULT_LOCALE
+    locales: list[Locale] = msgspec.field(default_factory=lambda: list(LOCALES))
     sports_feed: HttpUrl | None = None
     """Where the combined sports events come from, when not from the sbapi upstream."""
     frame_hosts: list[HttpUrl] = []
@@ -142,11 +141,11 @@ class Skins:
         return self._by_host.get(_hostname(host))
 
     def upstream_origins(self) -> set[str]:
-        return {origin(skin.upstreams.base(u)) for skin in self.all for u in UPSTREAM_NAMES}
+        return {origin(skin.upstreams.base(u)) for skin in self.all for u in UPSTREAMS}
 
     def bases(self) -> dict[str, dict[str, str]]:
         """Every skin's upstream base URLs: skin id -> upstream name -> URL."""
-        return {skin.id: {name: skin.upstreams.base(name) for name in UPSTREAM_NAMES} for skin in self.all}
+        return {skin.id: {name: skin.upstreams.base(name) for name in UPSTREAMS} for skin in self.all}
 
 
 def changed_upstreams(old: Skins, new: Skins) -> list[tuple[str, str, str]]:
@@ -155,7 +154,7 @@ def changed_upstreams(old: Skins, new: Skins) -> list[tuple[str, str, str]]:
     changes: list[tuple[str, str, str]] = []
     for skin in new.all:
         previous = before.get(skin.id)
-        for name in UPSTREAM_NAMES:
+        for name in UPSTREAMS:
             url = skin.upstreams.base(name)
             if previous is None or previous.upstreams.base(name) != url:
                 changes.append((skin.id, name, url))

@@ -39,7 +39,7 @@ Action = Literal[
     "revoke",
     "operators-file-rejected",
 ]
-Outcome = Literal["ok", "refused", "conflict", "failed"]
+AuditResult = Literal["ok", "refused", "conflict", "failed"]
 CHANGES: frozenset[str] = frozenset({"change", "rollback", "reload", "purge", "revoke"})
 """What every role sees of the trail; the rest (sign-ins, token use, the file) only admins."""
 MAX_ENTRIES = 100_000
@@ -57,7 +57,7 @@ class AuditEntry(msgspec.Struct, frozen=True):
     via: str
     """`console` (signed in), `token` (bearer), `file` (the operators file itself)."""
     address: str | None
-    outcome: Outcome
+    outcome: AuditResult
     skin: str | None = None
     target: str | None = None
     """What in the skin: an upstream's name, a player's login."""

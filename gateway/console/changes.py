@@ -22,11 +22,11 @@ import msgspec
 from litestar import Request, post
 from litestar.di import NamedDependency, Provide
 
+from contracts.catalogue import UPSTREAMS
 from gateway.config.history import Author, Change, Overrides
 from gateway.config.live import Commit
 from gateway.config.probe import Probed, probe
-from gateway.config.skins import UPSTREAM_NAMES
-from gateway.console.audit import Action, Audit, AuditEntry, Outcome
+from gateway.console.audit import Action, Audit, AuditEntry, AuditResult
 from gateway.console.roles import Operator
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
@@ -107,8 +107,8 @@ def target_errors(gateway: Gateway, asked: Asked) -> list[FieldError]:
         errors.append(FieldError("skin", "UNKNOWN_SKIN", f"No skin {asked.skin}"))
     if not asked.upstream:
         errors.append(FieldError("upstream", "REQUIRED", "Which upstream"))
-    elif asked.upstream not in UPSTREAM_NAMES:
-        errors.append(FieldError("upstream", "UNKNOWN_UPSTREAM", f"Upstreams are {', '.join(UPSTREAM_NAMES)}"))
+    elif asked.upstream not in UPSTREAMS:
+        errors.append(FieldError("upstream", "UNKNOWN_UPSTREAM", f"Upstreams are {', '.join(UPSTREAMS)}"))
     return errors
 
 
@@ -177,7 +177,7 @@ def _first(probes: list[Probed]) -> Any:
 
 async def committed(
     gateway: Gateway, commit: Commit, base: str | None, field: str, ctx: RequestContext, **more: Any
-) -> tuple[Outgoing, Outcome]:
+) -> tuple[Outgoing, AuditResult]:
     """The answer to a change or rollback `LiveConfig.commit` made (or refused), and its outcome for the audit."""
     if commit.outcome == "applied":
         live = await gateway.instances.acknowledged(commit.version)
@@ -223,7 +223,7 @@ class Caller:
     def author(self, reason: str | None) -> Author:
         return Author(self.operator.name, self.operator.via, self.reason(reason))
 
-    async def record(self, action: Action, outcome: Outcome, reason: str | None, **fields: Any) -> None:
+    async def record(self, action: Action, outcome: AuditResult, reason: str | None, **fields: Any) -> None:
         who = self.operator
         entry = AuditEntry(action, who.name, who.via, who.address, outcome, reason=self.reason(reason), **fields)
         await self.audit.record(entry)
@@ -269,8 +269,8 @@ async def api_change(gateway: Gateway, caller: Caller, asked: Asked, ctx: Reques
     assert asked.skin and asked.upstream
     if (missing := unknown_skin(gateway, asked.skin, ctx)) is not None:
         return missing
-    if asked.upstream not in UPSTREAM_NAMES:
-        return error(404, "UNKNOWN_UPSTREAM", f"Upstreams are {', '.join(UPSTREAM_NAMES)}", ctx)
+    if asked.upstream not in UPSTREAMS:
+        return error(404, "UNKNOWN_UPSTREAM", f"Upstreams are {', '.join(UPSTREAMS)}", ctx)
     errors = reason_errors(asked.reason) if asked.reason is not None else []
     return await change(gateway, caller, asked, ctx, errors, probe=probe)
 

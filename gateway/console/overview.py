@@ -17,8 +17,9 @@ from litestar import Request, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath
 
+from contracts.catalogue import UPSTREAMS
 from gateway.config.history import iso
-from gateway.config.skins import UPSTREAM_NAMES, Skin, origin
+from gateway.config.skins import Skin, origin
 from gateway.console.changes import API_REASON, Caller, asked_in, reason_errors, unknown_skin
 from gateway.console.roles import Operator
 from gateway.http.asgi import Outgoing, RequestContext
@@ -70,7 +71,7 @@ def _skin(gateway: Gateway, skin: Skin, probes: dict[str, Probe], breakers: dict
     current = gateway.config.current
     from_file, overrides = current.file_bases.get(skin.id, {}), current.overrides.get(skin.id, {})
     upstreams = []
-    for name in UPSTREAM_NAMES:
+    for name in UPSTREAMS:
         url = skin.upstreams.base(name)
         tripped = breakers.get(f"{skin.id}/{name}", {"state": "closed", "since": None})
         since = tripped["since"]
@@ -132,7 +133,7 @@ async def measured(gateway: Gateway) -> bytes:
     metrics.upstream_up.clear()
     metrics.upstream_latency.clear()
     for skin in gateway.config.skins.all:
-        for name in UPSTREAM_NAMES:
+        for name in UPSTREAMS:
             probe = probes.get(origin(skin.upstreams.base(name)))
             if probe is not None:
                 metrics.upstream_up.labels(skin.id, name).set(1 if probe.up else 0)

@@ -20,6 +20,7 @@ from litestar.params import JSONBody, PathParameter, QueryParameter
 from litestar.plugins import OpenAPISchemaPlugin
 from litestar.typing import FieldDefinition
 
+from contracts.catalogue import PAYMENT_REDIRECT, PROFILE
 from contracts.openapi import catalogue_openapi
 from gateway.config.skins import Skin
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
@@ -37,9 +38,11 @@ from gateway.upstream.platform import Platform
 if TYPE_CHECKING:
     from litestar._openapi.schema_generation import SchemaCreator
 
-SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,128}$")
+PLATFORM_SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,128}$")
 DEPOSIT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 PAY_METHOD = re.compile(r"^[A-Za-z0-9_]{0,32}$")
+ADOPT_SESSION = "adoptSession"
+"""The adoption endpoint's name in logs and its rate limits' bucket (a gateway endpoint, not a route)."""
 HTML = "text/html; charset=utf-8"
 JSON = "application/json"
 _encoder = msgspec.json.Encoder()
@@ -54,7 +57,7 @@ PAY_UNAVAILABLE = (
 
 
 class AdoptRequest(msgspec.Struct):
-    sid: Annotated[str, msgspec.Meta(pattern=SESSION_ID.pattern)]
+    sid: Annotated[str, msgspec.Meta(pattern=PLATFORM_SESSION_ID.pattern)]
 
 
 class OutgoingSchema(OpenAPISchemaPlugin):
@@ -102,10 +105,11 @@ async def session_state(
     if skin is None:
         return unknown_site(ctx)
     session = await sessions.load(skin.id, incoming.cookie(browser_cookies.session))
-    answer = Outgoing.json(200, {"loggedIn": session.data.logged_in, "login": session.data.login}, ctx,
-                           (b"cache-control", b"no-store"))  # fmt: skip
-    browser_cookies.add(answer, session, incoming)
-    return answer
+    reply = Outgoing.json(
+        200, {"loggedIn": session.data.logged_in, "login": session.data.login}, ctx, (b"cache-control", b"no-store")
+    )
+    browser_cookies.add(reply, session, incoming)
+    return reply
 
 
 @post("/bff/session/adopt", status_code=200)
@@ -125,20 +129,20 @@ async def adopt_session(
     ctx, incoming = RequestContext.of(request.scope), Incoming.of(request.scope)
     if skin is None:
         return unknown_site(ctx)
-    ctx.skin, ctx.route = skin.id, "adoptSession"
+    ctx.skin, ctx.route = skin.id, ADOPT_SESSION
     session = await sessions.load(skin.id, incoming.cookie(browser_cookies.session))
     refused = forgery(browser_cookies.xsrf, request.method, incoming.headers, None if session.is_new else session.id)
     if refused is not None:
         return error(403, *refused, ctx)
-    if not SESSION_ID.match(data.sid):
+    if not PLATFORM_SESSION_ID.match(data.sid):
         return error(400, "BAD_SESSION_ID", "Not a session id", ctx)
     address = address_key(proxies.client_ip(incoming))
-    admission = await limiter.admit(skin.id, "adoptSession", {"ip": address, "session": session.id})
+    admission = await limiter.admit(skin.id, "adoption", {"ip": address, "session": session.id}, bucket=ADOPT_SESSION)
     if admission.wait is not None:
         audit.warning("session.adopt_limited", skin=skin.id, address=address)
         return rate_limited(admission.wait, ctx)
     probe = Session(session.id, SessionData(wsession=data.sid, jars=session.data.jars), session.stored)
-    outcome = await platform.ask(incoming, ctx, skin, "getProfile", probe, b"{}")
+    outcome = await platform.ask(incoming, ctx, skin, PROFILE, probe, b"{}")
     if outcome.failure is not None:
         await limiter.settle(admission, give_back=outcome.unsent)
         if outcome.failure == "timeout":
@@ -156,9 +160,9 @@ async def adopt_session(
     session.log_in(data.sid, login if isinstance(login, str) else None, remember=False, with_password=False)
     await sessions.save(skin.id, session, address)
     audit.info("session.adopted", skin=skin.id, login=session.data.login, address=address)
-    answer = Outgoing.json(200, {"loggedIn": True, "login": session.data.login}, ctx)
-    browser_cookies.add(answer, session, incoming)
-    return answer
+    reply = Outgoing.json(200, {"loggedIn": True, "login": session.data.login}, ctx)
+    browser_cookies.add(reply, session, incoming)
+    return reply
 
 
 @get("/bff/health", sync_to_thread=False)
@@ -178,8 +182,10 @@ async def ready(request: Request[Any, Any, Any], health: NamedDependency[Health]
     store = await health.store()
     upstreams = await health.upstreams()
     down = sum(1 for _, ok, _ in upstreams if not ok)
-    checks = {"store": "ok" if store is None else "unavailable",
-              "upstreams": "ok" if not down else f"{down} of {len(upstreams)} unreachable"}  # fmt: skip
+    checks = {
+        "store": "ok" if store is None else "unavailable",
+        "upstreams": "ok" if not down else f"{down} of {len(upstreams)} unreachable",
+    }
     healthy = store is None and not down
     return Outgoing.json(200 if healthy else 503, {"status": "ready" if healthy else "degraded", "checks": checks}, ctx)
 
@@ -221,7 +227,7 @@ async def payment_redirect(
     ctx, incoming = RequestContext.of(request.scope), Incoming.of(request.scope)
     if skin is None:
         return unknown_site(ctx)
-    ctx.skin, ctx.route = skin.id, "paymentRedirect"
+    ctx.skin, ctx.route = skin.id, PAYMENT_REDIRECT.name
     if cross_site(incoming.headers.get("origin"), incoming.headers.get("sec-fetch-site"), incoming.headers.get("host")):
         return error(403, "CROSS_SITE", "Cross-site requests are refused", ctx)
     if not DEPOSIT_ID.match(seque_no) or not PAY_METHOD.match(payMethod):
@@ -230,7 +236,7 @@ async def payment_redirect(
     if not session.data.logged_in:
         return Outgoing.page(401, PAY_UNAVAILABLE, HTML, ctx)
     body = msgspec.json.encode({"seque_no": seque_no, "payMethod": payMethod})
-    outcome = await platform.ask(incoming, ctx, skin, "paymentRedirect", session, body)
+    outcome = await platform.ask(incoming, ctx, skin, PAYMENT_REDIRECT, session, body)
     with contextlib.suppress(StoreUnavailable):  # the platform's cookies of this call
         await sessions.save(skin.id, session, address_key(proxies.client_ip(incoming)))
     reply = _json(outcome.body) if outcome.failure is None and outcome.status == 200 else {}
@@ -268,16 +274,19 @@ def openapi_document(request: Request[Any, Any, Any], packed: NamedDependency[Pa
             responses = operation.setdefault("responses", {})
             for status in [code for code in responses if code[:1] in ("4", "5")]:
                 del responses[status]
-            responses["default"] = {"description": "The common error JSON",
-                                    "content": {"application/json": {"schema": shape}}}  # fmt: skip
+            responses["default"] = {
+                "description": "The common error JSON",
+                "content": {"application/json": {"schema": shape}},
+            }
         pay = document.get("paths", {}).get("/bff/pay/{seque_no}", {}).get("get")
         if pay is not None:
             pay["responses"] = {
                 "302": {"description": "To the payment page, on a host the skin lists"},
-                "default": {"description": "A page for the payment window, or the common error JSON",
-                            "content": {"text/html": {"schema": {"type": "string"}},
-                                        "application/json": {"schema": shape}}},
-            }  # fmt: skip
+                "default": {
+                    "description": "A page for the payment window, or the common error JSON",
+                    "content": {"text/html": {"schema": {"type": "string"}}, "application/json": {"schema": shape}},
+                },
+            }
         document["paths"] = {**document.get("paths", {}), **catalogue["paths"]}
         components = document.setdefault("components", {})
         components["schemas"] = {**components.get("schemas", {}), **catalogue["components"]["schemas"]}

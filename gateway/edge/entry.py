@@ -4,8 +4,8 @@ the instance drains its answer carries `Connection: close`. Then it goes one of 
 
 - the proxied prefixes (`/api/`, `/capi/`, `/sbapi/`, `/rest/`) to `gateway.pipeline`, on the
   raw ASGI exchange: every balance poll is one, and Litestar's routing, `Request` and `Response`
-  cost more per call than the pipeline's own work (measured in bench/throughput.py: the POST
-  read at 64 connections ran at about two thirds of the pipeline's rate through Litestar);
+  cost more per call than the pipeline's own work (docs/decisions.md, "The proxied path skips
+  Litestar's request and response");
 - everything else (`/bff/*`, the SPA) to the Litestar app, whose handlers answer with the same
   `Outgoing` and error JSON.
 """
@@ -20,6 +20,7 @@ import structlog
 from litestar import Litestar
 from litestar.types import Send
 
+from contracts.catalogue import PREFIXES
 from gateway.http.asgi import ClientGone, Incoming, Outgoing, RequestContext
 from gateway.http.errors import error, shutdown, store_unavailable
 from gateway.operations.observability import REQUEST_ID, Access
@@ -29,7 +30,7 @@ from gateway.pipeline import Pipeline
 from gateway.pipeline.exchange import Exchange
 from gateway.shared.store import StoreUnavailable
 
-PROXIED_PREFIXES = ("/api/", "/capi/", "/sbapi/", "/rest/")
+PROXIED_PREFIXES = tuple(PREFIXES)
 log = structlog.get_logger("gateway")
 
 

@@ -13,6 +13,7 @@ from litestar import Request, Router, get
 from litestar.di import NamedDependency
 from litestar.params import FromPath
 
+from contracts.catalogue import PREFIXES
 from gateway.config.skins import Skin
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.compression import Coding, Packed, Variants, headers_digest, represent
@@ -25,7 +26,7 @@ PUBLIC_FILE = re.compile(
     r"^(?:[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\.(?:ico|png|svg|txt|webmanifest|json|xml)"
     r"|lobby/[a-z]+\.(?:html|css|js))$"
 )
-API_PREFIXES = ("/bff/", "/api/", "/capi/", "/sbapi/", "/rest/", "/_sandbox/")
+API_PREFIXES = ("/bff/", *PREFIXES, "/_sandbox/")
 # Vite's hashed build files: one name, no folders.
 ASSET = re.compile(r"^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(js|css|svg|png|woff2|json)$")
 IMMUTABLE = "public, max-age=31536000, immutable"

@@ -3,7 +3,7 @@
 (`RequestContext`). One of each per request, made once at the front door (`gateway.edge.entry`).
 
 The proxied path reads `Incoming` instead of Litestar's `Request`, whose URL objects, header
-multidicts and cookie maps cost more than the proxy's own work (bench/throughput.py). Every
+multidicts and cookie maps cost more than the proxy's own work (docs/decisions.md). Every
 answer the gateway gives is an `Outgoing`: the proxied path sends it, and the `/bff/*` and SPA
 handlers return it to Litestar, which sends it as the ASGI app it is.
 """
@@ -95,8 +95,8 @@ class Incoming:
     def kept_in(self, scope: Any) -> Iterator[None]:
         """This request in its scope while Litestar's handlers run (`Incoming.of`), and out of it
         after: the scope, the server's request cycle (`receive`) and this object would otherwise
-        hold each other, and every request would be left to the garbage collector (measured in
-        bench/compare.py: a fifth of a cached answer's CPU, in its collections)."""
+        hold each other, and every request would be left to the garbage collector (what that cost:
+        docs/decisions.md, "A request's context kept out of reference cycles")."""
         state = scope["state"]
         state[INCOMING_KEY] = self
         try:

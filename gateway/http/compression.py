@@ -8,21 +8,15 @@ picks the encoding by substring (`br;q=0` still gets brotli; `gzip;q=0` still ge
 gives no validator. Here an answer is compressed once (the build's files at build time,
 `index.html`, a skin's config and the public files the first time they are served) and its
 stored bytes are sent as they are, each encoding with its own ETag, so a browser revalidates for
-a 304 of a few hundred bytes. Compressing per request is what stored bytes avoid. Measured for
-the 30 kB sports events JSON (bench/compression.py, CPU per call, one core, three runs on a shared
-machine): gzip level 1 57-82 us (to 4.5 kB), brotli quality 1 51-60 us (4.8 kB), 2 88-114 us
-(4.3 kB), 3 96-121 us (3.9 kB), 4 161-196 us (3.5 kB); for bytes kept, gzip 9 about 0.5 ms
-(3.4 kB), brotli 10 14 ms (2.6 kB), brotli 11 36-45 ms (2.6 kB). A whole content cache hit costs
-about 90 us of CPU (bench/RESULTS.md): compressing it on every hit would double it, sending the
-stored bytes costs nothing.
+a 304 of a few hundred bytes. Compressing per request is what stored bytes avoid: compressing a
+content cache hit on every hit would double its CPU, sending the stored bytes costs nothing (the
+figures, and those behind each level below: docs/decisions.md, "Compression toward the browser";
+docs/benchmarks.md, `bench/compression.py`).
 
-Brotli through `brotli`, Google's own binding, released from the same repository as the C
-library (google/brotli), with wheels for every platform the gateway runs on; Litestar's `brotli`
-extra depends on it, and httpx's and urllib3's pick it on CPython. `brotlicffi` (python-hyper)
-wraps the same C library through CFFI, for PyPy, where CFFI is fast; on CPython each call pays
-CFFI's overhead, and they pick it only off CPython. Since 1.2 it bounds a decompression's output
+Brotli through `brotli`, Google's own binding, rather than `brotlicffi`: a C extension calls
+without CFFI's overhead on CPython, and it can bound a decompression's output
 (`Decompressor.process(data, output_buffer_limit=...)`), what inflating a platform's brotli safely
-would need (brotli-stubs 1.2.1 does not declare that argument yet).
+would need (brotli-stubs 1.2.1 does not declare that argument yet); docs/decisions.md, "brotli".
 """
 
 from __future__ import annotations
@@ -42,8 +36,8 @@ from gateway.http.asgi import Outgoing, RequestContext
 
 Coding = Literal["br", "gzip", "identity"]
 PREFERRED: tuple[Coding, ...] = ("br", "gzip")
-"""What the gateway offers, best first: among codings a browser weighs alike, brotli (against
-gzip 9: the entry script 71 kB against 82 kB, index.html 5.6 kB against 6.2 kB)."""
+"""What the gateway offers, best first: among codings a browser weighs alike, brotli, the smaller
+(docs/decisions.md)."""
 MIN_BYTES = 1024
 """Smaller answers travel as they are: a compressed kilobyte saves less than a packet."""
 TEXT_TYPES = frozenset(
@@ -56,6 +50,32 @@ _QVALUE = re.compile(r"^[01](?:\.[0-9]{0,6})?$")
 _ENTITY_TAG = re.compile(r'(?:W/)?("[^"]*")')
 
 
+ACCOUNTS = ("login", "register", "logout")
+"""They set the gateway's cookies; login and register echo the login name."""
+LAUNCHES = (
+    "ezugiLaunch",
+    "habaneroLaunch",
+    "endorphinaLaunch",
+    "btiLaunch",
+    "pragmaticLaunch",
+    "mancalaLaunch",
+    "rubyPlayLaunch",
+    "vivoLaunch",
+    "vibraLaunch",
+    "genericLaunch",
+    "mrGameURL",
+    "mPlayGameURL",
+)
+"""A launch token, or a URL holding one, beside the game the request named."""
+SECRET_ANSWERS = frozenset({*ACCOUNTS, *LAUNCHES, "sportsAuth", "buy", "Mbuy"})
+"""Catalogue routes whose answers carry a secret (a launch token or a URL holding one, a session
+id, the payment form's fields) beside something the request named: never compressed (BREACH).
+The gateway's own `/bff/session` and `/bff/session/adopt` are never compressed either (they set
+cookies: `edge/bff.py` does not compress them). To become a `secret_answer` fact of the
+catalogue's `Route` (issue 28's facts); until then this set, checked against the catalogue by its
+test."""
+
+
 @dataclass(frozen=True, slots=True)
 class Levels:
     """How hard each coding works: once for bytes served many times, cheaply for bytes sent once."""
@@ -66,12 +86,12 @@ class Levels:
 
 STORED = Levels(gzip=9, br=10)
 """Compressed once and kept (index.html, a skin's config, the public files): on the event loop,
-once per content, so brotli's 10 rather than 11 (index.html's 27 kB: 9 ms for 5.6 kB against 25 ms
-for 5.5 kB; the build's files get 11 from spa/vite.shared.ts, where time is free). Not for content
-entering the cache: 14 ms for the 30 kB sports events, once per refresh."""
+once per content, so brotli's 10 rather than 11, which takes three times as long for a few bytes
+less (the build's files get 11 from spa/vite.shared.ts, where time is free). Not for content
+entering the cache, once per refresh: too long on the event loop for a 30 kB answer."""
 ON_THE_FLY = Levels(gzip=1, br=3)
-"""Compressed as it is sent (an answer read once): gzip's cheapest; brotli's 3, a seventh smaller
-than gzip 1 for 1.4-1.9x its CPU (its 1 costs as much as gzip 1 and is larger; bench/compression.py)."""
+"""Compressed as it is sent (an answer read once): gzip's cheapest; brotli's 3, smaller than gzip 1
+for a little more CPU (its 1 costs as much as gzip 1 and is larger; docs/decisions.md)."""
 
 
 def compress(body: bytes, coding: Coding, levels: Levels) -> bytes:
@@ -130,7 +150,7 @@ def _weights(accept_encoding: str) -> dict[str, float]:
 
 def digest(body: bytes) -> str:
     """A short name for these exact bytes: 96 bits of SHA-256, URL-safe (SHA-256 rather than BLAKE2b:
-    twice as fast where the CPU has SHA instructions, 19 us against 37 us for 32 kB here)."""
+    twice as fast where the CPU has SHA instructions; docs/benchmarks.md)."""
     return base64.urlsafe_b64encode(hashlib.sha256(body).digest()[:12]).decode("ascii")
 
 

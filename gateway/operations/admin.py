@@ -18,11 +18,12 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 from litestar.types import ASGIApp
 
+from contracts.catalogue import UPSTREAMS
 from gateway.config.history import Author
 from gateway.config.live import Result
-from gateway.config.skins import UPSTREAM_NAMES, Skin
+from gateway.config.skins import Skin
 from gateway.console import changes, history, overview, roles, signin, trail
-from gateway.console.audit import Action, Audit, AuditEntry, Outcome
+from gateway.console.audit import Action, Audit, AuditEntry, AuditResult
 from gateway.console.changes import API_REASON
 from gateway.console.pages import console_pages
 from gateway.console.roles import Guard, Operator
@@ -52,12 +53,12 @@ class Workers(Protocol):
     def describe(self) -> dict[str, Any]: ...
 
 
-def _done(operator: Operator, action: Action, outcome: Outcome, **fields: Any) -> AuditEntry:
+def _done(operator: Operator, action: Action, outcome: AuditResult, **fields: Any) -> AuditEntry:
     """An audit entry of this API's: its calls give no reason."""
     return AuditEntry(action, operator.name, operator.via, operator.address, outcome, reason=API_REASON, **fields)
 
 
-def _outcome(result: Result) -> Outcome:
+def _outcome(result: Result) -> AuditResult:
     return "refused" if result.outcome == "rejected" else "ok"
 
 
@@ -192,7 +193,7 @@ async def _status(gateway: NamedDependency[Gateway]) -> dict[str, Any]:
 
 
 def _skin(skin: Skin) -> dict[str, Any]:
-    upstreams = {name: skin.upstreams.base(name) for name in UPSTREAM_NAMES}
+    upstreams = {name: skin.upstreams.base(name) for name in UPSTREAMS}
     return {
         "id": skin.id,
         "siteId": skin.site_id,

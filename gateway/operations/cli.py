@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
         "--workers", type=int, default=1, help="processes sharing the port (production: one per core; needs REDIS_URL)"
     )
     parser.add_argument(
-        "--with-sandbox", action="store_true", help="also serve the sandbox platform (the built-in skin's upstream)"
+        "--with-sandbox", action="store_true", help="also serve the sandbox platform (the built-in skins' upstream)"
     )
     parser.add_argument("--sandbox-port", type=int, default=8001)
     # A worker of `--workers N` (started by the supervisor): the inherited listening socket,
@@ -120,19 +120,8 @@ async def _serve(
 
     others: list[uvicorn.Server] = []
     if sandbox_port is not None:
-        from sandbox.app import SandboxSettings
-        from sandbox.app import create_app as create_sandbox
-
-        sandbox_url = f"http://{host}:{sandbox_port}"
-        settings = dataclasses.replace(settings, sandbox_url=sandbox_url)
-        sandbox_app = create_sandbox(SandboxSettings(public_url=sandbox_url))
-        others.append(
-            OwnedServer(
-                uvicorn.Config(
-                    sandbox_app, host=host, port=sandbox_port, log_level="warning", log_config=None, access_log=False
-                )
-            )
-        )
+        settings = dataclasses.replace(settings, sandbox_url=f"http://{host}:{sandbox_port}")
+        others.append(_sandbox_server(host, sandbox_port, settings.sandbox_url))
     app = create_app(settings)
     gateway = app.gateway
     public = OwnedServer(
@@ -179,6 +168,17 @@ async def _serve(
             server.should_exit = True
         await asyncio.gather(*serving, return_exceptions=True)
     log.info("gateway.stopped")
+
+
+def _sandbox_server(host: str, port: int, public_url: str) -> uvicorn.Server:
+    """The sandbox platform, served beside the product (`--sandbox-port`)."""
+    from sandbox.app import SandboxSettings
+    from sandbox.app import create_app as create_sandbox
+
+    app = create_sandbox(SandboxSettings(public_url=public_url))
+    return OwnedServer(
+        uvicorn.Config(app, host=host, port=port, log_level="warning", log_config=None, access_log=False)
+    )
 
 
 def _drain(loop: asyncio.AbstractEventLoop, gateway: Gateway, public: uvicorn.Server, delay_s: float) -> None:

@@ -62,17 +62,7 @@ class Metrics:
         self.cache = Counter(
             "bff_cache", "Content cache answers (HIT, STALE, MISS)", ["skin", "state"], registry=registry
         )
-        self.breaker_state = Gauge(
-            "bff_breaker_state",
-            "Circuit breaker per skin and upstream: 0 closed, 1 half-open, 2 open",
-            ["skin", "upstream"],
-            registry=registry,
-            multiprocess_mode="livemax",
-        )
-        # Across workers each has its own breakers: the worst live one is what an alert wants.
-        self.breaker_opened = Counter(
-            "bff_breaker_opened", "Times a breaker opened", ["skin", "upstream"], registry=registry
-        )
+        self._breaker_metrics(registry)
         self.retries = Counter(
             "bff_upstream_retries",
             "Upstream attempts sent again, by skin, route class and reason",
@@ -85,6 +75,29 @@ class Metrics:
         self.rate_limited = Counter(
             "bff_rate_limited", "Requests refused by a rate limit", ["skin", "route"], registry=registry
         )
+        self._config_metrics(registry)
+        self._measured_metrics()
+        self._version: str | None = None
+        self._in_files = values.ValueClass is not values.MutexValue  # multiprocess mode
+        # `labels()` validates and hashes its arguments on every call: the per-request
+        # series are looked up here instead (their label values are few: skins x classes).
+        self._series: dict[tuple[Any, ...], Any] = {}
+
+    def _breaker_metrics(self, registry: CollectorRegistry) -> None:
+        self.breaker_state = Gauge(
+            "bff_breaker_state",
+            "Circuit breaker per skin and upstream: 0 closed, 1 half-open, 2 open",
+            ["skin", "upstream"],
+            registry=registry,
+            multiprocess_mode="livemax",
+        )
+        # Across workers each has its own breakers: the worst live one is what an alert wants.
+        self.breaker_opened = Counter(
+            "bff_breaker_opened", "Times a breaker opened", ["skin", "upstream"], registry=registry
+        )
+
+    def _config_metrics(self, registry: CollectorRegistry) -> None:
+        """The configuration in use, its changes and its errors."""
         self.config_info = Gauge(
             "bff_config_info",
             "The configuration in use (value 1), by version hash",
@@ -105,6 +118,8 @@ class Metrics:
             registry=registry,
             multiprocess_mode="livemax",
         )
+
+    def _measured_metrics(self) -> None:
         # Measured when asked, by the process serving /metrics (with --workers, the supervisor).
         self.measured = measured = CollectorRegistry()
         self.upstream_up = Gauge(
@@ -125,11 +140,6 @@ class Metrics:
             ["config_version"],
             registry=measured,
         )
-        self._version: str | None = None
-        self._in_files = values.ValueClass is not values.MutexValue  # multiprocess mode
-        # `labels()` validates and hashes its arguments on every call: the per-request
-        # series are looked up here instead (their label values are few: skins x classes).
-        self._series: dict[tuple[Any, ...], Any] = {}
 
     def request(self, skin: str | None, route_class: str, status: int, seconds: float) -> None:
         self._labelled(self.requests, skin or "none", route_class, str(status)).inc()

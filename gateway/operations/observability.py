@@ -115,8 +115,8 @@ _STAMP = structlog.processors.TimeStamper(fmt="iso", utc=True)
 
 REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
 """The id of the request being handled, set once per request by the front door: one plain
-context variable (structlog's `bind_contextvars` and its unbind cost ~2 us a request, a tenth of
-a content hit's own work) that `_with_request_id` adds to every line written meanwhile."""
+context variable (structlog's `bind_contextvars` and its unbind cost a tenth of a content hit's
+own work: docs/decisions.md) that `_with_request_id` adds to every line written meanwhile."""
 
 
 def _with_request_id(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:

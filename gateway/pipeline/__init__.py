@@ -1,17 +1,17 @@
 """The proxied path (`/api`, `/capi`, `/sbapi`, `/rest`): one request through the stages of
-ARCHITECTURE.md, in order, one module each, passing one `Exchange` along:
+docs/architecture.md, in order, one module each, passing one `Exchange` along:
 
 1. skin     (`skin.py`)     the `Host` header picks the white-label site
 2. guard    (`guard.py`)    catalogue routes only, sane paths and bodies, XSRF, rate limits
 3. session  (`session.py`)  the browser's opaque cookie -> the server-side session
-4. policy   (`policy.py`)   a session where one is needed, the visitors' budget, then a plan:
+4. plan     (`plan.py`)     a session where one is needed, the visitors' budget, then a plan:
                             the content cache (`caching.py`), an `Idempotency-Key`
                             (`keyed.py`), or a join to an identical call in flight
-                            (`joining.py`); the call is the policy's attempts (`attempts.py`:
-                            deadline, retries, breaker) over
-5. forward  (`forward.py`)  the call as the platform gets it, through the upstream pool
-6. observe  (`observe.py`)  what the answer does to the session, and what the player is sent
-                            (`encoding.py`: `private, no-store`, compressed as sent)
+                            (`joining.py`); a flight's call is one `UpstreamCall`, run by
+5. the upstream caller (`gateway.upstream.caller`: breaker, deadline, attempts, the pool)
+6. observe  (`observe.py`)  once per call, what the answer does to the session; once per
+                            request, what the player is sent (`encoding.py`: `private,
+                            no-store`, compressed as sent)
 
 The first stage that answers (a refusal, a cached copy, a replay) ends the request.
 """
@@ -23,8 +23,8 @@ from typing import Protocol
 from gateway.http.asgi import Outgoing
 from gateway.pipeline.encoding import personal
 from gateway.pipeline.exchange import Exchange
-from gateway.pipeline.observe import Observe, answer
-from gateway.pipeline.policy import Policy
+from gateway.pipeline.observe import Observe
+from gateway.pipeline.plan import Plan
 
 
 class Stage(Protocol):
@@ -32,9 +32,9 @@ class Stage(Protocol):
 
 
 class Pipeline:
-    def __init__(self, skin: Stage, guard: Stage, session: Stage, policy: Policy, observe: Observe) -> None:
+    def __init__(self, skin: Stage, guard: Stage, session: Stage, plan: Plan, observe: Observe) -> None:
         self.before = (skin, guard, session)
-        self.policy = policy
+        self.plan = plan
         self.observe = observe
 
     async def run(self, x: Exchange) -> Outgoing:
@@ -42,7 +42,4 @@ class Pipeline:
             refused = await stage.run(x)
             if refused is not None:
                 return await self.observe.finish(x, refused)
-        planned = await self.policy.run(x)
-        if isinstance(planned, Outgoing):
-            return personal(x, await self.observe.finish(x, planned))
-        return personal(x, await self.observe.finish(x, answer(x, planned), planned))
+        return personal(x, await self.observe.finish(x, await self.plan.run(x)))

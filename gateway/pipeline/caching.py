@@ -1,4 +1,4 @@
-"""Under policy: content (`/capi` GETs, the sports feed) answers from the cache first, as the
+"""Under plan: content (`/capi` GETs, the sports feed) answers from the cache first, as the
 platform's `Cache-Control` allows (`gateway.shared.cache`). A fresh copy is a HIT; a copy past its
 freshness but within stale-while-revalidate is served STALE while one refresh runs (on any
 instance); an expired copy is asked again, conditionally where it has validators (a 304 makes it
@@ -14,21 +14,23 @@ hundred bytes while it is unchanged."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from contracts.catalogue import Caching
 from gateway.http.asgi import Outgoing
 from gateway.http.stored import StoredBody, served
 from gateway.operations.lifecycle import Lifecycle
 from gateway.pipeline.encoding import on_the_fly
 from gateway.pipeline.exchange import Exchange
-from gateway.pipeline.joining import Flights, sorted_query
-from gateway.pipeline.observe import answer
+from gateway.pipeline.joining import Flight, Flights, sorted_query
+from gateway.pipeline.observe import reply
 from gateway.shared import keys
 from gateway.shared.cache import ContentCache, Entry, directives, validators
 from gateway.upstream.outcome import Outcome
 
-Call = Callable[[], Awaitable[Outcome]]
+Flying = Callable[[Mapping[str, str]], Flight]
+"""A flight for the route, asking with these validators (none: the whole answer)."""
 _REMEMBERED_BYTES = 1024 * 1024
 
 
@@ -42,46 +44,48 @@ class ContentPlan:
     this process share its outcome, so it is compressed once, for the first, and the others'
     `_keep` finds it here."""
 
-    async def serve(self, x: Exchange, call: Call) -> Outgoing:
+    async def serve(self, x: Exchange, flying: Flying) -> Outgoing:
         skin, route = x.site()
-        cache = self.cache
+        cache, caching, whole = self.cache, route.cache, flying({})
+        if caching is None:  # content the gateway never keeps (`Route.cache`): joined, then passed on
+            joined = await self.flights.join(x, whole)
+            return joined if isinstance(joined, Outgoing) else on_the_fly(x, reply(x, joined))
         key = keys.content(skin.id, x.incoming.path, sorted_query(x.incoming.query))
         entry = await cache.get(key)
         state = cache.state(entry) if entry is not None else None
         if entry is not None and state is not None:
             if state == "STALE":
-                self.lifecycle.spawn(cache.refresh_once(key, lambda: self._refresh(route.name, key, call)))
-            return copy(cache, x, entry, state)
-        if entry is not None:  # past its freshness: asked again, conditionally where it has validators
-            x.conditions = validators(entry)
-        outcome = await self.flights.join(x, call)
+                self.lifecycle.spawn(cache.refresh_once(key, lambda: self._refresh(caching, key, whole)))
+            return cached_copy(cache, x, entry, state)
+        # Past its freshness: asked again, conditionally where the copy has validators.
+        outcome = await self.flights.join(x, flying(validators(entry)) if entry is not None else whole)
         if isinstance(outcome, Outgoing):
             return outcome
         failed = outcome.failure is not None or outcome.status >= 500
         if failed and entry is not None and cache.usable_on_error(entry):
-            return copy(cache, x, entry, "STALE")
+            return cached_copy(cache, x, entry, "STALE")
         if outcome.status == 304 and outcome.failure is None:
             if entry is not None:
-                entry = cache.revalidated(entry, route.name, outcome.headers)
+                entry = cache.revalidated(entry, caching, outcome.headers)
                 await cache.put(key, entry)
-                return copy(cache, x, entry, "REVALIDATED")
-            outcome = await call()  # a joined revalidation this instance holds no copy for
+                return cached_copy(cache, x, entry, "REVALIDATED")
+            outcome = await whole()  # a joined revalidation this instance holds no copy for
         if outcome.status == 200 and outcome.failure is None:
-            kept = await self._keep(route.name, key, outcome, had_copy=entry is not None)
+            kept = await self._keep(caching, key, outcome, had_copy=entry is not None)
             if kept is not None:
-                return copy(cache, x, kept, "MISS")
+                return cached_copy(cache, x, kept, "MISS")
         x.ctx.cache = "MISS"
-        fresh = on_the_fly(x, answer(x, outcome))  # not kept (private, too large, an error): as sent
+        fresh = on_the_fly(x, reply(x, outcome))  # not kept (private, too large, an error): as sent
         fresh.headers.append((b"x-cache", b"MISS"))
         return fresh
 
-    async def _keep(self, route: str, key: str, outcome: Outcome, had_copy: bool) -> Entry | None:
+    async def _keep(self, caching: Caching, key: str, outcome: Outcome, had_copy: bool) -> Entry | None:
         """Keeps a copy when the platform allows it; otherwise an old copy goes too. Requests
         joined to one flight in this process share the copy its first made (and stored)."""
         made = self._made.get(key)
         if made is not None and made[0] is outcome:
             return made[1]
-        entry = self.cache.entry(route, outcome)
+        entry = self.cache.entry(caching, outcome)
         if len(outcome.body) <= _REMEMBERED_BYTES:  # held a little while: bounded in number and size
             if len(self._made) >= 64:
                 self._made.clear()
@@ -92,12 +96,12 @@ class ContentPlan:
             await self.cache.forget(key)
         return entry
 
-    async def _refresh(self, route: str, key: str, call: Call) -> Entry | None:
+    async def _refresh(self, caching: Caching, key: str, call: Flight) -> Entry | None:
         """The copy a background refresh brings (`ContentCache.refresh_once` keeps it)."""
         outcome = await call()
         if outcome.failure is not None or outcome.status != 200:
             return None
-        entry = self.cache.entry(route, outcome)
+        entry = self.cache.entry(caching, outcome)
         if entry is None:  # the platform no longer lets it be kept: the old copy goes too
             await self.cache.forget(key)
         return entry
@@ -106,7 +110,7 @@ class ContentPlan:
 _UPSTREAM_VALIDATORS = frozenset({"etag", "last-modified"})
 
 
-def copy(cache: ContentCache, x: Exchange, entry: Entry, state: str) -> Outgoing:
+def cached_copy(cache: ContentCache, x: Exchange, entry: Entry, state: str) -> Outgoing:
     """A cached copy with its age, in the encoding the request accepts; it carries no session, so
     it sets no cookie."""
     if state != "MISS":

@@ -11,7 +11,7 @@ travels (content copies are `gateway.http.stored`'s: compressed once when kept).
   `compression.may_compress`): the routes of `SECRET_ANSWERS`, and any answer that sets a cookie
   (the gateway's session and XSRF cookies, added before this runs); every proxied call is taken
   as one the request influences;
-- a body the platform sent gzip and nothing in the gateway read (`Outcome.encoding`) goes out as
+- a body the platform sent gzip and nothing in the gateway read (`upstream.call.passes_through`) goes out as
   it came to a browser that accepts gzip, and inflated (bounded, checked) to one that does not.
 """
 
@@ -21,33 +21,18 @@ import zlib
 
 from contracts.catalogue import Route
 from gateway.http.asgi import Outgoing
-from gateway.http.compression import MIN_BYTES, ON_THE_FLY, Coding, compress, may_compress, negotiate, textual
-from gateway.pipeline.exchange import Exchange
-from gateway.pipeline.observe import SESSION_CAPTURE_ROUTES
-
-ACCOUNTS = ("login", "register", "logout")
-"""They set the gateway's cookies; login and register echo the login name."""
-LAUNCHES = (
-    "ezugiLaunch",
-    "habaneroLaunch",
-    "endorphinaLaunch",
-    "btiLaunch",
-    "pragmaticLaunch",
-    "mancalaLaunch",
-    "rubyPlayLaunch",
-    "vivoLaunch",
-    "vibraLaunch",
-    "genericLaunch",
-    "mrGameURL",
-    "mPlayGameURL",
+from gateway.http.compression import (
+    MIN_BYTES,
+    ON_THE_FLY,
+    SECRET_ANSWERS,
+    Coding,
+    compress,
+    may_compress,
+    negotiate,
+    textual,
 )
-"""A launch token, or a URL holding one, beside the game the request named."""
-SECRET_ANSWERS = frozenset({*ACCOUNTS, *LAUNCHES, "sportsAuth", "buy", "Mbuy"})
-"""Catalogue routes whose answers carry a secret (a launch token or a URL holding one, a session
-id, the payment form's fields) beside something the request named: never compressed (BREACH).
-The gateway's own `/bff/session` and `/bff/session/adopt` are never compressed either (they set
-cookies: `edge/bff.py` does not compress them). A `secret_answer` fact of the catalogue's `Route`
-once route facts live there; until then this set, checked against the catalogue by its test."""
+from gateway.pipeline.exchange import Exchange
+
 PERSONAL = (b"cache-control", b"private, no-store")
 _VARY = (b"vary", b"accept-encoding")
 _GZIP: tuple[Coding, ...] = ("gzip",)
@@ -55,18 +40,6 @@ _GZIP: tuple[Coding, ...] = ("gzip",)
 
 def secret_answer(route: Route) -> bool:
     return route.name in SECRET_ANSWERS
-
-
-def passes_through(route: Route) -> bool:
-    """Whether nothing in the gateway reads this route's answers but observe's `SESSION_EXPIRED`
-    check (so the platform's gzip may go to the browser as it came): a `read` that captures no
-    session, carries no secret and is no stream. Limited routes (whose `success` gives places
-    back) are told apart by the caller (`Exchange.admission`)."""
-    return (
-        route.policy == "read"
-        and not (route.binary or route.multipart or secret_answer(route))
-        and route.name not in SESSION_CAPTURE_ROUTES
-    )
 
 
 def on_the_fly(x: Exchange, answer: Outgoing) -> Outgoing:

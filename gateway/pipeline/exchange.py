@@ -35,14 +35,10 @@ class Exchange:
     """The places this call holds in rate limits (given back on success, in observe)."""
     session: Session = field(default_factory=Session.anonymous)
     """3. session: the player's (an anonymous stand-in for content)."""
-    conditions: dict[str, str] = field(default_factory=dict)
-    """The cache's own validators for a copy it asks the platform about (`If-None-Match`...)."""
-    headers: dict[str, str] = field(default_factory=dict)
-    """5. forward: what goes to the platform besides cookies."""
 
     @property
     def exclusive(self) -> bool:
-        return self.route is not None and self.route.policy == "exclusive"
+        return self.route is not None and self.route.exclusive
 
     def site(self) -> tuple[Skin, Route]:
         """The skin and the route, known past the guard."""

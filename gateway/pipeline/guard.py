@@ -17,13 +17,12 @@ from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import error, rate_limited
 from gateway.http.security import forgery
 from gateway.pipeline.exchange import Exchange
-from gateway.shared.ratelimit import RateLimiter, Who
+from gateway.shared.ratelimit import Limit, RateLimiter, Who
 from gateway.shared.session import browser_session_id
 
 # Percent-escapes of '.', '/', '\' and control bytes, '..' and '.' segments, empty
 # segments, backslashes and scheme-like segments are refused before any lookup.
 _BAD_PATH = re.compile(r"%(2e|2f|5c|0[0-9a-f]|1[0-9a-f]|7f)|\\|//|(^|/)\.\.?(/|$)|:/|[^\x21-\x7e]", re.IGNORECASE)
-LOGIN_NAME_ROUTES = frozenset({"login", "register", "forgotPassword"})
 
 
 def refused_path(raw_path: str) -> bool:
@@ -69,8 +68,9 @@ class Guard:
         too_large = await self._read_body(x)
         if too_large is not None:
             return too_large
-        if self.limiter.limits(route.name):
-            x.admission = await self.limiter.admit(x.site()[0].id, route.name, self._who(x, session_id))
+        if route.limit is not None:
+            who = self._who(x, session_id, self.limiter.limits(route.limit))
+            x.admission = await self.limiter.admit(x.site()[0].id, route.limit, who, bucket=route.name)
             if x.admission.wait is not None:
                 return rate_limited(x.admission.wait, ctx)
         return None
@@ -78,11 +78,11 @@ class Guard:
     async def _read_body(self, x: Exchange) -> Outgoing | None:
         """Uploads stream; every other body is read whole (and login names noted)."""
         _, route = x.site()
-        limit = self.max_upload if route.multipart else self.max_json
+        limit = self.max_upload if route.body == "upload" else self.max_json
         declared = x.incoming.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
             return error(413, "TOO_LARGE", "Request body too large", x.ctx)
-        if route.multipart:
+        if route.body == "upload":
             x.upload = x.incoming.chunks(limit)
             return None
         try:
@@ -90,15 +90,16 @@ class Guard:
         except BodyTooLarge:
             return error(413, "TOO_LARGE", "Request body too large", x.ctx)
         x.body = body if route.method != "GET" else None
-        if route.name in LOGIN_NAME_ROUTES and body:
+        if route.login_fields and body:
             _take_login_fields(x, body)
         return None
 
-    def _who(self, x: Exchange, session_id: str | None) -> Who:
-        """Whom a limited call counts against. A login attempt from a browser that logged in to
-        this account before (its device cookie) counts against that device, not the account."""
+    def _who(self, x: Exchange, session_id: str | None, limits: tuple[Limit, ...]) -> Who:
+        """Whom a limited call counts against. Where the limits count devices (login), an attempt
+        from a browser that logged in to this account before (its device cookie) counts against
+        that device, not the account."""
         login, device = x.login, None
-        if x.route is not None and x.route.name == "login":
+        if any(limit.by == "device" for limit in limits):
             device = self.cookies.devices.device(x.incoming.cookie(self.cookies.device), login)
         return {
             "ip": x.address,

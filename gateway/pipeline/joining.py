@@ -1,4 +1,4 @@
-"""Under policy: identical requests in flight share one call. In this process first (`Dedup`);
+"""Under plan: identical requests in flight share one call. In this process first (`Dedup`);
 content and exclusive (money and account) calls then across instances through the store
 (`SharedFlights`, with Redis), except a call with an `Idempotency-Key`: its record and exclusive
 slot keep it single across instances. Reads join in this process only: across instances a flight
@@ -10,12 +10,12 @@ an exclusive route while one of the session's is in flight is refused (409)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from urllib.parse import parse_qsl, urlencode
 
 import structlog
 
-from contracts.catalogue import Policy as RouteClass
+from contracts.catalogue import RouteClass
 from gateway.http.asgi import Outgoing
 from gateway.http.errors import in_progress, store_unavailable
 from gateway.pipeline.exchange import Exchange
@@ -23,9 +23,10 @@ from gateway.shared.cache import shareable
 from gateway.shared.dedup import Dedup, ExclusiveConflict, LeaderLost, SharedFlights, body_digest
 from gateway.shared.store import StoreUnavailable
 from gateway.upstream.outcome import Outcome
-from gateway.upstream.resilience import CallPolicy
+from gateway.upstream.resilience import CallTiming
 
-Call = Callable[[], Awaitable[Outcome]]
+Flight = Callable[[], Awaitable[Outcome]]
+"""One flight's call to the platform, with what it does to the session (`plan.Plan.flight`)."""
 log = structlog.get_logger("gateway.flights")
 
 
@@ -40,20 +41,27 @@ def sorted_query(query: str) -> str:
 
 
 class Flights:
-    def __init__(self, shared: SharedFlights[Outcome] | None, policies: dict[RouteClass, CallPolicy]) -> None:
+    def __init__(self, shared: SharedFlights[Outcome] | None, timings: Mapping[RouteClass, CallTiming]) -> None:
         self.local: Dedup[tuple[Outcome, str]] = Dedup()
         self.shared = shared
         """Across instances; None with one instance (the memory store)."""
-        self.policies = policies
+        self.timings = timings
 
-    async def join(self, x: Exchange, call: Call) -> Outcome | Outgoing:
+    async def join(self, x: Exchange, call: Flight) -> Outcome | Outgoing:
         """The flight's outcome; 409 for a conflicting exclusive call; 503 without the store."""
         skin, route = x.site()
         content = route.policy == "content"
-        action = x.incoming.headers.get("idempotency-key", "") if route.policy == "exclusive" else ""
-        key = (skin.id, "" if content else x.session.id, route.method, x.incoming.path,
-               sorted_query(x.incoming.query), body_digest(x.body) if x.body else "", action)  # fmt: skip
-        slot = (skin.id, x.session.id, route.name) if route.policy == "exclusive" else None
+        action = x.incoming.headers.get("idempotency-key", "") if route.exclusive else ""
+        key = (
+            skin.id,
+            "" if content else x.session.id,
+            route.method,
+            x.incoming.path,
+            sorted_query(x.incoming.query),
+            body_digest(x.body) if x.body else "",
+            action,
+        )
+        slot = (skin.id, x.session.id, route.name) if route.exclusive else None
         try:
             (outcome, role), joined = await self.local.run(key, lambda: self._lead(x, key, slot, call), slot)
         except ExclusiveConflict:
@@ -70,18 +78,23 @@ class Flights:
             return await call()  # one visitor's private answer is not another's
         return outcome
 
-    async def _lead(self, x: Exchange, key: Hashable, slot: tuple[str, ...] | None, call: Call) -> tuple[Outcome, str]:
+    async def _lead(
+        self, x: Exchange, key: Hashable, slot: tuple[str, ...] | None, call: Flight
+    ) -> tuple[Outcome, str]:
         """This process's call for the key: made here, or joined to another instance's."""
         _, route = x.site()
         # A keyed money call is single across instances by its idempotency record and slot already.
-        keyed = route.policy == "exclusive" and "idempotency-key" in x.incoming.headers
-        if self.shared is None or route.policy == "read" or keyed:
+        keyed = route.exclusive and "idempotency-key" in x.incoming.headers
+        if self.shared is None or route.joins == "process" or keyed:
             return await call(), "leader"
         try:
             return await self.shared.run(
-                body_digest(repr(key).encode()), call, ":".join(slot) if slot is not None else None,
-                takeover=route.policy != "exclusive", within_s=self.policies[route.policy].deadline_s,
-            )  # fmt: skip
+                body_digest(repr(key).encode()),
+                call,
+                ":".join(slot) if slot is not None else None,
+                takeover=not route.exclusive,
+                within_s=self.timings[route.deadline].deadline_s,
+            )
         except StoreUnavailable:
             if route.policy != "content":
                 raise

@@ -1,4 +1,4 @@
-"""Under policy: a money or account call carrying an `Idempotency-Key` (`gateway.shared.idempotency`).
+"""Under plan: a money or account call carrying an `Idempotency-Key` (`gateway.shared.idempotency`).
 A new key's call goes out (joined in this process only: its record and the session and route's
 exclusive slot, taken in one claim, keep it single across instances) and its outcome is recorded
 for replays; a repeat replays it, or waits for it while it is in flight, or is told the outcome is
@@ -8,36 +8,34 @@ refused, and so is a new key while the session's other call on the route is in f
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
-from contracts.catalogue import Policy as RouteClass
+from contracts.catalogue import RouteClass
 from gateway.http.asgi import Outgoing
 from gateway.http.errors import error, in_progress, outcome_unknown, store_unavailable
 from gateway.operations.lifecycle import Lifecycle
 from gateway.pipeline.exchange import Exchange
-from gateway.pipeline.joining import Flights
-from gateway.pipeline.observe import answer
+from gateway.pipeline.joining import Flight, Flights
+from gateway.pipeline.observe import reply
 from gateway.shared import keys
 from gateway.shared.dedup import body_digest
 from gateway.shared.idempotency import IdempotencyRecords
 from gateway.shared.store import StoreUnavailable, hand_back
 from gateway.upstream.outcome import Outcome, decode, encode
-from gateway.upstream.resilience import CallPolicy
-
-Call = Callable[[], Awaitable[Outcome]]
+from gateway.upstream.resilience import CallTiming
 
 
 @dataclass
 class KeyedCalls:
     records: IdempotencyRecords
     flights: Flights
-    policies: dict[RouteClass, CallPolicy]
+    timings: Mapping[RouteClass, CallTiming]
     lifecycle: Lifecycle
     """Owns the retries of a record's release the store refused."""
 
-    async def run(self, x: Exchange, key: str, call: Call) -> Outgoing | Outcome:
+    async def run(self, x: Exchange, key: str, call: Flight) -> Outgoing | Outcome:
         skin, route = x.site()
         records, ctx = self.records, x.ctx
         if not records.valid(key):
@@ -46,7 +44,7 @@ class KeyedCalls:
         request = f"{route.method} {x.incoming.path}?{x.incoming.query}".encode() + (x.body or b"")
         fingerprint, session = body_digest(request), x.session.id
         try:
-            verdict = await records.begin(name, slot, session, fingerprint, self.policies[route.policy].deadline_s)
+            verdict = await records.begin(name, slot, session, fingerprint, self.timings[route.deadline].deadline_s)
         except StoreUnavailable:
             return store_unavailable(ctx)
         if verdict.kind == "foreign":
@@ -62,7 +60,7 @@ class KeyedCalls:
             ctx.dedup = "replayed"
             replayed = decode(verdict.outcome)
             replayed.session = None  # the answer as it was; the session as it is now
-            again = answer(x, replayed)
+            again = reply(x, replayed)
             again.headers.append((b"idempotent-replayed", b"true"))
             return again
         outcome = await self.flights.join(x, call)

@@ -8,7 +8,7 @@ Only anonymous `content` routes come here: per-session answers are never cached.
 The platform's `Cache-Control` is obeyed as RFC 9111 asks of a shared cache: `no-store` and
 `private` answers are neither stored nor shared with concurrent requests; `Vary: *`, or a
 `Vary` on a header the gateway forwards, is not cached either; `s-maxage`, `max-age` (less the
-answer's `Age`) or `Expires` give the lifetime, the route's TTL otherwise; `no-cache` (and a
+answer's `Age`) or `Expires` give the lifetime, the route's (`Route.cache`, else `ttl_s`) otherwise; `no-cache` (and a
 lifetime that ran out) is revalidated with the copy's validators before it is used again;
 `must-revalidate`, `proxy-revalidate`, `s-maxage` and `no-cache` forbid serving a stale copy,
 except as far as an explicit `stale-while-revalidate` / `stale-if-error` (RFC 5861) allows.
@@ -23,12 +23,13 @@ import contextlib
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Literal
 
 import msgspec
 
+from contracts.catalogue import Caching
 from gateway.http.stored import StoredBody
 from gateway.shared import keys
 from gateway.shared.store import MAX_VALUE_BYTES, Shared, StoreUnavailable, TooLarge
@@ -36,7 +37,7 @@ from gateway.upstream.outcome import Outcome
 
 State = Literal["HIT", "STALE", "MISS"]
 FORWARDED: frozenset[str] = frozenset()
-"""Request headers of the browser's that content calls forward: none (`pipeline/forward.py` sends
+"""Request headers of the browser's that content calls forward: none (`upstream/call.py` sends
 the platform only the gateway's own), so a platform's `Vary` on one of them splits no copy: it only
 ever sees the gateway's values. An answer that varies on one of them would not be cached."""
 
@@ -51,10 +52,6 @@ class CacheConfig:
     local_entries: int = 4096
     shared_entries: int = 20_000
     """Per skin in the shared store: the oldest copies go first past it."""
-    ttl_by_route: dict[str, float] = field(default_factory=lambda: {"media": 3600.0, "sportsEvents": 60.0})
-
-    def ttl(self, route: str) -> float:
-        return self.ttl_by_route.get(route, self.ttl_s)
 
 
 class Entry(msgspec.Struct, array_like=True, tag="c2"):
@@ -145,9 +142,10 @@ class ContentCache:
             del self._local[key]
         return len(doomed)
 
-    def entry(self, route: str, answer: Outcome, kept: StoredBody | None = None) -> Entry | None:
-        """The copy to keep of an answer, its lifetimes from its own headers, its body compressed
-        now (or `kept`, the copy's own when a 304 confirmed it); None when it may not be kept."""
+    def entry(self, caching: Caching, answer: Outcome, kept: StoredBody | None = None) -> Entry | None:
+        """The copy to keep of an answer, its lifetimes from its own headers (else the route's,
+        else the configured ones), its body compressed now (or `kept`, the copy's own when a 304
+        confirmed it); None when it may not be kept."""
         headers = answer.headers
         if answer.status != 200 or not shareable(headers):
             return None
@@ -161,17 +159,17 @@ class ContentCache:
             answer = Outcome(answer.status, answer.headers, b"")
         control = directives(headers.get("cache-control"))
         fresh = _lifetime(control, headers)
-        if fresh is None:
-            fresh = self.config.ttl(route)  # no lifetime given: the route's, as RFC 9111 4.2.2 allows
+        if fresh is None:  # no lifetime given: the route's, as RFC 9111 4.2.2 allows
+            fresh = _either(caching.ttl_s, self.config.ttl_s)
         if "no-cache" in control:
             fresh = 0.0
         strict = control.keys() & {"must-revalidate", "proxy-revalidate", "s-maxage", "no-cache"}
         stale = _seconds(control.get("stale-while-revalidate"))
         on_error = _seconds(control.get("stale-if-error"))
         if stale is None:
-            stale = 0.0 if strict else self.config.stale_while_revalidate_s
+            stale = 0.0 if strict else _either(caching.stale_while_revalidate_s, self.config.stale_while_revalidate_s)
         if on_error is None:
-            on_error = 0.0 if strict else self.config.stale_if_error_s
+            on_error = 0.0 if strict else _either(caching.stale_if_error_s, self.config.stale_if_error_s)
         return Entry(self.clock(), answer, fresh, stale, on_error, kept)
 
     def state(self, entry: Entry) -> State | None:
@@ -189,11 +187,11 @@ class ContentCache:
     def age(self, entry: Entry) -> int:
         return max(0, int(self.clock() - entry.stored))
 
-    def revalidated(self, entry: Entry, route: str, headers: dict[str, str]) -> Entry:
+    def revalidated(self, entry: Entry, caching: Caching, headers: dict[str, str]) -> Entry:
         """The copy confirmed by a 304: fresh again, with the 304's newer headers (RFC 9111 4.3.4)."""
         answer = Outcome(entry.answer.status, {**entry.answer.headers, **headers}, entry.answer.body)
         kept = entry.stored_body()
-        renewed = self.entry(route, answer, kept)
+        renewed = self.entry(caching, answer, kept)
         return renewed if renewed is not None else Entry(self.clock(), answer, 0.0, kept=kept)
 
     async def forget(self, key: str) -> None:
@@ -222,6 +220,10 @@ class ContentCache:
         self._local.move_to_end(key)
         while len(self._local) > self.config.local_entries:
             self._local.popitem(last=False)
+
+
+def _either(route: float | None, configured: float) -> float:
+    return configured if route is None else route
 
 
 def _lifetime(control: dict[str, str], headers: dict[str, str]) -> float | None:

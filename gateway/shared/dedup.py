@@ -2,7 +2,9 @@
 
 The upstream call runs in a task owned by the flight, not by the request that started
 it, so a leader whose client goes away hands over to its followers instead of failing
-them. This issue does it in one process; the scale-out issue extends it across instances.
+them. `Dedup` joins requests in one process; `SharedFlights` joins content and exclusive calls
+across instances through the shared store (reads join in their own instance only: why, in
+docs/decisions.md, "Identical calls joined").
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Rate limits on the calls worth guessing at (login, register, forgot-password, session
 adoption) per client address and per login name or device; cashier calls per session; and a
-per-address budget for visitors' calls.
+per-address budget for visitors' calls. A route's limit class is the catalogue's
+(`Route.limit`); the numbers of each class are here.
 
 Litestar's RateLimitConfig keys on the client address alone, one bucket across routes, and
 counts get-then-set; here each rule has its own key and counts atomically in the shared store.
@@ -40,37 +41,23 @@ class Limit:
     failures count, so a player who logs in and out many times is never locked out, a guesser is."""
 
 
-CASHIER_ROUTES = (
-    "buy",
-    "Mbuy",
-    "cashout",
-    "cashout12",
-    "mercadoCashout",
-    "interKassaCashout",
-    "cancelWithdrawRequest",
-    "addBankAccount",
-    "deleteBankAccounts",
-    "depositCallBack",
-    "exchange",
-)
-
-
 def _default_rules() -> dict[str, tuple[Limit, ...]]:
-    cashier = (Limit("session", 30, 60),)
+    """Per limit class (`contracts.catalogue.LimitClass`)."""
     return {
-        # "login" is the account's shared allowance (browsers it does not know); "device" is each
-        # known browser's own. A call draws on one of the two, never both.
-        "login": (Limit("ip", 20, 60), Limit("login", 8, 300, True), Limit("device", 8, 300, True)),
-        "register": (Limit("ip", 10, 600),),
-        "forgotPassword": (Limit("ip", 10, 600), Limit("login", 3, 600)),
-        "adoptSession": (Limit("ip", 20, 60), Limit("ip", 5, 300, True)),
-        **dict.fromkeys(CASHIER_ROUTES, cashier),
+        # The account's shared allowance ("login": browsers it does not know) and each known
+        # browser's own ("device"): a call draws on one of the two, never both.
+        "login-like": (Limit("ip", 20, 60), Limit("login", 8, 300, True), Limit("device", 8, 300, True)),
+        "registration": (Limit("ip", 10, 600),),
+        "password-reset": (Limit("ip", 10, 600), Limit("login", 3, 600)),
+        "adoption": (Limit("ip", 20, 60), Limit("ip", 5, 300, True)),
+        "cashier": (Limit("session", 30, 60),),
     }
 
 
 @dataclass(frozen=True)
 class RateLimitConfig:
     rules: dict[str, tuple[Limit, ...]] = field(default_factory=_default_rules)
+    """The limits of each limit class."""
     visitor_rate: float = 50.0
     """A client address's calls per second while not logged in (per instance; content excluded)."""
     visitor_burst: int = 200
@@ -91,28 +78,28 @@ class RateLimiter:
         self._local = MemoryShared()
         self.visitors = Throttle(config.visitor_rate, config.visitor_burst)
 
-    def limits(self, route: str) -> tuple[Limit, ...]:
-        return self.config.rules.get(route, ())
+    def limits(self, limit: str | None) -> tuple[Limit, ...]:
+        return self.config.rules.get(limit, ()) if limit is not None else ()
 
-    async def admit(self, skin: str, route: str, who: Who) -> Admission:
-        """Counts this call against every limit of its route; on failure limits it holds a place."""
+    async def admit(self, skin: str, limit: str, who: Who, bucket: str | None = None) -> Admission:
+        """Counts this call against every limit of its class; on failure limits it holds a place.
+        Each `bucket` (a route's name; the class's own by default) counts on its own."""
         admission = Admission()
-        for limit in self.limits(route):
-            subject = who.get(limit.by)
+        for rule in self.limits(limit):
+            subject = who.get(rule.by)
             if not subject:
                 continue
-            key = keys.of_skin(
-                skin, keys.RATE_LIMITS, route, limit.by + (":f" if limit.failures_only else ""), subject.lower()
-            )
-            window_ms = limit.window_s * 1000
-            if limit.failures_only:
-                taken, left_ms = await self._reserve(key, limit.count, window_ms)
+            by = rule.by + (":f" if rule.failures_only else "")
+            key = keys.of_skin(skin, keys.RATE_LIMITS, bucket or limit, by, subject.lower())
+            window_ms = rule.window_s * 1000
+            if rule.failures_only:
+                taken, left_ms = await self._reserve(key, rule.count, window_ms)
                 if taken:
                     admission.held.append(key)
                     continue
             else:
                 count, left_ms = await self._hit(key, window_ms)
-                if count <= limit.count:
+                if count <= rule.count:
                     continue
             await self.settle(admission, give_back=True)
             admission.wait = max(1, math.ceil(left_ms / 1000))

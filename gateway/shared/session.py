@@ -22,7 +22,7 @@ from gateway.shared.store import Shared, StoreUnavailable
 from gateway.shared.store.copies import SessionCopies
 from gateway.shared.store.memory import MemoryShared
 
-SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
+BROWSER_SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 REMEMBER_SECONDS = 30 * 24 * 3600
 IDLE_SECONDS = 24 * 3600
 """A browser-session cookie's server side lives this long without use."""
@@ -106,7 +106,7 @@ def decode_session(raw: bytes) -> SessionData:
 
 def browser_session_id(cookie: str | None) -> str | None:
     """The session id a browser's cookie holds, when it is one (any other value is no session)."""
-    return cookie if cookie and SESSION_ID.match(cookie) else None
+    return cookie if cookie and BROWSER_SESSION_ID.match(cookie) else None
 
 
 def new_id() -> str:
@@ -126,7 +126,7 @@ class Sessions:
         self.shared = shared or MemoryShared()
 
     async def load(self, skin_id: str, session_id: str | None) -> Session:
-        if session_id and SESSION_ID.match(session_id):
+        if session_id and BROWSER_SESSION_ID.match(session_id):
             raw = await self.store.get(keys.session(skin_id, session_id))
             if raw is not None:
                 try:

@@ -6,23 +6,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from contracts.catalogue import ROUTES_BY_NAME
+from contracts.catalogue import Route
 from gateway.config.skins import Skin
 from gateway.http.asgi import Incoming, RequestContext
-from gateway.pipeline.attempts import Attempts
-from gateway.pipeline.exchange import Exchange
-from gateway.pipeline.forward import Forward
 from gateway.shared.session import Session
+from gateway.upstream.call import Calls
+from gateway.upstream.caller import Caller
 from gateway.upstream.outcome import Outcome
 
 
 @dataclass
 class Platform:
-    forward: Forward
-    attempts: Attempts
+    calls: Calls
+    caller: Caller
 
     async def ask(
-        self, incoming: Incoming, ctx: RequestContext, skin: Skin, route: str, session: Session, body: bytes
+        self, incoming: Incoming, ctx: RequestContext, skin: Skin, route: Route, session: Session, body: bytes
     ) -> Outcome:
-        x = Exchange(incoming, ctx, skin=skin, route=ROUTES_BY_NAME[route], session=session, body=body)
-        return await self.attempts.call(x, self.forward.prepare(x))
+        return await self.caller.run(self.calls.build(incoming, ctx, skin, route, session, body=body))

@@ -2,11 +2,11 @@
 circuit breaker per skin and upstream.
 
 - Every call has a connect timeout, a read timeout and one end-to-end deadline that covers
-  its retries (`CallPolicy`).
-- Retries: `content` and `read` GETs are retried on failures that say nothing about the
-  request's effect (no connection, a timeout, 502/503/504); other `read` calls (the
-  platform's reads are POSTs) only when the connection failed before a byte was sent;
-  `exclusive` calls (money, accounts) never. Backoff is jittered, and a `RetryBudget`
+  its retries (`CallTiming`, per the route's deadline class).
+- Retries, as the route's `retries` say (`contracts.catalogue.retries_of`): GETs on failures
+  that say nothing about the request's effect (no connection, a timeout, 502/503/504); the
+  platform's POST reads only when the connection failed before a byte was sent; money and
+  account calls never. Backoff is jittered, and a `RetryBudget`
   caps retries at a fraction of the calls, so a failing upstream is not sent 3x its load.
 - A `Breaker` opens after consecutive failures or a high failure rate; while open, calls
   fail at once (content is served stale by the caller); after `open_s` one probe at a time
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
-from contracts.catalogue import Policy
+from contracts.catalogue import Retries, RouteClass
 from gateway.upstream.transport import Timeouts
 
 BreakerState = Literal["closed", "open", "half-open"]
@@ -33,7 +33,7 @@ RETRYABLE_STATUS = frozenset({502, 503, 504})
 
 
 @dataclass(frozen=True)
-class CallPolicy:
+class CallTiming:
     connect_s: float
     read_s: float
     deadline_s: float
@@ -48,21 +48,21 @@ class CallPolicy:
         return Timeouts(connect=self.connect_s, read=self.read_s, reuse_idle=self.reuse_idle_s)
 
 
-DEFAULT_POLICIES: dict[Policy, CallPolicy] = {
-    "content": CallPolicy(connect_s=1.0, read_s=5.0, deadline_s=8.0, retries=2),
-    "read": CallPolicy(connect_s=1.0, read_s=10.0, deadline_s=12.0, retries=2),
+DEFAULT_TIMINGS: dict[RouteClass, CallTiming] = {
+    "content": CallTiming(connect_s=1.0, read_s=5.0, deadline_s=8.0, retries=2),
+    "read": CallTiming(connect_s=1.0, read_s=10.0, deadline_s=12.0, retries=2),
     # Never retried, so never sent on a connection the platform may just have dropped for idleness.
-    "exclusive": CallPolicy(connect_s=2.0, read_s=30.0, deadline_s=35.0, retries=0, reuse_idle_s=1.0),
+    "exclusive": CallTiming(connect_s=2.0, read_s=30.0, deadline_s=35.0, retries=0, reuse_idle_s=1.0),
 }
 
 
-def parse_policies(text: str) -> dict[Policy, CallPolicy]:
+def parse_timings(text: str) -> dict[RouteClass, CallTiming]:
     """`content=1/5/8,read=1/10/12,exclusive=2/30/35` (connect/read/deadline seconds);
     classes left out keep their defaults."""
-    policies = dict(DEFAULT_POLICIES)
+    timings = dict(DEFAULT_TIMINGS)
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, _, values = part.partition("=")
-        if name not in policies:
+        if name not in timings:
             raise ValueError(f"UPSTREAM_TIMEOUTS: unknown route class {name!r} (content, read, exclusive)")
         try:
             connect, read, deadline = (float(v) for v in values.split("/"))
@@ -70,20 +70,20 @@ def parse_policies(text: str) -> dict[Policy, CallPolicy]:
             raise ValueError(f"UPSTREAM_TIMEOUTS: {part!r} is not class=connect/read/deadline") from None
         if min(connect, read, deadline) <= 0 or deadline < connect:
             raise ValueError(f"UPSTREAM_TIMEOUTS: {part!r} needs positive values and deadline >= connect")
-        klass: Policy = name
-        base = policies[klass]
-        policies[klass] = CallPolicy(connect, read, deadline, base.retries, base.reuse_idle_s)
-    return policies
+        klass: RouteClass = name
+        base = timings[klass]
+        timings[klass] = CallTiming(connect, read, deadline, base.retries, base.reuse_idle_s)
+    return timings
 
 
-def may_retry(policy: Policy, method: str, failure: str) -> bool:
-    """Whether a failed attempt may be sent again. `failure`: one of `outcome.Failure`
-    (`unreachable`: nothing was sent; `stale`: a kept-alive connection the platform had closed,
-    it never read the call; `timeout`; `broken`: the connection failed after sending), or
-    `status` (the platform answered 502/503/504)."""
-    if policy == "exclusive":
+def may_retry(retries: Retries, failure: str) -> bool:
+    """Whether a failed attempt of a route with these `retries` may be sent again. `failure`: one
+    of `outcome.Failure` (`unreachable`: nothing was sent; `stale`: a kept-alive connection the
+    platform had closed, it never read the call; `timeout`; `broken`: the connection failed after
+    sending), or `status` (the platform answered 502/503/504)."""
+    if retries == "never":
         return False
-    if method == "GET":
+    if retries == "any":
         return True
     return failure in ("unreachable", "stale")
 
@@ -126,8 +126,13 @@ class BreakerConfig:
     @classmethod
     def parse(cls, text: str) -> BreakerConfig:
         """`failures=5,rate=0.5,min_calls=20,window=10,open=5`."""
-        names = {"failures": "failures", "rate": "failure_rate", "min_calls": "min_calls", "window": "window_s",
-                 "open": "open_s"}  # fmt: skip
+        names = {
+            "failures": "failures",
+            "rate": "failure_rate",
+            "min_calls": "min_calls",
+            "window": "window_s",
+            "open": "open_s",
+        }
         values: dict[str, float] = {}
         for part in filter(None, (p.strip() for p in text.split(","))):
             key, _, value = part.partition("=")

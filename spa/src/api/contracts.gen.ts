@@ -1136,7 +1136,7 @@ export interface PaymentSystemsResponse {
 /**
  * The platform's envelope: failures are `success: false` with a description or code.
  *
- *     An expired session is HTTP 200 with `code: "SESSION_EXPIRED"` (PLATFORM-NOTES.md).
+ *     An expired session is HTTP 200 with `code: "SESSION_EXPIRED"` (docs/platform.md).
  *
  * This interface was referenced by `Contracts`'s JSON-Schema
  * via the `definition` "PlatformReply".
@@ -1290,7 +1290,7 @@ export interface ProfileAddress {
   phone?: string | null;
 }
 /**
- * Many provider launches send `{gameId, provider}` (PLATFORM-NOTES.md).
+ * Many provider launches send `{gameId, provider}` (docs/platform.md).
  *
  * This interface was referenced by `Contracts`'s JSON-Schema
  * via the `definition` "ProviderGameRequest".

@@ -1,10 +1,12 @@
 import { useCallback, useRef } from "react";
 
+import { pathOf, type PathArgs, type RouteName } from "./routes";
+
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 
-/** A money or account-changing call: POST with the action's Idempotency-Key. */
-export const moneyCall = (url: string) => ({ body, key }: { body: unknown; key: string }) => ({
-  url,
+/** A money or account-changing call to a catalogue route: POST with the action's Idempotency-Key. */
+export const moneyCall = <N extends RouteName>(name: N, ...params: PathArgs<N>) => ({ body, key }: { body: unknown; key: string }) => ({
+  url: pathOf(name, ...params),
   method: "POST",
   body,
   headers: { [IDEMPOTENCY_HEADER]: key },

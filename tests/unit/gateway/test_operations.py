@@ -15,10 +15,11 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+from contracts.catalogue import retries_of
 from gateway.app import admin_app, create_app
 from gateway.config import skins
 from gateway.config.live import LiveConfig
-from gateway.upstream.resilience import Breaker, BreakerConfig, may_retry, parse_policies
+from gateway.upstream.resilience import Breaker, BreakerConfig, may_retry, parse_timings
 from tests.support.gateway import ONE_SKIN, UPSTREAM, Browser, browser_on, gateway_app
 from tests.support.gateway import test_settings as settings_for_tests
 from tests.support.respx_platform import RespxPlatform
@@ -97,14 +98,14 @@ def test_old_failures_leave_the_window() -> None:
     ],
 )
 def test_what_may_be_sent_again(policy: Any, method: str, failure: str, allowed: bool) -> None:
-    assert may_retry(policy, method, failure) is allowed
+    assert may_retry(retries_of(policy, method), failure) is allowed
 
 
 def test_timeouts_and_breaker_settings_are_checked() -> None:
-    assert parse_policies("read=0.5/2/3")["read"].deadline_s == 3
+    assert parse_timings("read=0.5/2/3")["read"].deadline_s == 3
     for bad in ("reads=1/2/3", "read=1/2", "read=1/x/3", "read=5/2/1"):
         with pytest.raises(ValueError, match="UPSTREAM_TIMEOUTS"):
-            parse_policies(bad)
+            parse_timings(bad)
     assert BreakerConfig.parse("failures=3,open=1.5").open_s == 1.5
     with pytest.raises(ValueError, match="BREAKER"):
         BreakerConfig.parse("failure=3")
@@ -161,7 +162,7 @@ async def test_the_deadline_covers_a_hanging_platform(upstream: respx.Router) ->
         return httpx.Response(200)
 
     upstream.post(PROVIDERS).mock(side_effect=hang)
-    app = gateway_app(upstream, policies=parse_policies("read=0.1/0.2/0.3"))
+    app = gateway_app(upstream, timings=parse_timings("read=0.1/0.2/0.3"))
     async with browser_on(app) as browser:
         await browser.start()
         started = asyncio.get_running_loop().time()

@@ -11,7 +11,7 @@ import pytest
 import respx
 
 from gateway.pipeline.guard import refused_path
-from gateway.upstream.resilience import parse_policies
+from gateway.upstream.resilience import parse_timings
 from tests.support.gateway import Browser, browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
@@ -239,7 +239,7 @@ async def test_upstream_statuses_and_bodies_pass_through(visitor: Browser, upstr
 
 async def test_unreachable_and_slow_upstreams_have_one_error_shape(upstream: respx.Router) -> None:
     upstream.get("/capi/lobby-slot-images").mock(side_effect=httpx.ReadTimeout("slow"))
-    async with browser_on(gateway_app(upstream, policies=parse_policies("content=0.2/0.2/0.5"))) as visitor:
+    async with browser_on(gateway_app(upstream, timings=parse_timings("content=0.2/0.2/0.5"))) as visitor:
         async with visitor.refusing():
             unreachable = await visitor.get("/capi/home-banners")
         slow = await visitor.get("/capi/lobby-slot-images")

@@ -1,19 +1,20 @@
 import { api } from "../../api/baseApi";
+import { pathOf } from "../../api/routes";
 import type { ExchangeRatesResponse, ExchangeRequest, ExchangeResponse, PlayerLevelsResponse } from "../../api/contracts.gen";
 import { moneyCall } from "../../api/idempotency";
 
 export const vipApi = api.injectEndpoints({
   endpoints: (build) => ({
     getPlayerLevels: build.query<PlayerLevelsResponse, void>({
-      query: () => ({ url: "/api/cp/playerLevels", method: "POST", body: {} }),
+      query: () => ({ url: pathOf("playerLevels"), method: "POST", body: {} }),
       providesTags: ["Balance"],
     }),
     getExchangeRates: build.query<ExchangeRatesResponse, void>({
-      query: () => ({ url: "/api/cp/exchangeRates", method: "POST", body: {} }),
+      query: () => ({ url: pathOf("exchangeRates"), method: "POST", body: {} }),
     }),
     /** Moves VIP points into cash: one Idempotency-Key per player action. */
     exchangePoints: build.mutation<ExchangeResponse, { body: ExchangeRequest; key: string }>({
-      query: moneyCall("/api/cp/exchange"),
+      query: moneyCall("exchange"),
       invalidatesTags: (result) => (result?.success === false ? [] : ["Balance"]),
     }),
   }),

@@ -1,4 +1,5 @@
 import { api } from "../../api/baseApi";
+import { pathOf } from "../../api/routes";
 import type {
   AffiliateHitRequest,
   ForgotPasswordRequest,
@@ -22,21 +23,21 @@ const afterSignIn = (result: { success?: boolean } | undefined) => (result?.succ
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     login: build.mutation<LoginResponse, SignIn>({
-      query: (body) => ({ url: "/api/player/login", method: "POST", body }),
+      query: (body) => ({ url: pathOf("login"), method: "POST", body }),
       invalidatesTags: afterSignIn,
     }),
     register: build.mutation<RegisterResponse, RegisterRequest>({
-      query: (body) => ({ url: "/api/player/register", method: "POST", body }),
+      query: (body) => ({ url: pathOf("register"), method: "POST", body }),
       invalidatesTags: afterSignIn,
     }),
     forgotPassword: build.mutation<PlatformReply, ForgotPasswordRequest>({
-      query: (body) => ({ url: "/api/player/forgotPassword", method: "POST", body }),
+      query: (body) => ({ url: pathOf("forgotPassword"), method: "POST", body }),
     }),
     verifyAccount: build.mutation<PlatformReply, { token: string; face: string }>({
-      query: (body) => ({ url: "/api/player/verifyAccount", method: "POST", body }),
+      query: (body) => ({ url: pathOf("verifyAccount"), method: "POST", body }),
     }),
     affiliateHit: build.mutation<PlatformReply, AffiliateHitRequest>({
-      query: (body) => ({ url: "/api/affiliateHistory/getHitCountSummary", method: "POST", body }),
+      query: (body) => ({ url: pathOf("affiliateHit"), method: "POST", body }),
     }),
     adoptSession: build.mutation<{ loggedIn: boolean; login: string | null }, { sid: string }>({
       query: (body) => ({ url: "/bff/session/adopt", method: "POST", body }),

@@ -4,9 +4,12 @@ import type { FieldRule } from "../../forms/rules";
 /** The withdrawal forms (cashier-account, sections 2 and 5) and where each one posts. */
 export type WithdrawFormId = "formA" | "formB" | "bank" | "imps" | "transact";
 
+/** The catalogue routes the withdrawal forms post to. */
+export type WithdrawRoute = "cashout12" | "mercadoCashout" | "interKassaCashout" | "cashout";
+
 export interface WithdrawForm {
   id: WithdrawFormId;
-  path: string;
+  route: WithdrawRoute;
   rules: Record<string, FieldRule>;
   initial: Record<string, string>;
   /** The body the platform expects, from the form's values. */
@@ -21,14 +24,14 @@ const text = (values: Record<string, string>, name: string) => (values[name] ?? 
 export const WITHDRAW_FORMS: Record<WithdrawFormId, WithdrawForm> = {
   formA: {
     id: "formA",
-    path: "/api/cashier/cashout12",
+    route: "cashout12",
     rules: forms.withdrawFormA,
     initial: { amount: "", accountType: "Paytm", personalNumber: "" },
     body: (v) => ({ paymentMethod: "paykassma", amount: Number(v.amount), accountType: v.accountType, personalNumber: text(v, "personalNumber").toUpperCase() }),
   },
   formB: {
     id: "formB",
-    path: "/api/cashier/mercadoCashout",
+    route: "mercadoCashout",
     rules: forms.withdrawFormB,
     // The amount comes last, so that the balance note shown below it sits under it.
     initial: { name: "", cbu: "", alias: "", phone: "", cuitPrefix: CUIT_PREFIXES[0]!, cuit: "", amount: "" },
@@ -45,7 +48,7 @@ export const WITHDRAW_FORMS: Record<WithdrawFormId, WithdrawForm> = {
   },
   bank: {
     id: "bank",
-    path: "/api/cashier/interKassaCashout",
+    route: "interKassaCashout",
     rules: forms.withdrawBank,
     initial: { amount: "", personalNumber: "", ifsc: "", bankName: "", nameOnAccount: "", accountType: "Savings", address: "", city: "", state: "", zip: "", phone: "" },
     body: (v, method) => ({
@@ -65,14 +68,14 @@ export const WITHDRAW_FORMS: Record<WithdrawFormId, WithdrawForm> = {
   },
   imps: {
     id: "imps",
-    path: "/api/cashier/cashout",
+    route: "cashout",
     rules: forms.withdrawImps,
     initial: { amount: "" },
     body: (v) => ({ paymentMethod: "imps", amount: Number(v.amount) }),
   },
   transact: {
     id: "transact",
-    path: "/api/cashier/cashout",
+    route: "cashout",
     rules: forms.withdrawTransact,
     initial: { amount: "" },
     body: (v) => ({ paymentMethod: "transact", amount: Number(v.amount) }),

@@ -2,6 +2,7 @@ import { useEffect, useEffectEvent, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
+import { pathOf } from "../../api/routes";
 import type { ShellKey } from "../../components/menu";
 import { useGetConfigQuery } from "../../lib/config/configApi";
 import { useGetGamesQuery } from "../../lib/content/contentApi";
@@ -131,7 +132,7 @@ function Tile({ title, text, testId, onPlay }: TileProps) {
 }
 
 /** The two live-casino providers' image tiles (site shell, section 2), CMS uploads like every image. */
-const LIVE_TILE_IMAGES = { evolution: "/capi/uploads/live-evolution.svg", ezugi: "/capi/uploads/live-ezugi.svg" } as const;
+const LIVE_TILE_IMAGES = { evolution: pathOf("media", { file: "live-evolution.svg" }), ezugi: pathOf("media", { file: "live-ezugi.svg" }) } as const;
 
 function ImageTile({ provider, name, text, onPlay }: { provider: keyof typeof LIVE_TILE_IMAGES; name: string; text: string; onPlay: () => void }) {
   return (

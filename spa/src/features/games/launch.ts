@@ -10,6 +10,7 @@ import type {
   RubyPlayLaunch,
 } from "../../api/contracts.gen";
 import type { Locale } from "../../i18n/language";
+import { pathOf } from "../../api/routes";
 
 /**
  * What a player can launch (site shell, section 7 "Game launches"). Paths that carry the
@@ -39,19 +40,17 @@ export interface LaunchContext {
   sportsbookUrl: string | null;
 }
 
-const segment = encodeURIComponent;
-
 /** The BFF call that launches `target`. */
 export function launchCall(target: LaunchTarget): LaunchCall {
   switch (target.kind) {
     case "ezugi":
-      return { url: "/rest/ezugi/session", method: "GET" };
+      return { url: pathOf("ezugiLaunch"), method: "GET" };
     case "sportsbook":
-      return { url: "/rest/bti/btiToken", method: "GET" };
+      return { url: pathOf("btiLaunch"), method: "GET" };
     case "liveTable":
-      return { url: "/rest/vivo/session", method: "POST", body: { gameId: target.table, provider: "vivogaming" } };
+      return { url: pathOf("vivoLaunch"), method: "POST", body: { gameId: target.table, provider: "vivogaming" } };
     case "sportsGame":
-      return { url: "/rest/game/launch", method: "POST", body: { gameMode: "", gameId: "", provider: "evenBet" } };
+      return { url: pathOf("genericLaunch"), method: "POST", body: { gameMode: "", gameId: "", provider: "evenBet" } };
     case "game":
       return gameCall(target.game);
   }
@@ -63,19 +62,19 @@ function gameCall(game: Pick<Game, "gameId" | "Id" | "provider">): LaunchCall {
   switch (provider) {
     case "pragmaticplay":
     case "pragmaticplaylivecasino":
-      return { url: `/rest/pp/ppToken/${segment(game.gameId)}`, method: "POST", body };
+      return { url: pathOf("pragmaticLaunch", { gameId: game.gameId }), method: "POST", body };
     case "mancala":
-      return { url: `/rest/mancala/getToken/${segment(game.Id)}`, method: "POST", body: { gameId: game.Id, provider } };
+      return { url: pathOf("mancalaLaunch", { Id: game.Id }), method: "POST", body: { gameId: game.Id, provider } };
     case "rubyplay":
-      return { url: `/rest/rubyplay/launch/${segment(game.gameId)}`, method: "POST", body };
+      return { url: pathOf("rubyPlayLaunch", { gameId: game.gameId }), method: "POST", body };
     case "habanero":
-      return { url: `/rest/habanero/session/${segment(game.gameId)}`, method: "GET" };
+      return { url: pathOf("habaneroLaunch", { gameId: game.gameId }), method: "GET" };
     case "endorphina":
-      return { url: `/rest/endorphina/endorphinaUrl/${segment(game.gameId)}`, method: "GET" };
+      return { url: pathOf("endorphinaLaunch", { gameId: game.gameId }), method: "GET" };
     case "vibra":
-      return { url: "/rest/vibra/launch", method: "POST", body };
+      return { url: pathOf("vibraLaunch"), method: "POST", body };
     default:
-      return { url: "/rest/game/launch", method: "POST", body: { gameMode: "real_play", gameId: game.gameId, provider } };
+      return { url: pathOf("genericLaunch"), method: "POST", body: { gameMode: "real_play", gameId: game.gameId, provider } };
   }
 }
 

@@ -1,4 +1,5 @@
 import { api } from "../../api/baseApi";
+import { pathOf } from "../../api/routes";
 import type {
   GameHistoryRequest,
   GameHistoryResponse,
@@ -10,11 +11,11 @@ import type {
 export const historyApi = api.injectEndpoints({
   endpoints: (build) => ({
     transactionHistory: build.query<TransactionHistoryResponse, TransactionHistoryRequest>({
-      query: (body) => ({ url: "/api/history/transactionCheck", method: "POST", body }),
+      query: (body) => ({ url: pathOf("transactionHistory"), method: "POST", body }),
       keepUnusedDataFor: 0,
     }),
     gameHistory: build.query<GameHistoryResponse, GameHistoryRequest>({
-      query: (body) => ({ url: "/api/history/game", method: "POST", body }),
+      query: (body) => ({ url: pathOf("gameHistory"), method: "POST", body }),
       keepUnusedDataFor: 0,
     }),
   }),

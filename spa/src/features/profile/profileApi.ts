@@ -1,4 +1,5 @@
 import { api } from "../../api/baseApi";
+import { pathOf } from "../../api/routes";
 import type {
   BankAccount,
   BankAccountsResponse,
@@ -13,30 +14,30 @@ import { moneyCall as exclusive } from "../../api/idempotency";
 export const profileApi = api.injectEndpoints({
   endpoints: (build) => ({
     updateProfile: build.mutation<PlatformReply, { body: UpdateProfileRequest; key: string }>({
-      query: exclusive("/api/player/updateProfile"),
+      query: exclusive("updateProfile"),
       invalidatesTags: ["Profile"],
     }),
     updatePassword: build.mutation<PlatformReply, { body: UpdatePasswordRequest; key: string }>({
-      query: exclusive("/api/player/updatePassword"),
+      query: exclusive("updatePassword"),
     }),
     getDocuments: build.query<DocumentsResponse, void>({
-      query: () => ({ url: "/api/player/getDocuments", method: "POST", body: {} }),
+      query: () => ({ url: pathOf("getDocuments"), method: "POST", body: {} }),
       providesTags: ["Documents"],
     }),
     getBankAccounts: build.query<BankAccountsResponse, void>({
-      query: () => ({ url: "/api/cashier/getBankAccounts", method: "POST", body: {} }),
+      query: () => ({ url: pathOf("getBankAccounts"), method: "POST", body: {} }),
       providesTags: ["BankAccounts"],
     }),
     addBankAccount: build.mutation<PlatformReply, { body: BankAccount; key: string }>({
-      query: exclusive("/api/cashier/addBankAccount"),
+      query: exclusive("addBankAccount"),
       invalidatesTags: ["BankAccounts"],
     }),
     deleteBankAccounts: build.mutation<PlatformReply, { body: DeleteBankAccountsRequest; key: string }>({
-      query: exclusive("/api/cashier/deleteBankAccounts"),
+      query: exclusive("deleteBankAccounts"),
       invalidatesTags: ["BankAccounts"],
     }),
     resetPlayMoney: build.mutation<PlatformReply, { body: Record<string, never>; key: string }>({
-      query: exclusive("/api/cashier/resetPlayMoneyBalance"),
+      query: exclusive("resetPlayMoneyBalance"),
       invalidatesTags: ["Balance"],
     }),
   }),

@@ -1,5 +1,6 @@
 import type { UploadFileResponse } from "../../api/contracts.gen";
 import { gatewayMessage, replyFailure, SESSION_EXPIRED } from "../../api/errors";
+import { pathOf } from "../../api/routes";
 import { readCookie, XSRF_COOKIE, XSRF_HEADER } from "../../api/xsrf";
 
 /** The document kinds and their upload codes (section 3): ID 1, address 2, PAN 3. */
@@ -37,7 +38,7 @@ export function uploadDocument(
   if (docNumber.trim()) form.append("docNumber", docNumber.trim());
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", "/api/player/uploadFile");
+    xhr.open("POST", pathOf("uploadFile"));
     xhr.withCredentials = true;
     const token = readCookie(XSRF_COOKIE);
     if (token) xhr.setRequestHeader(XSRF_HEADER, token);

@@ -1,4 +1,5 @@
 import { api } from "../../api/baseApi";
+import { pathOf } from "../../api/routes";
 import type { SportEvents } from "../../api/contracts.gen";
 import type { Locale } from "../../i18n/language";
 
@@ -8,7 +9,7 @@ export const EVENTS_REFRESH_MS = 300_000;
 export const sportsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getSportsEvents: build.query<SportEvents, Locale>({
-      query: (lang) => `/sbapi/sports/events?lang=${lang}`,
+      query: (lang) => `${pathOf("sportsEvents")}?lang=${lang}`,
     }),
   }),
 });

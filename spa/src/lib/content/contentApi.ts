@@ -1,4 +1,5 @@
 import { api } from "../../api/baseApi";
+import { pathOf } from "../../api/routes";
 import type {
   EventBanner,
   FooterBanner,
@@ -32,36 +33,36 @@ const active = { status: "active" };
 export const contentApi = api.injectEndpoints({
   endpoints: (build) => ({
     getHomeBanners: build.query<HomeBanner[], Locale>({
-      query: (locale) => strapiQuery("/capi/home-banners", { ...active, locale }),
+      query: (locale) => strapiQuery(pathOf("homeBanners"), { ...active, locale }),
       transformResponse: (reply: StrapiList<HomeBanner>, _meta, locale) => activeIn(reply.data, locale),
     }),
     getLobbyBanners: build.query<LobbyBanner[], Locale>({
-      query: (locale) => strapiQuery("/capi/lobby-slot-images", { ...active, locale }),
+      query: (locale) => strapiQuery(pathOf("lobbyBanners"), { ...active, locale }),
       transformResponse: (reply: StrapiList<LobbyBanner>, _meta, locale) => activeIn(reply.data, locale),
     }),
     getFooterBanners: build.query<FooterBanner[], Locale>({
-      query: (locale) => strapiQuery("/capi/footer-slot-images", { ...active, locale }),
+      query: (locale) => strapiQuery(pathOf("footerBanners"), { ...active, locale }),
       transformResponse: (reply: StrapiListFooterBanner, _meta, locale) => activeIn(reply.data, locale),
     }),
     getEventBanners: build.query<EventBanner[], Locale>({
-      query: (locale) => strapiQuery("/capi/event-banners", { ...active, locale }),
+      query: (locale) => strapiQuery(pathOf("eventBanners"), { ...active, locale }),
       transformResponse: (reply: StrapiListEventBanner, _meta, locale) => activeIn(reply.data, locale),
     }),
     getPokerBanners: build.query<PokerBanner[], Locale>({
-      query: (locale) => strapiQuery("/capi/poker-banners", { ...active, locale }),
+      query: (locale) => strapiQuery(pathOf("pokerBanners"), { ...active, locale }),
       transformResponse: (reply: StrapiList<PokerBanner>, _meta, locale) => activeIn(reply.data, locale),
     }),
     /** The games of one list (the platform reads `data[0].gamesList`). */
     getGames: build.query<Game[], GamesListArgs>({
       query: ({ locale, provider, category }) =>
-        strapiQuery("/capi/games-lists", { ...active, locale, gameProviderName: provider, category }),
+        strapiQuery(pathOf("gamesLists"), { ...active, locale, gameProviderName: provider, category }),
       transformResponse: (reply: StrapiListGamesList, _meta, { locale, category }) => {
         const lists = activeIn<GamesList>(reply.data, locale).filter((list) => (list.category ?? undefined) === category);
         return lists[0]?.gamesList ?? [];
       },
     }),
     getReelDeals: build.query<ReelDeals | null, Locale>({
-      query: (locale) => strapiQuery("/capi/new-reels", { locale }),
+      query: (locale) => strapiQuery(pathOf("newReels"), { locale }),
       transformResponse: (reply: StrapiList<ReelDeals>) => reply.data[0] ?? null,
     }),
   }),

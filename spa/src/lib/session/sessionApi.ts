@@ -1,4 +1,5 @@
 import { api } from "../../api/baseApi";
+import { pathOf } from "../../api/routes";
 import type { BffSession } from "./types";
 
 /** Tags that belong to one player: dropped whenever the session changes hands. */
@@ -13,7 +14,7 @@ export const sessionApi = api.injectEndpoints({
     }),
     /** POST /api/player/logout; the BFF ends the session whatever the platform answers. */
     logout: build.mutation<unknown, void>({
-      query: () => ({ url: "/api/player/logout", method: "POST", body: {} }),
+      query: () => ({ url: pathOf("logout"), method: "POST", body: {} }),
       invalidatesTags: [...PLAYER_TAGS],
     }),
   }),

@@ -33,7 +33,7 @@ function WithdrawFormView({ form: spec, methodName, cash, limits }: { form: With
   const dispatch = useAppDispatch();
   const symbol = useGetConfigQuery().data?.skin.currencySymbol ?? "";
   const [withdraw] = useWithdrawMutation();
-  const call = useExclusiveCall((arg: { body: Record<string, unknown>; key: string }) => withdraw({ path: spec.path, ...arg }));
+  const call = useExclusiveCall((arg: { body: Record<string, unknown>; key: string }) => withdraw({ route: spec.route, ...arg }));
   const form = useForm(spec.rules, spec.initial);
   const [failure, setFailure] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);

@@ -1,0 +1,105 @@
+"""4. plan: what the route asks for before and around its call.
+
+A session for authenticated routes (else the platform's own `SESSION_EXPIRED` answer, without a
+call); a per-address budget for visitors; then one plan per kind of route: content from the
+cache (`caching`); binary answers and uploads streamed through (below); a money or account call
+under its `Idempotency-Key` (`keyed`); any other call joined to an identical one in flight
+(`joining`). A flight's call is built once (`gateway.upstream.call`), run by the caller
+(`gateway.upstream.caller`: breaker, deadline, attempts), and what it did to the session is
+observe's, once per call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Hashable, Mapping
+
+import msgspec
+
+from contracts.base import SESSION_EXPIRED
+from gateway.http.asgi import BodyTooLarge, Outgoing
+from gateway.http.errors import error, in_progress, no_answer, rate_limited
+from gateway.pipeline.caching import ContentPlan
+from gateway.pipeline.exchange import Exchange
+from gateway.pipeline.joining import Flights
+from gateway.pipeline.keyed import KeyedCalls
+from gateway.pipeline.observe import Observe, passed_through, reply
+from gateway.shared.ratelimit import Throttle
+from gateway.upstream.call import Calls, UpstreamCall
+from gateway.upstream.caller import Caller
+from gateway.upstream.outcome import Outcome
+
+_EXPIRED = msgspec.json.encode({"success": False, "code": SESSION_EXPIRED, "description": "Session expired"})
+Call = Callable[[], Awaitable[Outcome]]
+
+
+class Plan:
+    def __init__(
+        self,
+        calls: Calls,
+        caller: Caller,
+        observe: Observe,
+        plans: tuple[ContentPlan, KeyedCalls, Flights],
+        visitors: Throttle,
+    ) -> None:
+        self.calls = calls
+        self.caller = caller
+        self.observe = observe
+        self.content, self.keyed, self.flights = plans
+        self.visitors = visitors
+        self._streaming: set[Hashable] = set()
+
+    async def run(self, x: Exchange) -> Outgoing | Outcome:
+        """A reply of the plan's own (a refusal, a cached copy, a replay), or the call's outcome."""
+        _, route = x.site()
+        if route.policy != "content" and not x.session.data.logged_in:
+            if route.auth:
+                return reply(x, Outcome(200, {"content-type": "application/json"}, _EXPIRED))
+            if (wait := self.visitors.wait(x.address)) is not None:
+                return rate_limited(wait, x.ctx)
+        if route.policy == "content":
+            return await self.content.serve(x, lambda conditions: self.flight(x, conditions))
+        if route.binary or route.body == "upload":
+            return await self.streamed(x)
+        key = x.incoming.headers.get("idempotency-key")
+        if key is not None and route.exclusive:
+            return await self.keyed.run(x, key, self.flight(x))
+        return await self.flights.join(x, self.flight(x))
+
+    def flight(self, x: Exchange, conditions: Mapping[str, str] | None = None) -> Call:
+        """One flight's call: built when the flight starts (a cached copy or a joined request
+        never pays for it), run, then what the platform's answer does to the session."""
+
+        async def fly() -> Outcome:
+            call = self.build(x)
+            outcome = await self.caller.run(call.asking(conditions) if conditions else call)
+            return await self.observe.after_call(x, outcome)
+
+        return fly
+
+    def build(self, x: Exchange) -> UpstreamCall:
+        skin, route = x.site()
+        return self.calls.build(x.incoming, x.ctx, skin, route, x.session, x.params, x.body, x.upload)
+
+    async def streamed(self, x: Exchange) -> Outgoing:
+        """Binary answers (captcha) and uploads pass through without being held; one exclusive
+        upload per session and route at once."""
+        skin, route = x.site()
+        slot = (skin.id, x.session.id, route.name) if route.exclusive else None
+        if slot is not None and slot in self._streaming:
+            return in_progress(x.ctx)
+        if slot is not None:
+            self._streaming.add(slot)
+        try:
+            answer, jar_changed = await self.caller.stream(self.build(x))
+        except BodyTooLarge:
+            return error(413, "TOO_LARGE", "Request body too large", x.ctx)
+        finally:
+            if slot is not None:
+                self._streaming.discard(slot)
+        if isinstance(answer, Outcome):
+            return no_answer(answer, route.exclusive, x.ctx)
+        if answer.status >= 500 and answer.status != 501:
+            await answer.aclose()
+            return no_answer(Outcome(answer.status, {}, b""), route.exclusive, x.ctx)
+        await self.observe.after_stream(x, jar_changed)
+        return passed_through(answer)

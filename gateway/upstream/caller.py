@@ -1,0 +1,241 @@
+"""Runs an `UpstreamCall` over the pool: the one place with the breaker, the deadline, the
+attempts and streaming.
+
+`run`: the answer read whole. The route's deadline class covers all its attempts; a failed
+attempt goes again only as the route's `retries` allow and the retry budget has room. A
+visitor's first unsafe call meets the platform's own XSRF check before it has a token: refused
+unprocessed with one issued, it is sent once more. `stream`: one attempt whose answer (a binary
+answer, an upload's reply) passes through as it arrives; an upload takes as long as the player's
+line needs (no deadline; the connect and read timeouts hold) and is never retried (its body is
+gone). Either way the skin's breaker for that upstream counts calls (all their attempts), not
+attempts, and refuses at once while open; and the platform's cookies go to the session's jar
+for that origin, never to the browser (content is anonymous: it keeps none).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import zlib
+from collections.abc import Mapping
+from http.cookies import SimpleCookie
+
+import httpx
+import structlog
+
+from contracts.base import SESSION_EXPIRED
+from contracts.catalogue import RouteClass
+from gateway.http.security import XSRF_COOKIE
+from gateway.operations.metrics import Metrics
+from gateway.operations.tracing import Tracing
+from gateway.shared.session import Session
+from gateway.upstream.call import UpstreamCall
+from gateway.upstream.outcome import Failure, Outcome, failure_of
+from gateway.upstream.resilience import RETRYABLE_STATUS, Breaker, Breakers, CallTiming, RetryBudget, backoff, may_retry
+from gateway.upstream.transport import Answer
+
+RETURNED_RESPONSE_HEADERS = frozenset(
+    {
+        "content-type",
+        "cache-control",
+        "etag",
+        "last-modified",
+        "expires",
+        "content-disposition",
+        "content-language",
+        "retry-after",
+        "vary",
+        "age",
+    }
+)
+UPSTREAM_XSRF_HEADER = "X-XSRF-TOKEN"
+SESSION_EXPIRED_NEEDLE = SESSION_EXPIRED.encode()
+MAX_COOKIES, MAX_COOKIE_BYTES = 32, 4096
+"""A platform's cookies kept per origin, and the largest value kept (a browser's own limits)."""
+log = structlog.get_logger("gateway.upstream")
+
+
+class Caller:
+    def __init__(
+        self, breakers: Breakers, timings: Mapping[RouteClass, CallTiming], metrics: Metrics, tracing: Tracing
+    ) -> None:
+        self.breakers = breakers
+        self.timings = timings
+        self.metrics = metrics
+        self.tracing = tracing
+
+    async def run(self, call: UpstreamCall) -> Outcome:
+        """The platform's answer (the headers a browser may see), or why there was none."""
+        breaker = self.breakers.get(call.skin.id, call.target.upstream)
+        if not breaker.allow():
+            return Outcome.failed("open", breaker.retry_after())
+        timing = self.timings[call.route.deadline]
+        try:
+            async with asyncio.timeout(timing.deadline_s):
+                answer = await self._attempts(call, timing)
+        except (httpx.TransportError, TimeoutError) as exc:
+            return self._failed(call, breaker, exc)
+        except BaseException:  # cancelled: the player went away
+            breaker.abandon()
+            raise
+        self._answered(call, breaker, answer.status)
+        return returned(answer)
+
+    async def stream(self, call: UpstreamCall) -> tuple[Answer | Outcome, bool]:
+        """The platform's answer as it arrives, or why there was none; and whether the session's
+        jar changed. A body over its cap raises `BodyTooLarge` (the breaker not counting it)."""
+        breaker = self.breakers.get(call.skin.id, call.target.upstream)
+        if not breaker.allow():
+            return Outcome.failed("open", breaker.retry_after()), False
+        route, sent = call.route, self._with_jar(call)
+        if call.encoding is not None:
+            sent["accept-encoding"] = call.encoding
+        body = call.upload if call.upload is not None else call.body
+        started = time.perf_counter()
+        try:
+            with self.tracing.upstream(route.name, route.method, call.target.upstream, sent, call.ctx.request_id):
+                timeouts = self.timings[route.deadline].timeouts
+                answer = await call.target.transport.stream(
+                    route.method, call.target.path, sent, body, timeouts, call.length
+                )
+        except httpx.TransportError as exc:
+            return self._failed(call, breaker, exc), False
+        except BaseException:  # cancelled, or a body over its cap (`BodyTooLarge`)
+            breaker.abandon()
+            raise
+        finally:
+            call.ctx.upstream_ms += (time.perf_counter() - started) * 1000
+        self._answered(call, breaker, answer.status)
+        failing = answer.status >= 500 and answer.status != 501
+        return answer, route.policy != "content" and not failing and keep_cookies(
+            call.session, call.target.origin, answer
+        )
+
+    async def _attempts(self, call: UpstreamCall, timing: CallTiming) -> Answer:
+        route = call.route
+        budget = self.breakers.budget(call.skin.id, call.target.upstream)
+        budget.deposit()
+        attempt, resent_for_xsrf = 0, False
+        while True:
+            started = time.perf_counter()
+            try:
+                answer = await self._send(call, timing)
+            except httpx.TransportError as exc:
+                if not self._may_go_again(call, timing, attempt, budget, failure_of(exc)):
+                    raise
+            else:
+                jar_changed = route.policy != "content" and keep_cookies(call.session, call.target.origin, answer)
+                if answer.status == 403 and jar_changed and route.method != "GET" and not resent_for_xsrf:
+                    resent_for_xsrf = True
+                    continue
+                retryable = answer.status in RETRYABLE_STATUS
+                if not retryable or not self._may_go_again(call, timing, attempt, budget, "status"):
+                    return answer
+            finally:
+                call.ctx.upstream_ms += (time.perf_counter() - started) * 1000
+            attempt += 1
+            await asyncio.sleep(backoff(attempt))
+
+    async def _send(self, call: UpstreamCall, timing: CallTiming) -> Answer:
+        """One attempt, its answer read whole (a passed-through read's gzip kept as it came, and
+        checked for `SESSION_EXPIRED`: `UpstreamCall.keep_gzip`)."""
+        route, target, sent = call.route, call.target, self._with_jar(call)
+        keep = SESSION_EXPIRED_NEEDLE if call.keep_gzip else b""
+        if not self.tracing.enabled:
+            return await target.transport.request(route.method, target.path, sent, call.body, timing.timeouts, keep)
+        with self.tracing.upstream(route.name, route.method, target.upstream, sent, call.ctx.request_id) as span:
+            answer = await target.transport.request(route.method, target.path, sent, call.body, timing.timeouts, keep)
+            self.tracing.status(span, answer.status)
+            return answer
+
+    def _may_go_again(
+        self, call: UpstreamCall, timing: CallTiming, attempt: int, budget: RetryBudget, reason: str
+    ) -> bool:
+        if not may_retry(call.route.retries, reason) or attempt >= timing.retries:
+            return False
+        if not budget.withdraw():
+            self.metrics.retries_refused.labels(call.skin.id).inc()
+            return False
+        self.metrics.retries.labels(call.skin.id, call.route.policy, reason).inc()
+        return True
+
+    @staticmethod
+    def _answered(call: UpstreamCall, breaker: Breaker, status: int) -> None:
+        """A platform answering 5xx (not 501) is failing; any other answer is a success."""
+        if status >= 500 and status != 501:
+            breaker.failure(f"status {status}")
+        else:
+            breaker.success()
+        call.ctx.upstream_status = status
+
+    @staticmethod
+    def _failed(call: UpstreamCall, breaker: Breaker, exc: BaseException) -> Outcome:
+        """No answer: the breaker counts it, and operators read why (the exception's kind and our
+        own words, never a URL)."""
+        failure: Failure = failure_of(exc)
+        breaker.failure("deadline" if isinstance(exc, TimeoutError) else type(exc).__name__)
+        detail = str(exc) if isinstance(exc, httpx.TransportError) and "://" not in str(exc) else ""
+        log.warning(
+            "upstream.call_failed",
+            skin=call.ctx.skin,
+            route=call.ctx.route,
+            failure=failure,
+            error=type(exc).__name__,
+            detail=detail[:120],
+        )
+        return Outcome.failed(failure)
+
+    @staticmethod
+    def _with_jar(call: UpstreamCall) -> dict[str, str]:
+        headers = dict(call.headers)
+        jar = call.session.data.jars.get(call.target.origin)
+        if jar:
+            headers["cookie"] = "; ".join(f"{name}={value}" for name, value in jar.items())
+            if token := jar.get(XSRF_COOKIE):
+                headers[UPSTREAM_XSRF_HEADER] = token
+        return headers
+
+
+def returned(answer: Answer) -> Outcome:
+    """The platform's answer, with the headers a browser may see. A gzip body kept as it came
+    (`Answer.encoded`) stays so, saying `content-encoding: gzip`, unless it mentions
+    `SESSION_EXPIRED`: then it is inflated whole (it was checked and is within the cap), since
+    observe reads it."""
+    headers: dict[str, str] = {}
+    for name, value in answer.headers:
+        if name in RETURNED_RESPONSE_HEADERS and name not in headers:
+            headers[name] = value
+    if answer.encoded:
+        if not answer.mentions:
+            headers["content-encoding"] = "gzip"
+            return Outcome(answer.status, headers, answer.body)
+        return Outcome(answer.status, headers, zlib.decompress(answer.body, 31))
+    return Outcome(answer.status, headers, answer.body)
+
+
+def keep_cookies(session: Session, origin: str, answer: Answer) -> bool:
+    """The platform's cookies go to the session's jar for that origin (whether it changed)."""
+    set_cookies = answer.header_values("set-cookie")
+    if not set_cookies:
+        return False
+    before = session.data.jars.get(origin, {})
+    jar = dict(before)
+    for header in set_cookies:
+        for name, morsel in _parse_cookie(header).items():
+            if morsel["max-age"] == "0" or morsel.value in {"", "null"}:
+                jar.pop(name, None)
+            elif len(morsel.value) <= MAX_COOKIE_BYTES and (name in jar or len(jar) < MAX_COOKIES):
+                jar[name] = morsel.value
+    if jar == before:
+        return False
+    session.data.jars = {**session.data.jars, origin: jar}
+    return True
+
+
+def _parse_cookie(header: str) -> SimpleCookie:
+    parsed: SimpleCookie = SimpleCookie()
+    try:
+        parsed.load(header)
+    except Exception:  # an unparsable cookie is the platform's problem, not the player's
+        return SimpleCookie()
+    return parsed
