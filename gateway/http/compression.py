@@ -50,32 +50,6 @@ _QVALUE = re.compile(r"^[01](?:\.[0-9]{0,6})?$")
 _ENTITY_TAG = re.compile(r'(?:W/)?("[^"]*")')
 
 
-ACCOUNTS = ("login", "register", "logout")
-"""They set the gateway's cookies; login and register echo the login name."""
-LAUNCHES = (
-    "ezugiLaunch",
-    "habaneroLaunch",
-    "endorphinaLaunch",
-    "btiLaunch",
-    "pragmaticLaunch",
-    "mancalaLaunch",
-    "rubyPlayLaunch",
-    "vivoLaunch",
-    "vibraLaunch",
-    "genericLaunch",
-    "mrGameURL",
-    "mPlayGameURL",
-)
-"""A launch token, or a URL holding one, beside the game the request named."""
-SECRET_ANSWERS = frozenset({*ACCOUNTS, *LAUNCHES, "sportsAuth", "buy", "Mbuy"})
-"""Catalogue routes whose answers carry a secret (a launch token or a URL holding one, a session
-id, the payment form's fields) beside something the request named: never compressed (BREACH).
-The gateway's own `/bff/session` and `/bff/session/adopt` are never compressed either (they set
-cookies: `edge/bff.py` does not compress them). To become a `secret_answer` fact of the
-catalogue's `Route` (issue 28's facts); until then this set, checked against the catalogue by its
-test."""
-
-
 @dataclass(frozen=True, slots=True)
 class Levels:
     """How hard each coding works: once for bytes served many times, cheaply for bytes sent once."""

@@ -8,9 +8,9 @@ travels (content copies are `gateway.http.stored`'s: compressed once when kept).
   (`ON_THE_FLY`: gzip 1, brotli 3; about 60-120 us for 30 kB, bench/compression.py), in the
   encoding the request accepts, with `Vary: Accept-Encoding`; smaller ones travel as they are;
 - never an answer carrying a secret together with anything the request can influence (BREACH,
-  `compression.may_compress`): the routes of `SECRET_ANSWERS`, and any answer that sets a cookie
-  (the gateway's session and XSRF cookies, added before this runs); every proxied call is taken
-  as one the request influences;
+  `compression.may_compress`): the routes whose answers carry one (`Route.secret_answer`), and
+  any answer that sets a cookie (the gateway's session and XSRF cookies, added before this runs);
+  every proxied call is taken as one the request influences;
 - a body the platform sent gzip and nothing in the gateway read (`upstream.call.passes_through`) goes out as
   it came to a browser that accepts gzip, and inflated (bounded, checked) to one that does not.
 """
@@ -24,7 +24,6 @@ from gateway.http.asgi import Outgoing
 from gateway.http.compression import (
     MIN_BYTES,
     ON_THE_FLY,
-    SECRET_ANSWERS,
     Coding,
     compress,
     may_compress,
@@ -39,7 +38,7 @@ _GZIP: tuple[Coding, ...] = ("gzip",)
 
 
 def secret_answer(route: Route) -> bool:
-    return route.name in SECRET_ANSWERS
+    return route.secret_answer
 
 
 def on_the_fly(x: Exchange, answer: Outgoing) -> Outgoing:

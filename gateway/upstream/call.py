@@ -19,7 +19,6 @@ from contracts.catalogue import Route
 from gateway.config.skins import Skin
 from gateway.http.asgi import Incoming, RequestContext
 from gateway.http.clients import TrustedProxies
-from gateway.http.compression import SECRET_ANSWERS
 from gateway.http.security import request_id
 from gateway.shared.session import Session
 from gateway.upstream.pools import UpstreamClients
@@ -154,7 +153,7 @@ def passes_through(route: Route) -> bool:
     effect, no rate limit (whose `success` gives places back), no secret answer, not streamed."""
     return (
         route.policy == "read"
-        and not (route.binary or route.multipart or route.name in SECRET_ANSWERS)
+        and not (route.binary or route.multipart or route.secret_answer)
         and route.session is None
         and route.limit is None
     )
