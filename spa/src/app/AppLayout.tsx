@@ -7,14 +7,11 @@ import i18n from "../i18n";
 import { AfterFirstPaint } from "../components/AfterFirstPaint";
 import { Footer } from "../components/Footer";
 import { Header } from "../components/Header";
-import { NoticeHost } from "../components/NoticeHost";
 import { PageLoader } from "../components/PageLoader";
 import { SideMenu } from "../components/SideMenu";
 import { useScreenAccess } from "../lib/access/useScreenAccess";
 import { useBalanceStream } from "../lib/player/useBalanceStream";
-import { AuthUrlEffects } from "../features/auth/AuthUrlEffects";
 import { useSkinBranding } from "../lib/config/useSkinBranding";
-import { GameFrame } from "../features/games/GameFrame";
 import type { ProviderFlags } from "../lib/providers/flags";
 import { useProviderFlags } from "../lib/providers/useProviderFlags";
 import { useAppSelector } from "../lib/store/hooks";
@@ -29,6 +26,19 @@ const AuthPopup = lazy(async () => {
   ]);
   return popup;
 });
+
+// What opens over the screen (a game's frame, notices) and what a link's query asks for (a
+// referral, the registration popup) load right after the first screen's code, not in it: a
+// phone's first download carries only what draws the page.
+const GameFrame = lazy(async () => ({
+  default: (await import("../features/games/GameFrame")).GameFrame,
+}));
+const NoticeHost = lazy(async () => ({
+  default: (await import("../components/NoticeHost")).NoticeHost,
+}));
+const AuthUrlEffects = lazy(async () => ({
+  default: (await import("../features/auth/AuthUrlEffects")).AuthUrlEffects,
+}));
 
 /** The main layout: header, the current screen, footer, and what opens over them. */
 export function AppLayout() {
@@ -58,8 +68,10 @@ export function AppLayout() {
       <AfterFirstPaint>
         <Footer />
       </AfterFirstPaint>
-      <NoticeHost />
-      <AuthUrlEffects />
+      <Suspense fallback={null}>
+        <NoticeHost />
+        <AuthUrlEffects />
+      </Suspense>
       {auth.open && (
         <Suspense fallback={null}>
           <AuthPopup />

@@ -10,7 +10,6 @@ import { flowOf } from "../lib/access/screenAccess";
 import { AppLayout } from "./AppLayout";
 import { HomeScreen } from "./routes/HomeScreen";
 import { ExternalRedirect } from "./routes/ExternalRedirect";
-import { NotFoundScreen } from "./routes/NotFoundScreen";
 import { RouteErrorScreen } from "./routes/RouteErrorScreen";
 
 type Loader = () => Promise<ComponentType>;
@@ -21,12 +20,20 @@ type Loader = () => Promise<ComponentType>;
  * its content is even asked for). `guarded` sends a logged-out visitor to /home; a screen of the
  * deposit or withdrawal flow goes home when its flow is off (lib/access).
  */
-function screen(path: string, load: Loader, namespaces: readonly string[] = [], guarded = false): RouteObject {
+function screen(
+  path: string,
+  load: Loader,
+  namespaces: readonly string[] = [],
+  guarded = false,
+): RouteObject {
   const flow = flowOf(`/${path}`);
   return {
     path,
     lazy: async () => {
-      const [Loaded] = await Promise.all([load(), i18n.loadNamespaces([...namespaces]).catch(() => undefined)]);
+      const [Loaded] = await Promise.all([
+        load(),
+        i18n.loadNamespaces([...namespaces]).catch(() => undefined),
+      ]);
       const Screen = flow
         ? () => (
             <FlowGate flow={flow}>
@@ -59,10 +66,19 @@ const PAGES = ["pages"];
 const CONTENT = ["games", "lobby"];
 
 /** /slots, /sports, /horseracing and /livedealer. */
-export const TOP_MENU_CATEGORIES = ["slots", "sports", "horseracing", "livedealer"] as const;
+export const TOP_MENU_CATEGORIES = [
+  "slots",
+  "sports",
+  "horseracing",
+  "livedealer",
+] as const;
 
 /** The paths whose first screen is the lobby (main.tsx asks for its banners at boot). */
-export const LOBBY_PATHS: ReadonlySet<string> = new Set(["/", "/home", "/register"]);
+export const LOBBY_PATHS: ReadonlySet<string> = new Set([
+  "/",
+  "/home",
+  "/register",
+]);
 
 /** The route table (site shell, section 2 "Full route table"); main.tsx and tests build routers from it. */
 export const appRoutes: RouteObject[] = [
@@ -74,42 +90,211 @@ export const appRoutes: RouteObject[] = [
     children: [
       { index: true, element: <Navigate to="/home" replace /> },
       screen("home", home, HOME),
-      screen("games/:category?", async () => (await import("./routes/GamesRoutes")).GamesCategoryRoute, GAMES),
+      screen(
+        "games/:category?",
+        async () => (await import("./routes/GamesRoutes")).GamesCategoryRoute,
+        GAMES,
+      ),
       // The logged-out top menu's paths (section 2 "Menus"): the same screens as /games/<category>.
-      ...TOP_MENU_CATEGORIES.map((category) => screen(category, async () => (await import("./routes/GamesRoutes")).categoryRoute(category), GAMES)),
-      screen("mybalance", async () => (await import("../features/account/MyBalanceScreen")).MyBalanceScreen, ["account"], true),
-      screen("profile", async () => (await import("../features/profile/ProfileScreen")).ProfileScreen, ["profile", "forms"], true),
-      screen("deposit", async () => (await import("../features/cashier/DepositScreen")).DepositScreen, CASHIER_FORMS, true),
-      screen("deposit-success", async () => (await import("../features/cashier/DepositResultScreens")).DepositSuccessScreen, CASHIER),
-      screen("deposit-failed", async () => (await import("../features/cashier/DepositResultScreens")).DepositFailedScreen, CASHIER),
-      screen("deposit-pending", async () => (await import("../features/cashier/DepositResultScreens")).DepositPendingScreen, CASHIER),
-      screen("withdraw", async () => (await import("../features/cashier/WithdrawScreen")).WithdrawScreen, CASHIER_FORMS, true),
-      screen("transactionhistory", async () => (await import("../features/history/HistoryScreens")).TransactionHistoryScreen, HISTORY, true),
-      screen("casinogamehistory", async () => (await import("../features/history/HistoryScreens")).GameHistoryScreen, HISTORY, true),
-      screen("contactus", async () => (await import("../features/pages/ContactScreen")).ContactScreen, ["pages", "forms"]),
+      ...TOP_MENU_CATEGORIES.map((category) =>
+        screen(
+          category,
+          async () =>
+            (await import("./routes/GamesRoutes")).categoryRoute(category),
+          GAMES,
+        ),
+      ),
+      screen(
+        "mybalance",
+        async () =>
+          (await import("../features/account/MyBalanceScreen")).MyBalanceScreen,
+        ["account"],
+        true,
+      ),
+      screen(
+        "profile",
+        async () =>
+          (await import("../features/profile/ProfileScreen")).ProfileScreen,
+        ["profile", "forms"],
+        true,
+      ),
+      screen(
+        "deposit",
+        async () =>
+          (await import("../features/cashier/DepositScreen")).DepositScreen,
+        CASHIER_FORMS,
+        true,
+      ),
+      screen(
+        "deposit-success",
+        async () =>
+          (await import("../features/cashier/DepositResultScreens"))
+            .DepositSuccessScreen,
+        CASHIER,
+      ),
+      screen(
+        "deposit-failed",
+        async () =>
+          (await import("../features/cashier/DepositResultScreens"))
+            .DepositFailedScreen,
+        CASHIER,
+      ),
+      screen(
+        "deposit-pending",
+        async () =>
+          (await import("../features/cashier/DepositResultScreens"))
+            .DepositPendingScreen,
+        CASHIER,
+      ),
+      screen(
+        "withdraw",
+        async () =>
+          (await import("../features/cashier/WithdrawScreen")).WithdrawScreen,
+        CASHIER_FORMS,
+        true,
+      ),
+      screen(
+        "transactionhistory",
+        async () =>
+          (await import("../features/history/HistoryScreens"))
+            .TransactionHistoryScreen,
+        HISTORY,
+        true,
+      ),
+      screen(
+        "casinogamehistory",
+        async () =>
+          (await import("../features/history/HistoryScreens"))
+            .GameHistoryScreen,
+        HISTORY,
+        true,
+      ),
+      screen(
+        "contactus",
+        async () =>
+          (await import("../features/pages/ContactScreen")).ContactScreen,
+        ["pages", "forms"],
+      ),
       // The registration popup opens over the home screen (features/auth/AuthUrlEffects).
       screen("register", home, HOME),
-      screen("promotions", async () => (await import("./routes/PromotionsRoute")).PromotionsRoute, PAGES),
-      screen("privacypolicy", async () => (await import("../features/pages/PageScreens")).PrivacyScreen, PAGES),
-      screen("termsandconditions", async () => (await import("../features/pages/PageScreens")).TermsScreen, PAGES),
-      screen("taxation", async () => (await import("../features/pages/PageScreens")).CashoutPolicyScreen, PAGES),
-      screen("resposiblegaming", async () => (await import("../features/pages/PageScreens")).ResponsibleGamingScreen, PAGES),
-      screen("takeMeFishin", async () => (await import("../features/games/ContentScreens")).TakeMeFishinScreen, CONTENT),
-      screen("DropWin", async () => (await import("../features/games/ContentScreens")).DropWinScreen, CONTENT),
-      screen("Events", async () => (await import("../features/games/ContentScreens")).EventsScreen, CONTENT),
-      screen("Evenbetpoker", async () => (await import("../features/games/PokerScreens")).EvenbetPokerScreen, CONTENT),
-      screen("HolidayRush", async () => (await import("../features/games/ContentScreens")).HolidayRushScreen, CONTENT),
-      screen("poker", async () => (await import("../features/games/PokerScreens")).PokerScreen, CONTENT),
-      screen("evogames", async () => (await import("../features/games/ContentScreens")).EvoGamesScreen, CONTENT),
-      screen("ReelD", async () => (await import("../features/games/ContentScreens")).ReelDealsScreen, CONTENT),
-      screen("spinwheel", async () => (await import("../features/games/ContentScreens")).SpinWheelScreen, CONTENT),
-      screen("blackjackleague", async () => (await import("../features/games/ContentScreens")).BlackjackLeagueScreen, CONTENT),
+      screen(
+        "promotions",
+        async () => (await import("./routes/PromotionsRoute")).PromotionsRoute,
+        PAGES,
+      ),
+      screen(
+        "privacypolicy",
+        async () =>
+          (await import("../features/pages/PageScreens")).PrivacyScreen,
+        PAGES,
+      ),
+      screen(
+        "termsandconditions",
+        async () => (await import("../features/pages/PageScreens")).TermsScreen,
+        PAGES,
+      ),
+      screen(
+        "taxation",
+        async () =>
+          (await import("../features/pages/PageScreens")).CashoutPolicyScreen,
+        PAGES,
+      ),
+      screen(
+        "resposiblegaming",
+        async () =>
+          (await import("../features/pages/PageScreens"))
+            .ResponsibleGamingScreen,
+        PAGES,
+      ),
+      screen(
+        "takeMeFishin",
+        async () =>
+          (await import("../features/games/ContentScreens")).TakeMeFishinScreen,
+        CONTENT,
+      ),
+      screen(
+        "DropWin",
+        async () =>
+          (await import("../features/games/ContentScreens")).DropWinScreen,
+        CONTENT,
+      ),
+      screen(
+        "Events",
+        async () =>
+          (await import("../features/games/ContentScreens")).EventsScreen,
+        CONTENT,
+      ),
+      screen(
+        "Evenbetpoker",
+        async () =>
+          (await import("../features/games/PokerScreens")).EvenbetPokerScreen,
+        CONTENT,
+      ),
+      screen(
+        "HolidayRush",
+        async () =>
+          (await import("../features/games/ContentScreens")).HolidayRushScreen,
+        CONTENT,
+      ),
+      screen(
+        "poker",
+        async () =>
+          (await import("../features/games/PokerScreens")).PokerScreen,
+        CONTENT,
+      ),
+      screen(
+        "evogames",
+        async () =>
+          (await import("../features/games/ContentScreens")).EvoGamesScreen,
+        CONTENT,
+      ),
+      screen(
+        "ReelD",
+        async () =>
+          (await import("../features/games/ContentScreens")).ReelDealsScreen,
+        CONTENT,
+      ),
+      screen(
+        "spinwheel",
+        async () =>
+          (await import("../features/games/ContentScreens")).SpinWheelScreen,
+        CONTENT,
+      ),
+      screen(
+        "blackjackleague",
+        async () =>
+          (await import("../features/games/ContentScreens"))
+            .BlackjackLeagueScreen,
+        CONTENT,
+      ),
     ],
   },
   // The first entry of the route table: a launched game on the whole page, outside the layout.
-  screen("opentab", async () => (await import("../features/games/OpenTabScreen")).OpenTabScreen, GAMES, true),
-  { path: "lobby/lobbyflash", element: <ExternalRedirect to="/lobby/lobbyflash.html" /> },
-  { path: "lobby/tableflash", element: <ExternalRedirect to="/lobby/tableflash.html" /> },
-  screen("depositresponse", async () => (await import("../features/cashier/DepositResultScreens")).DepositResponseScreen, CASHIER),
-  { path: "*", Component: NotFoundScreen },
+  screen(
+    "opentab",
+    async () => (await import("../features/games/OpenTabScreen")).OpenTabScreen,
+    GAMES,
+    true,
+  ),
+  {
+    path: "lobby/lobbyflash",
+    element: <ExternalRedirect to="/lobby/lobbyflash.html" />,
+  },
+  {
+    path: "lobby/tableflash",
+    element: <ExternalRedirect to="/lobby/tableflash.html" />,
+  },
+  screen(
+    "depositresponse",
+    async () =>
+      (await import("../features/cashier/DepositResultScreens"))
+        .DepositResponseScreen,
+    CASHIER,
+  ),
+  {
+    path: "*",
+    lazy: async () => ({
+      Component: (await import("./routes/NotFoundScreen")).NotFoundScreen,
+    }),
+  },
 ];
