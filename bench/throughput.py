@@ -160,7 +160,7 @@ class Server:
 
 
 def wait_http(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + float(os.environ.get("STACK_START_S", "30"))  # a loaded machine needs more
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"{url} exited early:\n{log.read_text(errors='replace')[-3000:]}")
@@ -213,13 +213,42 @@ http {{
     return start(name, [nginx_binary(), "-p", str(prefix), "-c", str(conf), "-g", "daemon off;"], port, workdir), port
 
 
+BIG_CONTENT = json.dumps(
+    {
+        "success": True,
+        "data": [
+            {
+                "id": i,
+                "name": f"Game {i}",
+                "provider": "pragmaticplay",
+                "image": f"/capi/uploads/g{i}.webp",
+                "tags": ["slots", "new"] if i % 3 else ["slots"],
+                "rtp": 96.0 + (i % 7) / 10,
+            }
+            for i in range(230)
+        ],
+    },
+    separators=(",", ":"),
+)
+"""About 30 kB of JSON, like a games list: a content copy kept compressed, and a read compressed
+as it is sent (issue 30)."""
+
+
 def fixed_upstream(workdir: Path) -> Server:
+    big = workdir / "big.json"  # a file: nginx takes no 30 kB string in its configuration
+    big.write_text(BIG_CONTENT)
+    big.chmod(0o644)
+    workdir.chmod(0o711)  # nginx's workers (nobody, under root) must reach it
+
     def quoted(body: str) -> str:
         return "'" + body.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
     block = f"""
     default_type application/json;
     location = /api/player/login {{ return 200 {quoted(LOGIN)}; }}
+    location = /capi/lobby-slot-images {{ alias {big}; }}
+    location = /api/player/getStats {{ error_page 405 =200 /big.json; return 405; }}
+    location = /big.json {{ internal; alias {big}; }}
     location /capi/ {{ return 200 {quoted(CONTENT)}; }}
     location / {{ return 200 {quoted(BALANCE)}; }}
 """
@@ -261,7 +290,9 @@ rest = "{upstream}"
     return path
 
 
-def gateway(name: str, workdir: Path, upstream: Server, skins: int = 1, redis_url: str | None = None) -> Server:
+def gateway(
+    name: str, workdir: Path, upstream: Server, skins: int = 1, redis_url: str | None = None, checkout: Path = ROOT
+) -> Server:
     port = free_port()
     env = {
         "SKINS_FILE": str(skins_file(workdir, upstream.url, skins)),
@@ -272,7 +303,7 @@ def gateway(name: str, workdir: Path, upstream: Server, skins: int = 1, redis_ur
     }
     if redis_url:
         env["REDIS_URL"] = redis_url
-    return start(name, [PYTHON, "-m", "gateway", "--port", str(port)], port, workdir, env)
+    return start(name, [PYTHON, "-m", "gateway", "--port", str(port)], port, workdir, env, cwd=checkout)
 
 
 def redis(workdir: Path) -> tuple[Server, str]:
@@ -340,7 +371,10 @@ def log_in_players(base: str, count: int, path: Path) -> Path:
 # --- wrk ------------------------------------------------------------------------------------
 
 
-def lua_script(workdir: Path, name: str, method: str, path: str, sessions: Path | None, unique_query: bool) -> Path:
+def lua_script(
+    workdir: Path, name: str, method: str, path: str, sessions: Path | None, unique_query: bool, encoding: str = ""
+) -> Path:
+    """A wrk script; `encoding`: the `Accept-Encoding` it sends (none by default, as wrk)."""
     load = ""
     pick = "local h = {['Content-Type'] = 'application/json'}"
     if sessions:
@@ -355,6 +389,8 @@ end
             "local s = sessions[(i % #sessions) + 1]\n"
             "  local h = {['Content-Type'] = 'application/json', ['Cookie'] = s[1], ['X-XSRF-TOKEN'] = s[2]}"
         )
+    if encoding:
+        pick += f"\n  h['Accept-Encoding'] = '{encoding}'"
     target = f'"{path}?n=" .. i' if unique_query else f'"{path}"'
     body = '"{}"' if method == "POST" else "nil"
     script = workdir / f"{name}.lua"
@@ -575,6 +611,120 @@ def workers_ratios(rows: dict[str, dict[str, Any]]) -> dict[str, float]:
     }
 
 
+def bytes_cases(work: Path, gw: Server, sessions: Path, label: str = "") -> list[Case]:
+    """Issue 30's rows: a 30 kB content copy hit with gzip accepted (sent as stored) and with no
+    `Accept-Encoding` (inflated as sent), and a 30 kB personal read compressed as it is sent."""
+    chrome = "gzip, deflate, br, zstd"
+    big, read = "/capi/lobby-slot-images", "/api/player/getStats"
+    tag = gw.name
+    return [
+        Case(
+            f"gateway content hit c64, 30 kB, gzip accepted{label}",
+            gw,
+            lua_script(work, f"{tag}-big-gzip", "GET", big, None, False, "gzip"),
+            64,
+        ),
+        Case(
+            f"gateway content hit c64, 30 kB, br accepted{label}",
+            gw,
+            lua_script(work, f"{tag}-big-br", "GET", big, None, False, chrome),
+            64,
+        ),
+        Case(
+            f"gateway content hit c64, 30 kB, no Accept-Encoding{label}",
+            gw,
+            lua_script(work, f"{tag}-big-plain", "GET", big, None, False),
+            64,
+        ),
+        Case(
+            f"gateway 30 kB read c64, gzip accepted{label}",
+            gw,
+            lua_script(work, f"{tag}-read-gzip", "POST", read, sessions, False, "gzip"),
+            64,
+        ),
+        Case(
+            f"gateway 30 kB read c64, no Accept-Encoding{label}",
+            gw,
+            lua_script(work, f"{tag}-read-plain", "POST", read, sessions, False),
+            64,
+        ),
+    ]
+
+
+def main_bytes(before: Path | None) -> None:
+    """`python bench/throughput.py bytes [BEFORE_CHECKOUT]`: issue 30's rows beside today's
+    content hit, POST read and nginx rows, in one run; with a checkout of the code before the
+    change (e.g. `git worktree add --detach /tmp/before main`), the same rows on it too. Writes
+    bench/results/throughput_bytes.json."""
+    ensure_tools()
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp, servers() as running:
+        work = Path(tmp)
+        upstream = fixed_upstream(work)
+        proxy = nginx_proxy(work, upstream)
+        running += [upstream, proxy]
+        gateways = {"": gateway("gateway", work, upstream)}
+        if before is not None:
+            gateways[" (before)"] = gateway("gateway-before", work, upstream, checkout=before)
+        running += list(gateways.values())
+        cases = [
+            Case("nginx proxy c64", proxy, lua_script(work, "plain", "POST", "/api/cashier/balance", None, False), 64)
+        ]
+        for label, gw in gateways.items():
+            sessions = log_in_players(gw.url, 64, work / f"{gw.name}.sessions")
+            cases += [
+                Case(
+                    f"gateway POST read c64{label}",
+                    gw,
+                    lua_script(work, f"{gw.name}-post", "POST", "/api/cashier/balance", sessions, False),
+                    64,
+                ),
+                Case(
+                    f"gateway content hit c64{label}",
+                    gw,
+                    lua_script(work, f"{gw.name}-hit", "GET", "/capi/home-banners", None, False),
+                    64,
+                ),
+                *bytes_cases(work, gw, sessions, label),
+            ]
+        rows = interleaved(cases)
+    results = {
+        "machine": machine(),
+        "seconds_per_run": SECONDS,
+        "rounds": ROUNDS,
+        "rows": rows,
+        "ratios": bytes_ratios(rows),
+    }
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "throughput_bytes.json").write_text(json.dumps(results, indent=2) + "\n")
+    print(json.dumps(results["ratios"], indent=2))
+
+
+def bytes_ratios(rows: dict[str, dict[str, Any]], label: str = "") -> dict[str, float]:
+    def r(a: str, b: str) -> float:
+        return round(rows[a]["rps"] / rows[b]["rps"], 3) if a in rows and b in rows and rows[b]["rps"] else float("nan")
+
+    found = {
+        "content hit 30 kB gzip / content hit (small, uncompressed), c64": r(
+            "gateway content hit c64, 30 kB, gzip accepted", "gateway content hit c64"
+        ),
+        "content hit / nginx proxy, c64": r("gateway content hit c64", "nginx proxy c64"),
+        "content hit 30 kB gzip / nginx proxy, c64": r(
+            "gateway content hit c64, 30 kB, gzip accepted", "nginx proxy c64"
+        ),
+        "30 kB read gzip / 30 kB read uncompressed, c64": r(
+            "gateway 30 kB read c64, gzip accepted", "gateway 30 kB read c64, no Accept-Encoding"
+        ),
+    }
+    if "gateway POST read c64 (before)" in rows:
+        found["POST read / before, c64"] = r("gateway POST read c64", "gateway POST read c64 (before)")
+        found["content hit / before, c64"] = r("gateway content hit c64", "gateway content hit c64 (before)")
+        found["content hit 30 kB gzip / 30 kB uncompressed before, c64"] = r(
+            "gateway content hit c64, 30 kB, gzip accepted",
+            "gateway content hit c64, 30 kB, no Accept-Encoding (before)",
+        )
+    return found
+
+
 def main_workers() -> None:
     """`python bench/throughput.py workers`: only the workers rows and their ratios, printed."""
     ensure_tools()
@@ -744,6 +894,7 @@ def main() -> None:
                 64,
             ),
         ]
+        cases += bytes_cases(work, gw, few["gateway"])
         cases += workers_cases(work, upstream, redis_url, running)
         rows = interleaved(cases)
         per_read = redis_commands_per_request(gw_redis.url, few["gateway-redis"], redis_url)
@@ -753,7 +904,7 @@ def main() -> None:
         "rounds": ROUNDS,
         "wall_seconds": round(time.monotonic() - began),
         "rows": rows,
-        "ratios": {**ratios(rows), **workers_ratios(rows)},
+        "ratios": {**ratios(rows), **workers_ratios(rows), **bytes_ratios(rows)},
         "redis_per_read": per_read,
         "spa_initial_js_gzip_kb": spa_sizes(),
     }
@@ -917,5 +1068,7 @@ if __name__ == "__main__":
         redis_read()
     elif sys.argv[1:] == ["workers"]:
         main_workers()
+    elif sys.argv[1:2] == ["bytes"]:
+        main_bytes(Path(sys.argv[2]) if len(sys.argv) > 2 else None)
     else:
         main()

@@ -13,8 +13,9 @@ Route classes (`Route.policy`, the only meaning of "policy" in the project):
 
 A class gives a route its defaults (`CLASS_FACTS`: caching, joining, exclusivity, retries,
 deadline); an entry overrides any of them by keyword, and adds the facts of its own: a rate
-limit class, session effects, the login fields of its body, a skin's sports feed. The gateway
-reads all of these from the route; no route name appears in its code.
+limit class, session effects, the login fields of its body, a skin's sports feed, an answer that
+carries a secret (`SECRET_ANSWERS`: never compressed). The gateway reads all of these from the
+route; no route name appears in its code.
 
 Paths that carry the session id hold a `{wsession}` placeholder. Only the gateway
 fills it; the browser calls the path without that segment (`public_path`).
@@ -99,6 +100,8 @@ class Route(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     sports_feed: bool = False
     """A skin with its own sports feed URL gets this route's answers there (the whole URL)."""
     body: BodyCap = "json"
+    secret_answer: bool = False
+    """The answer carries a secret beside something the request named: never compressed (BREACH)."""
 
     @property
     def carries_session_in_path(self) -> bool:
@@ -149,10 +152,35 @@ def retries_of(policy: RouteClass, method: Method) -> Retries:
     return "any" if method == "GET" else "unsent"
 
 
+_SECRET_ACCOUNTS = ("login", "register", "logout")
+"""They set the gateway's cookies; login and register echo the login name."""
+_LAUNCHES = (
+    "ezugiLaunch",
+    "habaneroLaunch",
+    "endorphinaLaunch",
+    "btiLaunch",
+    "pragmaticLaunch",
+    "mancalaLaunch",
+    "rubyPlayLaunch",
+    "vivoLaunch",
+    "vibraLaunch",
+    "genericLaunch",
+    "mrGameURL",
+    "mPlayGameURL",
+)
+"""A launch token, or a URL holding one, beside the game the request named."""
+SECRET_ANSWERS = frozenset({*_SECRET_ACCOUNTS, *_LAUNCHES, "sportsAuth", "buy", "Mbuy"})
+"""Routes whose answers carry a secret (a launch token or a URL holding one, a session id, the
+payment form's fields) beside something the request named: never compressed (BREACH, issue 30;
+`Route.secret_answer`). The gateway's own `/bff/session` and `/bff/session/adopt` are never
+compressed either (they set cookies)."""
+
+
 def _route(method: Method, name: str, path: str, policy: RouteClass, auth: bool, **kw: Any) -> Route:
     """A route with its class's facts, overridden by any given here."""
     facts = dict(CLASS_FACTS[policy])
     facts["retries"] = retries_of(policy, method)
+    facts["secret_answer"] = name in SECRET_ANSWERS
     if kw.get("multipart"):
         facts["body"] = "upload"
     upstream = PREFIXES["/" + path.split("/")[1] + "/"]
@@ -512,6 +540,7 @@ ROUTES: tuple[Route, ...] = (
     ),
     _get("newReels", "/capi/new-reels", "content", False, content.ReelDealsList),
     _get("headerLinks", "/capi/header-links", "content", False, content.HeaderLinks),
+    _get("faqs", "/capi/faqs", "content", False, content.Faqs, summary="filters[locale][$eq], filters[status][$eq]"),
     _get(
         "media",
         "/capi/uploads/{file}",

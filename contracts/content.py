@@ -6,7 +6,7 @@ Media URLs are `/capi/uploads/<file>` on the skin's content upstream.
 
 from __future__ import annotations
 
-from typing import Generic, Literal, TypeVar
+from typing import Generic, Literal, TypeVar, get_args
 
 from contracts.base import Wire
 from contracts.locales import LOCALES, Locale
@@ -139,6 +139,24 @@ class HeaderLink(Wire, kw_only=True):
     icon: str | None = None
 
 
+FaqTopic = Literal["deposits", "withdrawals", "verification", "bonuses", "responsibleGaming", "account"]
+FAQ_TOPICS: tuple[FaqTopic, ...] = get_args(FaqTopic)
+
+
+class Faq(Wire, kw_only=True):
+    """`faqs`: one frequent question and its answer, per language (the footer's and side
+    menu's Frequent Questions, section 1). The collection is not shown in the spec: chosen
+    as the other collections are, one entry per question with its topic and its place."""
+
+    id: int
+    topic: FaqTopic
+    question: str
+    answer: str
+    order: int = 0
+    status: BannerStatus = "active"
+    locale: Locale
+
+
 HomeBanners = StrapiList[HomeBanner]
 LobbyBanners = StrapiList[LobbyBanner]
 FooterBanners = StrapiList[FooterBanner]
@@ -147,3 +165,4 @@ PokerBanners = StrapiList[PokerBanner]
 GamesLists = StrapiList[GamesList]
 ReelDealsList = StrapiList[ReelDeals]
 HeaderLinks = StrapiList[HeaderLink]
+Faqs = StrapiList[Faq]

@@ -59,6 +59,8 @@ class RegisterRequest(Wire, kw_only=True):
     wmReferenceId: str | None = None
     referralType: str | None = None
     address: RegisterAddress | None = None
+    # The form's promocode (section 3: the form holds it; only acceptTerms is named as not sent).
+    promocode: str | None = None
 
 
 class RegisterResponse(PlatformReply, kw_only=True):

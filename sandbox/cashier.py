@@ -493,8 +493,9 @@ def withdraw_systems(site: Site) -> list[PaymentSystem]:
 
 
 def _pick(systems: Sequence[PaymentSystem], pgid: str | None) -> list[PaymentSystem]:
-    """All systems, or the one whose id (or name) is `pgid`."""
-    if pgid is None:
+    """All systems (no pgid, or one without a value: `getPaymentSystems?pgid`), or the one whose
+    id (or name) is `pgid`."""
+    if not pgid:
         return list(systems)
     chosen = [s for s in systems if pgid.lower() in (str(s.id), s.name.lower())]
     if not chosen:

@@ -39,6 +39,7 @@ from contracts.content import (
 )
 from contracts.locales import Locale
 from sandbox import media
+from sandbox.faqs import seed_faqs
 from sandbox.media import BannerKind
 from sandbox.platform import Call, Registry, failure
 from sandbox.state import Site
@@ -113,12 +114,29 @@ EVOLUTION = _games(
     "Dragon Tiger Live|Texas Hold'em Live|Fan Tan Live|Deal or Spin",
 )
 CRASH = _games("vb-", "Fly and Win|Rocket Rush|Jet Cash|Balloon Pop|Star Crash|Paper Plane Pilot")
+HABANERO = _games(
+    "hb-",
+    "Hot Hot Fruit|Koi Gate|Lantern Luck|Wild Trucks|Nuwa|Fire Rooster|Mystic Fortune|Colossal Gems",
+)
+ENDORPHINA = _games(
+    "ed-",
+    "Chunky Monkey|Geisha|Voodoo|Twerk|Football Superstar|Minotaurus|Temple Cats|Taboo Spin",
+)
 
 # Provider lists (category None) come first, so `data[0]` of a provider filter is its list.
 PROVIDER_LISTS: Mapping[str, tuple[CatalogueGame, ...]] = {
     "rubyplay": RUBYPLAY,
     "mancala": MANCALA,
     "pragmaticplay": PRAGMATIC,
+}
+# Every other studio of the home provider chips with games of its own (the chips filter the slots
+# screen to any of them); vivogaming, ezugi and evenbetpoker have tables and a lobby, no list.
+MORE_PROVIDER_LISTS: Mapping[str, tuple[CatalogueGame, ...]] = {
+    "habanero": HABANERO,
+    "endorphina": ENDORPHINA,
+    "vibra": CRASH,
+    "evolution": EVOLUTION,
+    "pragmaticplaylivecasino": LIVE_BLACKJACK,
 }
 NEW_PER_PROVIDER = 5
 FIRST_NUMBERS = (
@@ -130,6 +148,8 @@ FIRST_NUMBERS = (
     (4201, LIVE_BLACKJACK),
     (4301, EVOLUTION),
     (4401, CRASH),
+    (4501, HABANERO),
+    (4601, ENDORPHINA),
 )
 # The numeric `Id` of every game (mancala launches by it), the same in every list.
 NUMBERS: Mapping[str, int] = {
@@ -200,6 +220,7 @@ def seed_content(site: Site, rng: random.Random) -> dict[str, Sequence[object]]:
         "gamesLists": _games_lists(rng),
         "newReels": _reel_deals(rng),
         "headerLinks": _header_links(),
+        "faqs": seed_faqs(site.name),
     }
 
 
@@ -277,6 +298,9 @@ def _games_lists(rng: random.Random) -> list[GamesList]:
         games = [game(g, provider, int(i in new)) for i, g in enumerate(catalogue)]
         for locale in BANNER_GROUP_ORDER:
             add(provider, games, locale)
+    for provider, catalogue in MORE_PROVIDER_LISTS.items():  # no draw: the rest of the seed stays as it was
+        for locale in BANNER_GROUP_ORDER:
+            add(provider, [game(g, provider) for g in catalogue], locale)
     for provider, catalogue in PROVIDER_LISTS.items():
         retired = GamesList(
             id=len(lists) + 1,
@@ -436,6 +460,11 @@ async def new_reels(call: Call) -> content.ReelDealsList:
 @routes("headerLinks")
 async def header_links(call: Call) -> content.HeaderLinks:
     return strapi_list(call, "headerLinks")
+
+
+@routes("faqs")
+async def faqs(call: Call) -> content.Faqs:
+    return strapi_list(call, "faqs")
 
 
 @routes("media")

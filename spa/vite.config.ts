@@ -58,5 +58,7 @@ export default defineConfig(({ command }) => ({
     exclude: [...configDefaults.exclude, "src/console/**"],
     restoreMocks: true,
     unstubGlobals: true,
+    // A file's first whole-app render loads its lazy screens: over 5 s on a busy 2-core machine.
+    testTimeout: 15_000,
   },
 }));

@@ -63,6 +63,16 @@ class Branding(msgspec.Struct, forbid_unknown_fields=True, frozen=True, rename="
         return public
 
 
+class Features(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The operator's switches for a skin's screens; an unset switch is on. Off hides every link
+    to the flow's screens and sends a visit to any of them home."""
+
+    deposits: bool = True
+    """/deposit and its result screens (deposit-success, -failed, -pending, depositresponse)."""
+    withdrawals: bool = True
+    """/withdraw."""
+
+
 class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     id: Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9-]{1,32}$")]
     site_id: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
@@ -84,7 +94,7 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     poker_downloads: dict[PokerSystem, HttpUrl] = {}
     """The operator's poker client installers, offered to logged-in players on /poker."""
     branding: Branding = Branding()
-    features: dict[str, bool] = {}
+    features: Features = Features()
 
     def allows_payment_to(self, url: str) -> bool:
         """Whether `url` is an http(s) address on one of the skin's payment origins."""
@@ -104,7 +114,7 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
             "defaultLocale": self.default_locale,
             "locales": list(self.locales),
             "branding": self.branding.public(self.default_locale),
-            "features": dict(self.features),
+            "features": msgspec.to_builtins(self.features),
             "sportsbookUrl": self.sportsbook_url,
             "pokerDownloads": dict(self.poker_downloads),
         }
@@ -269,7 +279,7 @@ def _demo_skin(
         payment_hosts=[sandbox_url],
         poker_downloads=downloads,
         branding=Branding(**colours, operator_line=_demo_line(name)),
-        features={"deposits": True, "withdrawals": True},
+        features=Features(),
     )
 
 

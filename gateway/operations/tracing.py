@@ -54,8 +54,12 @@ class Tracing:
             span.set_attribute("bff.route", route)
 
     @contextmanager
-    def upstream(self, route: str, method: str, upstream: str, headers: dict[str, str]) -> Iterator[Any]:
-        """A client span around one upstream attempt; `traceparent` goes into `headers`."""
+    def upstream(
+        self, route: str, method: str, upstream: str, headers: dict[str, str], request_id: str = ""
+    ) -> Iterator[Any]:
+        """A client span around one upstream attempt; `traceparent` goes into `headers`. The span
+        names the player's request (`request_id`) and, when it differs (a content call's own,
+        made for its shared flight), the id the platform was sent."""
         if not self.enabled:
             with nullcontext() as nothing:
                 yield nothing
@@ -68,7 +72,8 @@ class Tracing:
             attributes={
                 "http.request.method": method,
                 "bff.upstream": upstream,
-                "bff.request_id": headers.get("x-request-id", ""),
+                "bff.request_id": request_id or headers.get("x-request-id", ""),
+                "bff.upstream_request_id": headers.get("x-request-id", ""),
             },
         ) as span:
             propagate.inject(headers)

@@ -10,7 +10,8 @@ docs/architecture.md, in order, one module each, passing one `Exchange` along:
                             (`joining.py`); a flight's call is one `UpstreamCall`, run by
 5. the upstream caller (`gateway.upstream.caller`: breaker, deadline, attempts, the pool)
 6. observe  (`observe.py`)  once per call, what the answer does to the session; once per
-                            request, what the player is sent
+                            request, what the player is sent (`encoding.py`: `private,
+                            no-store`, compressed as sent)
 
 The first stage that answers (a refusal, a cached copy, a replay) ends the request.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from gateway.http.asgi import Outgoing
+from gateway.pipeline.encoding import personal
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.observe import Observe
 from gateway.pipeline.plan import Plan
@@ -40,4 +42,4 @@ class Pipeline:
             refused = await stage.run(x)
             if refused is not None:
                 return await self.observe.finish(x, refused)
-        return await self.observe.finish(x, await self.plan.run(x))
+        return personal(x, await self.observe.finish(x, await self.plan.run(x)))

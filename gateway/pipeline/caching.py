@@ -3,25 +3,35 @@ platform's `Cache-Control` allows (`gateway.shared.cache`). A fresh copy is a HI
 freshness but within stale-while-revalidate is served STALE while one refresh runs (on any
 instance); an expired copy is asked again, conditionally where it has validators (a 304 makes it
 REVALIDATED); when the platform fails, a copy within stale-if-error is served STALE instead.
-The browser's own conditionals are answered from the copy served (304)."""
+
+Toward the browser a copy is its stored bytes (`gateway.http.stored`: brotli and gzip made once
+when the copy was made), the variant the request accepts, with the gateway's strong ETag for that
+variant and `Vary: Accept-Encoding`; the browser's `If-None-Match` naming it is answered 304 with
+no body. The platform's own `ETag` and `Last-Modified` stay the copy's, to revalidate it upstream.
+`Cache-Control`: the platform's when it gives the browser a lifetime (`max-age`, less `Age`) or
+forbids keeping, else `no-cache`: the browser keeps the copy and asks each time, a 304 of a few
+hundred bytes while it is unchanged."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from contracts.catalogue import Caching
 from gateway.http.asgi import Outgoing
+from gateway.http.stored import StoredBody, served
 from gateway.operations.lifecycle import Lifecycle
+from gateway.pipeline.encoding import on_the_fly
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flight, Flights, sorted_query
 from gateway.pipeline.observe import reply
 from gateway.shared import keys
-from gateway.shared.cache import ContentCache, Entry, not_modified, validators
+from gateway.shared.cache import ContentCache, Entry, directives, validators
 from gateway.upstream.outcome import Outcome
 
 Flying = Callable[[Mapping[str, str]], Flight]
 """A flight for the route, asking with these validators (none: the whole answer)."""
+_REMEMBERED_BYTES = 1024 * 1024
 
 
 @dataclass
@@ -29,13 +39,17 @@ class ContentPlan:
     cache: ContentCache
     flights: Flights
     lifecycle: Lifecycle
+    _made: dict[str, tuple[Outcome, Entry | None]] = field(default_factory=dict)
+    """By key, the copy last made and the outcome it was made of: requests joined to one flight in
+    this process share its outcome, so it is compressed once, for the first, and the others'
+    `_keep` finds it here."""
 
     async def serve(self, x: Exchange, flying: Flying) -> Outgoing:
         skin, route = x.site()
         cache, caching, whole = self.cache, route.cache, flying({})
         if caching is None:  # content the gateway never keeps (`Route.cache`): joined, then passed on
             joined = await self.flights.join(x, whole)
-            return joined if isinstance(joined, Outgoing) else reply(x, joined)
+            return joined if isinstance(joined, Outgoing) else on_the_fly(x, reply(x, joined))
         key = keys.content(skin.id, x.incoming.path, sorted_query(x.incoming.query))
         entry = await cache.get(key)
         state = cache.state(entry) if entry is not None else None
@@ -57,21 +71,30 @@ class ContentPlan:
                 return cached_copy(cache, x, entry, "REVALIDATED")
             outcome = await whole()  # a joined revalidation this instance holds no copy for
         if outcome.status == 200 and outcome.failure is None:
-            await self._keep(caching, key, outcome, had_copy=entry is not None)
-            if not_modified(x.incoming.headers, outcome.headers):
-                return not_modified_answer(x, outcome.headers, "MISS")
-        fresh = reply(x, outcome)
-        fresh.headers.append((b"x-cache", b"MISS"))
+            kept = await self._keep(caching, key, outcome, had_copy=entry is not None)
+            if kept is not None:
+                return cached_copy(cache, x, kept, "MISS")
         x.ctx.cache = "MISS"
+        fresh = on_the_fly(x, reply(x, outcome))  # not kept (private, too large, an error): as sent
+        fresh.headers.append((b"x-cache", b"MISS"))
         return fresh
 
-    async def _keep(self, caching: Caching, key: str, outcome: Outcome, had_copy: bool) -> None:
-        """Keeps a copy when the platform allows it; otherwise an old copy goes too."""
+    async def _keep(self, caching: Caching, key: str, outcome: Outcome, had_copy: bool) -> Entry | None:
+        """Keeps a copy when the platform allows it; otherwise an old copy goes too. Requests
+        joined to one flight in this process share the copy its first made (and stored)."""
+        made = self._made.get(key)
+        if made is not None and made[0] is outcome:
+            return made[1]
         entry = self.cache.entry(caching, outcome)
+        if len(outcome.body) <= _REMEMBERED_BYTES:  # held a little while: bounded in number and size
+            if len(self._made) >= 64:
+                self._made.clear()
+            self._made[key] = (outcome, entry)
         if entry is not None:
             await self.cache.put(key, entry)
         elif had_copy:
             await self.cache.forget(key)
+        return entry
 
     async def _refresh(self, caching: Caching, key: str, call: Flight) -> Entry | None:
         """The copy a background refresh brings (`ContentCache.refresh_once` keeps it)."""
@@ -84,19 +107,47 @@ class ContentPlan:
         return entry
 
 
+_UPSTREAM_VALIDATORS = frozenset({"etag", "last-modified"})
+
+
 def cached_copy(cache: ContentCache, x: Exchange, entry: Entry, state: str) -> Outgoing:
-    """A cached copy with its age; it carries no session, so it sets no cookie."""
-    x.ctx.dedup, x.ctx.cache = f"cache-{state.lower()}", state
-    headers = {**entry.answer.headers, "age": str(cache.age(entry))}
-    if not_modified(x.incoming.headers, headers):
-        return not_modified_answer(x, headers, state)
-    listed = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in headers.items()]
-    listed.append((b"x-cache", state.encode()))
-    return Outgoing(entry.answer.status, listed, entry.answer.body)
+    """A cached copy with its age, in the encoding the request accepts; it carries no session, so
+    it sets no cookie."""
+    if state != "MISS":
+        x.ctx.dedup = f"cache-{state.lower()}"
+    x.ctx.cache = state
+    kept, heads = _shown(entry)
+    extra = [(b"age", str(cache.age(entry)).encode()), (b"x-cache", state.encode())]
+    return served(kept, entry.answer.status, heads, x.incoming.headers, extra)
 
 
-def not_modified_answer(x: Exchange, headers: dict[str, str], state: str) -> Outgoing:
-    """The browser's own copy is current: 304 with the headers that describe it, no body."""
-    listed = [(n.encode("latin-1"), v.encode("latin-1")) for n, v in headers.items() if n != "content-type"]
-    listed.append((b"x-cache", state.encode()))
-    return Outgoing(304, listed)
+_heads: dict[int, tuple[Entry, StoredBody, list[tuple[bytes, bytes]]]] = {}
+
+
+def _shown(entry: Entry) -> tuple[StoredBody, list[tuple[bytes, bytes]]]:
+    """A copy's body and its headers as the browser gets them, made once per copy (a hit pays
+    for neither; copies live in the cache's LRU, so they are known by identity, a few thousand)."""
+    found = _heads.get(id(entry))
+    if found is not None and found[0] is entry:
+        return found[1], found[2]
+    kept = entry.stored_body()
+    shown = browser_headers(entry.answer.headers, kept)
+    heads = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in shown.items()]
+    if len(_heads) >= 4096:
+        _heads.clear()
+    _heads[id(entry)] = (entry, kept, heads)
+    return kept, heads
+
+
+def browser_headers(platform: dict[str, str], kept: StoredBody) -> dict[str, str]:
+    """What the browser is told of a copy besides its ETag: the platform's headers without its
+    validators (the copy's own, to ask the platform), `Cache-Control` as the module says, `Vary`
+    with `Accept-Encoding` where the copy exists in more than one encoding."""
+    headers = {name: value for name, value in platform.items() if name not in _UPSTREAM_VALIDATORS}
+    control = directives(platform.get("cache-control"))
+    if not control.keys() & {"max-age", "no-cache", "no-store"}:
+        headers["cache-control"] = "no-cache"
+    if kept.compressed:
+        varies = platform.get("vary")
+        headers["vary"] = f"{varies}, accept-encoding" if varies else "accept-encoding"
+    return headers

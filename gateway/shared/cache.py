@@ -30,13 +30,16 @@ from typing import Literal
 import msgspec
 
 from contracts.catalogue import Caching
+from gateway.http.stored import StoredBody
 from gateway.shared import keys
 from gateway.shared.store import MAX_VALUE_BYTES, Shared, StoreUnavailable, TooLarge
 from gateway.upstream.outcome import Outcome
 
 State = Literal["HIT", "STALE", "MISS"]
-FORWARDED = frozenset({"accept", "user-agent"})
-"""Request headers content calls forward: an answer that varies on one of them is not cached."""
+FORWARDED: frozenset[str] = frozenset()
+"""Request headers of the browser's that content calls forward: none (`upstream/call.py` sends
+the platform only the gateway's own), so a platform's `Vary` on one of them splits no copy: it only
+ever sees the gateway's values. An answer that varies on one of them would not be cached."""
 
 
 @dataclass(frozen=True)
@@ -51,16 +54,23 @@ class CacheConfig:
     """Per skin in the shared store: the oldest copies go first past it."""
 
 
-class Entry(msgspec.Struct, array_like=True):
+class Entry(msgspec.Struct, array_like=True, tag="c2"):
+    """A copy (tagged: a copy an older gateway wrote decodes as none, and is fetched again)."""
+
     stored: float
     answer: Outcome
-    """The platform's answer (its status is 200)."""
+    """The platform's answer (its status is 200); its body is empty when `kept` holds it."""
     fresh_s: float = 30.0
     """How long after `stored` the copy is fresh (0: revalidated before each use)."""
     stale_s: float = 0.0
     """How long past freshness it may be served while one refresh runs."""
     error_s: float = 0.0
     """How long past freshness it may be served when the platform fails."""
+    kept: StoredBody | None = None
+    """The body compressed once when the copy was made (`gateway.http.stored`); None: `answer.body`."""
+
+    def stored_body(self) -> StoredBody:
+        return self.kept if self.kept is not None else StoredBody.pack(self.answer.body, "")
 
 
 def directives(header: str | None) -> dict[str, str]:
@@ -118,7 +128,7 @@ class ContentCache:
         return entry
 
     async def put(self, key: str, entry: Entry) -> None:
-        if len(entry.answer.body) > self.config.max_body_bytes:
+        if len(entry.answer.body) + (entry.kept.kept_bytes if entry.kept else 0) > self.config.max_body_bytes:
             return
         self._remember(key, entry)
         keep_ms = int((self.config.stale_if_error_s + self.config.stale_while_revalidate_s) * 1000) + 60_000
@@ -132,12 +142,21 @@ class ContentCache:
             del self._local[key]
         return len(doomed)
 
-    def entry(self, caching: Caching, answer: Outcome) -> Entry | None:
+    def entry(self, caching: Caching, answer: Outcome, kept: StoredBody | None = None) -> Entry | None:
         """The copy to keep of an answer, its lifetimes from its own headers (else the route's,
-        else the configured ones); None when it may not be kept."""
+        else the configured ones), its body compressed now (or `kept`, the copy's own when a 304
+        confirmed it); None when it may not be kept."""
         headers = answer.headers
-        if answer.status != 200 or not shareable(headers) or len(answer.body) > self.config.max_body_bytes:
+        if answer.status != 200 or not shareable(headers):
             return None
+        if kept is None:
+            # compressing is bounded by what the store could hold (text shrinks 5-10x, hence 16x)
+            if len(answer.body) > 16 * self.config.max_body_bytes:
+                return None
+            kept = StoredBody.pack(answer.body, headers.get("content-type", "application/json"))
+            if kept.kept_bytes > self.config.max_body_bytes:
+                return None
+            answer = Outcome(answer.status, answer.headers, b"")
         control = directives(headers.get("cache-control"))
         fresh = _lifetime(control, headers)
         if fresh is None:  # no lifetime given: the route's, as RFC 9111 4.2.2 allows
@@ -151,7 +170,7 @@ class ContentCache:
             stale = 0.0 if strict else _either(caching.stale_while_revalidate_s, self.config.stale_while_revalidate_s)
         if on_error is None:
             on_error = 0.0 if strict else _either(caching.stale_if_error_s, self.config.stale_if_error_s)
-        return Entry(self.clock(), answer, fresh, stale, on_error)
+        return Entry(self.clock(), answer, fresh, stale, on_error, kept)
 
     def state(self, entry: Entry) -> State | None:
         """HIT or STALE (servable now), or None (must be fetched, or revalidated)."""
@@ -171,8 +190,9 @@ class ContentCache:
     def revalidated(self, entry: Entry, caching: Caching, headers: dict[str, str]) -> Entry:
         """The copy confirmed by a 304: fresh again, with the 304's newer headers (RFC 9111 4.3.4)."""
         answer = Outcome(entry.answer.status, {**entry.answer.headers, **headers}, entry.answer.body)
-        renewed = self.entry(caching, answer)
-        return renewed if renewed is not None else Entry(self.clock(), answer, 0.0)
+        kept = entry.stored_body()
+        renewed = self.entry(caching, answer, kept)
+        return renewed if renewed is not None else Entry(self.clock(), answer, 0.0, kept=kept)
 
     async def forget(self, key: str) -> None:
         """An answer that may no longer be kept replaces the copy: the copy goes too."""
@@ -242,20 +262,3 @@ def validators(entry: Entry) -> dict[str, str]:
     if modified := entry.answer.headers.get("last-modified"):
         found["if-modified-since"] = modified
     return found
-
-
-def not_modified(asked: dict[str, str], headers: dict[str, str]) -> bool:
-    """Whether the browser's own copy (its If-None-Match / If-Modified-Since) is this answer."""
-    etag = headers.get("etag")
-    if (wanted := asked.get("if-none-match")) is not None:
-        if etag is None:
-            return False
-        tags = {tag.strip().removeprefix("W/") for tag in wanted.split(",")}
-        return "*" in tags or etag.removeprefix("W/") in tags
-    since, modified = asked.get("if-modified-since"), headers.get("last-modified")
-    if since is None or modified is None:
-        return False
-    try:
-        return parsedate_to_datetime(modified) <= parsedate_to_datetime(since)
-    except (TypeError, ValueError):
-        return False

@@ -19,6 +19,7 @@ from contracts.catalogue import Route
 from gateway.config.skins import Skin
 from gateway.http.asgi import Incoming, RequestContext
 from gateway.http.clients import TrustedProxies
+from gateway.http.security import request_id
 from gateway.shared.session import Session
 from gateway.upstream.pools import UpstreamClients
 from gateway.upstream.transport import Pool
@@ -31,10 +32,16 @@ FORWARDED_REQUEST_HEADERS = (
     "if-none-match",
     "if-modified-since",
 )
-# Content is anonymous and cached per skin + path + query: nothing else may vary its answer. The
-# browser's conditionals are answered by the gateway from the copy it serves, never forwarded (a
-# joined flight would hand its 304 to a visitor who asked for the whole answer).
-CONTENT_REQUEST_HEADERS = ("accept", "user-agent")
+GATEWAY_AGENT = "casino-bff"
+CONTENT_HEADERS = {"accept": "*/*", "user-agent": GATEWAY_AGENT, "accept-encoding": "gzip"}
+"""What a content call sends besides `siteid`, the gateway's request id and the copy's own
+validators: nothing of the browser's. A content copy is shared by everyone whose request has its
+key (skin, path, sorted query), so the platform must see nothing else that a browser can vary: a
+platform that built device banners from `User-Agent`, picked an image format by `Accept` or
+targeted a country by `X-Forwarded-For` without saying `Vary` would have its first caller's answer
+served to everyone. The browser's conditionals are answered by the gateway from the copy it serves,
+never forwarded (a joined flight would hand its 304 to a visitor who asked for the whole answer).
+The README's *Bytes on the wire* holds the header-by-header table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +75,8 @@ class UpstreamCall:
     """... with the length the browser declared, when it did."""
     encoding: str | None = None
     """A binary answer's `Accept-Encoding`, the browser's (passed through untouched, so any will do)."""
+    keep_gzip: bool = False
+    """The platform's gzip is kept as it came and only checked (`passes_through`)."""
 
     def asking(self, conditions: Mapping[str, str]) -> UpstreamCall:
         """The same call, asking whether the copy with these validators is still current."""
@@ -100,22 +109,25 @@ class Calls:
         if route.binary:
             encoding = incoming.headers.get("accept-encoding")
         headers = self.headers(incoming, ctx, skin, route, session)
-        return UpstreamCall(skin, route, target, headers, body, session, ctx, upload, length, encoding)
+        keep = passes_through(route)
+        return UpstreamCall(skin, route, target, headers, body, session, ctx, upload, length, encoding, keep)
 
     def headers(
         self, incoming: Incoming, ctx: RequestContext, skin: Skin, route: Route, session: Session
     ) -> dict[str, str]:
-        content = route.policy == "content"
+        if route.policy == "content":
+            # the gateway's own id for the call: a browser's (kept for its own log line) echoed
+            # into a body would be stored for everyone
+            return {**CONTENT_HEADERS, "siteid": skin.site_id, "x-request-id": request_id(None)}
         given = incoming.headers
-        allowed = CONTENT_REQUEST_HEADERS if content else FORWARDED_REQUEST_HEADERS
-        headers = {name: value for name in allowed if (value := given.get(name)) is not None}
+        headers = {name: value for name in FORWARDED_REQUEST_HEADERS if (value := given.get(name)) is not None}
         headers["siteid"] = skin.site_id
-        if session.data.wsession and not content:
+        if session.data.wsession:
             headers["wsession"] = session.data.wsession
         headers["x-request-id"] = ctx.request_id
         headers["x-forwarded-for"], headers["x-forwarded-proto"] = self.proxies.forwarded(incoming)
-        # Bodies the gateway reads (login, SESSION_EXPIRED) must arrive uncompressed.
-        headers["accept-encoding"] = "identity"
+        # The platform's gzip saves its link; the transport inflates what the gateway reads, within its cap.
+        headers["accept-encoding"] = "gzip"
         return headers
 
     def target(self, skin: Skin, route: Route, params: Mapping[str, str], session: Session, query: str) -> Target:
@@ -133,6 +145,18 @@ class Calls:
         origin, base_path = found
         path = (base_path + path or "/") + (f"?{query}" if query else "")
         return Target(self.clients.upstream(origin), origin, path, upstream)
+
+
+def passes_through(route: Route) -> bool:
+    """Whether nothing in the gateway reads this route's answers but observe's `SESSION_EXPIRED`
+    check, so the platform's gzip may go to the browser as it came: a `read` with no session
+    effect, no rate limit (whose `success` gives places back), no secret answer, not streamed."""
+    return (
+        route.policy == "read"
+        and not (route.binary or route.multipart or route.secret_answer)
+        and route.session is None
+        and route.limit is None
+    )
 
 
 def split_base(base: str) -> tuple[str, str]:

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+import zlib
 from collections.abc import Mapping
 from http.cookies import SimpleCookie
 
 import httpx
 import structlog
 
+from contracts.base import SESSION_EXPIRED
 from contracts.catalogue import RouteClass
 from gateway.http.security import XSRF_COOKIE
 from gateway.operations.metrics import Metrics
@@ -47,6 +49,7 @@ RETURNED_RESPONSE_HEADERS = frozenset(
     }
 )
 UPSTREAM_XSRF_HEADER = "X-XSRF-TOKEN"
+SESSION_EXPIRED_NEEDLE = SESSION_EXPIRED.encode()
 MAX_COOKIES, MAX_COOKIE_BYTES = 32, 4096
 """A platform's cookies kept per origin, and the largest value kept (a browser's own limits)."""
 log = structlog.get_logger("gateway.upstream")
@@ -90,7 +93,7 @@ class Caller:
         body = call.upload if call.upload is not None else call.body
         started = time.perf_counter()
         try:
-            with self.tracing.upstream(route.name, route.method, call.target.upstream, sent):
+            with self.tracing.upstream(route.name, route.method, call.target.upstream, sent, call.ctx.request_id):
                 timeouts = self.timings[route.deadline].timeouts
                 answer = await call.target.transport.stream(
                     route.method, call.target.path, sent, body, timeouts, call.length
@@ -134,12 +137,14 @@ class Caller:
             await asyncio.sleep(backoff(attempt))
 
     async def _send(self, call: UpstreamCall, timing: CallTiming) -> Answer:
-        """One attempt, its answer read whole."""
+        """One attempt, its answer read whole (a passed-through read's gzip kept as it came, and
+        checked for `SESSION_EXPIRED`: `UpstreamCall.keep_gzip`)."""
         route, target, sent = call.route, call.target, self._with_jar(call)
+        keep = SESSION_EXPIRED_NEEDLE if call.keep_gzip else b""
         if not self.tracing.enabled:
-            return await target.transport.request(route.method, target.path, sent, call.body, timing.timeouts)
-        with self.tracing.upstream(route.name, route.method, target.upstream, sent) as span:
-            answer = await target.transport.request(route.method, target.path, sent, call.body, timing.timeouts)
+            return await target.transport.request(route.method, target.path, sent, call.body, timing.timeouts, keep)
+        with self.tracing.upstream(route.name, route.method, target.upstream, sent, call.ctx.request_id) as span:
+            answer = await target.transport.request(route.method, target.path, sent, call.body, timing.timeouts, keep)
             self.tracing.status(span, answer.status)
             return answer
 
@@ -192,11 +197,19 @@ class Caller:
 
 
 def returned(answer: Answer) -> Outcome:
-    """The platform's answer, with the headers a browser may see."""
+    """The platform's answer, with the headers a browser may see. A gzip body kept as it came
+    (`Answer.encoded`) stays so, saying `content-encoding: gzip`, unless it mentions
+    `SESSION_EXPIRED`: then it is inflated whole (it was checked and is within the cap), since
+    observe reads it."""
     headers: dict[str, str] = {}
     for name, value in answer.headers:
         if name in RETURNED_RESPONSE_HEADERS and name not in headers:
             headers[name] = value
+    if answer.encoded:
+        if not answer.mentions:
+            headers["content-encoding"] = "gzip"
+            return Outcome(answer.status, headers, answer.body)
+        return Outcome(answer.status, headers, zlib.decompress(answer.body, 31))
     return Outcome(answer.status, headers, answer.body)
 
 

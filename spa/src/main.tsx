@@ -14,7 +14,8 @@ import { makeStore } from "./app/store";
 import { configApi } from "./lib/config/configApi";
 import { contentApi } from "./lib/content/contentApi";
 import { sessionApi } from "./lib/session/sessionApi";
-import i18n from "./i18n";
+import i18n, { applySkinLanguage } from "./i18n";
+import { chosenLanguage } from "./i18n/language";
 import { localeOf } from "./i18n/useLocale";
 import { nextTask } from "./utils/nextTask";
 
@@ -25,19 +26,30 @@ blockF12(window);
 const store = makeStore();
 // Every screen needs the skin and the session: ask for both now rather than after the first
 // screen's code has arrived (the layout's hooks then find them in flight or answered).
-void store.dispatch(configApi.util.prefetch("getConfig", undefined, {}));
+const config = store.dispatch(configApi.endpoints.getConfig.initiate(undefined, { subscribe: false }));
 void store.dispatch(sessionApi.util.prefetch("getSession", undefined, {}));
+// The skin decides the language when the visitor chose none (its default) or one it does not offer.
+const language = config.unwrap().then(
+  (answer) => applySkinLanguage(answer.skin),
+  () => undefined, // no skin: the stored choice or Spanish; the layout shows what failed
+);
 // The lobby's first view is its banners: when the lobby is the first screen, their lists are
-// asked for now too, not once its texts have arrived and it has rendered.
-if (LOBBY_PATHS.has(window.location.pathname)) {
+// asked for now too (in the language the page will be in), not once its texts have arrived.
+function prefetchLobbyBanners() {
   const locale = localeOf(i18n.language);
   void store.dispatch(contentApi.util.prefetch("getHomeBanners", locale, {}));
   void store.dispatch(contentApi.util.prefetch("getLobbyBanners", locale, {}));
+}
+if (LOBBY_PATHS.has(window.location.pathname)) {
+  if (chosenLanguage() !== null) prefetchLobbyBanners();
+  else void language.then(prefetchLobbyBanners);
 }
 // Evaluating the entry's modules is one long task already: the router (which starts loading the
 // screen's code) and the first render each run in a task of their own, not at its end.
 async function start(root: HTMLElement) {
   await nextTask();
+  // A first visitor is greeted in the skin's language from the first render.
+  if (chosenLanguage() === null) await language;
   const router = createBrowserRouter(appRoutes);
   await nextTask();
   createRoot(root).render(

@@ -175,11 +175,20 @@ class Network:
         raise AssertionError(f"{self.page.url} did not settle in {timeout:.0f} s (requests in flight: {pending})")
 
 
-def run_checks(page: Page, known: tuple[frozenset[str], frozenset[str]] = (KEYS, NAMESPACES)) -> list[dict[str, Any]]:
+# What the sweep looks for; `hidden` (a box's content behind a sideways scroll or cut, text past
+# the screen's edge) is asked for where every value must read whole.
+SWEEP_CHECKS = ("overflow", "cut", "overlap", "spill")
+
+
+def run_checks(
+    page: Page,
+    known: tuple[frozenset[str], frozenset[str]] = (KEYS, NAMESPACES),
+    checks: tuple[str, ...] = SWEEP_CHECKS,
+) -> list[dict[str, Any]]:
     """The checks' problems on the current screen, untranslated keys (of `known`) included."""
     result: dict[str, Any] = page.evaluate(CHECKS)
     problems: list[dict[str, Any]] = []
-    for check in ("overflow", "cut", "overlap", "spill"):
+    for check in checks:
         found = [p for p in result["problems"] if p["check"] == check]
         problems += found[:MOST_PER_CHECK]
         if len(found) > MOST_PER_CHECK:

@@ -1,5 +1,6 @@
 // The layout sweep's checks (tests/e2e/layout.py), run in the page: they return the problems
-// found and the visible text (for untranslated keys).
+// found and the visible text (for untranslated keys). `hidden` (content behind a sideways scroll
+// or cut) is reported to the callers that ask for it (the phone's account pages).
 //
 // Controls are links, buttons, inputs and selects. Overlaps are looked for inside one region (the
 // header, a dialog such as the side menu or the login popup, a form), a button drawn inside its
@@ -121,6 +122,28 @@
     if (reach > 1) {
       problems.push({ check: 'spill', message: `its content reaches ${round(reach)}px past its ${el.clientWidth}px box`,
                       elements: [describe(el)] });
+    }
+  }
+
+  // What a player cannot read whole without scrolling a box sideways: a box whose content is
+  // wider than it and scrolls or is clipped (an ellipsis included), and text that crosses the
+  // screen's edge or is cut by a box that clips it. Fields aside: a long value scrolls in them.
+  for (const el of document.body.querySelectorAll('*')) {
+    if (field(el) || !shown(el)) continue;
+    const style = getComputedStyle(el);
+    if (style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1) {
+      const how = style.textOverflow === 'ellipsis' ? ' (cut with an ellipsis)' : '';
+      problems.push({ check: 'hidden', message: `${el.scrollWidth}px of content in a ${el.clientWidth}px box${how}`,
+                      elements: [describe(el)] });
+      continue;
+    }
+    const text = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (!text) continue;
+    const r = el.getBoundingClientRect(), c = clipped(el);
+    if (r.left < -0.5 || r.right > view + 0.5) {
+      problems.push({ check: 'hidden', message: `text crosses the edge of the ${view}px screen`, elements: [describe(el)] });
+    } else if (c.left > r.left + 0.5 || c.right < r.right - 0.5) {
+      problems.push({ check: 'hidden', message: 'text cut by a box that clips it', elements: [describe(el)] });
     }
   }
 

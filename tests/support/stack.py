@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
-START_WITHIN_S = 120
+START_WITHIN_S = float(os.environ.get("STACK_START_S", "120"))  # a loaded machine needs more
 """How long the product may take to answer at start (on a shared machine under load, a minute)."""
 
 
@@ -45,10 +45,17 @@ class Stack:
         return self.process.returncode
 
 
-def start_stack(log_dir: Path, env: dict[str, str] | None = None, port: int | None = None, root: Path = ROOT) -> Stack:
-    """The product of the checkout at `root` (this one by default), with this interpreter."""
+def start_stack(
+    log_dir: Path,
+    env: dict[str, str] | None = None,
+    port: int | None = None,
+    root: Path = ROOT,
+    sandbox_port: int | None = None,
+) -> Stack:
+    """The product of the checkout at `root` (this one by default), with this interpreter; a skins
+    file (`SKINS_FILE` in `env`) that names the sandbox needs its port chosen first."""
     port = port or free_port()
-    sandbox_port = free_port()
+    sandbox_port = sandbox_port or free_port()
     log_path = log_dir / f"stack-{port}.log"
     environment = {**os.environ, "GATEWAY_ENV": "development", "LOG_FORMAT": "json", **(env or {})}
     environment.setdefault("CONFIG_HISTORY_FILE", str(log_dir / f"history-{port}.jsonl"))  # not the checkout's var/

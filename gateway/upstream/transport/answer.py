@@ -40,6 +40,11 @@ class Answer:
     body: bytes = b""
     stream: AsyncIterator[bytes] | None = None
     close: Callable[[], Awaitable[None]] | None = None
+    encoded: bool = False
+    """The body is the platform's gzip as it came (asked with `keep_gzip`): checked whole and
+    within the cap as it arrived, never inflated into memory."""
+    mentions: bool = False
+    """With `encoded`: the inflated bytes hold the `scan_for` needle (read as they arrived)."""
 
     def header(self, name: str) -> str | None:
         for key, value in self.headers:
@@ -78,10 +83,15 @@ def request_head(
         raise httpx.LocalProtocolError("a header is not latin-1") from None
 
 
+def gzipped(headers: list[tuple[str, str]]) -> bool:
+    encoding = next((value.strip().lower() for name, value in headers if name == "content-encoding"), "")
+    return encoding in ("gzip", "x-gzip")
+
+
 def inflater(headers: list[tuple[str, str]]) -> Any:
     """A decompressor for an answer read whole, or None when it is not compressed. The gateway
-    asks for `identity`; a platform that compresses anyway is decoded, since answers read whole
-    are forwarded without their content-encoding."""
+    asks for gzip; what it reads is inflated (and forwarded without its content-encoding), what
+    it passes through is only checked (`Pool.request(keep_gzip=...)`)."""
     encoding = next((value.strip().lower() for name, value in headers if name == "content-encoding"), "identity")
     if encoding in ("identity", ""):
         return None

@@ -12,7 +12,7 @@ import httptools
 import httpx
 
 from gateway.http.deadline import MovingDeadline
-from gateway.upstream.transport.answer import Answer, StaleConnection, inflater
+from gateway.upstream.transport.answer import Answer, StaleConnection, gzipped, inflater
 
 _INFLATE_STEP = 1024 * 1024
 """A compressed answer is inflated at most this much at a time (zlib's output is copied once whole)."""
@@ -53,6 +53,12 @@ class Connection(asyncio.Protocol):
         self.received = 0
         self.inflater: Any = None
         """A zlib decompressor while a compressed answer is read whole."""
+        self.scan_for = b""
+        """Set for a read whose gzip is kept as it came (`Pool.request(keep_gzip=...)`): the
+        needle looked for in the inflated bytes, which are checked and counted but not kept."""
+        self.inflated = 0
+        self.tail = b""
+        self.found = False
         self.complete = False
         self.error: BaseException | None = None
         self.waiter: asyncio.Future[None] | None = None
@@ -109,6 +115,7 @@ class Connection(asyncio.Protocol):
         self.size = 0
         self.received = 0
         self.inflater = None
+        self.inflated, self.tail, self.found = 0, b"", False
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self.headers.append((name.decode("latin-1").lower(), value.decode("latin-1")))
@@ -128,6 +135,9 @@ class Connection(asyncio.Protocol):
         except httpx.RemoteProtocolError as exc:
             self._fail(exc)
             self.close()
+            return
+        if self.scan_for and not gzipped(self.headers):
+            self.scan_for = b""  # only gzip passes through (a browser may not take deflate): inflated as before
 
     def on_body(self, body: bytes) -> None:
         if self.streaming:
@@ -141,6 +151,10 @@ class Connection(asyncio.Protocol):
         if self.inflater is None:
             self._keep(body)
             return
+        if self.scan_for:
+            self._keep(body)
+            self._scan(body)
+            return
         # Inflated as it arrives, a megabyte at a time, never past the cap: a small gzip answer
         # can hold gigabytes.
         while body and self.error is None:
@@ -150,6 +164,29 @@ class Connection(asyncio.Protocol):
                 self._fail(httpx.RemoteProtocolError(f"undecodable compressed answer: {exc}"))
                 self.close()
                 return
+            body = self.inflater.unconsumed_tail if self.inflater is not None else b""
+
+    def _scan(self, body: bytes) -> None:
+        """A gzip body kept as it came: inflated into a scratch buffer a megabyte at a time, to
+        check it is whole gzip, to hold it to the cap once inflated, and to look for `scan_for`
+        across the steps' boundaries; nothing inflated is kept."""
+        needle, cap = self.scan_for, self.pool.max_body
+        while body and self.error is None:
+            try:
+                out = self.inflater.decompress(body, _INFLATE_STEP)
+            except zlib.error as exc:
+                self._fail(httpx.RemoteProtocolError(f"undecodable compressed answer: {exc}"))
+                self.close()
+                return
+            self.inflated += len(out)
+            if self.inflated > cap:
+                self._fail(httpx.RemoteProtocolError(f"answer larger than {cap} bytes"))
+                self.close()
+                return
+            if not self.found:
+                window = self.tail + out
+                self.found = needle in window
+                self.tail = window[-(len(needle) - 1) :]
             body = self.inflater.unconsumed_tail if self.inflater is not None else b""
 
     def _keep(self, data: bytes) -> None:
@@ -175,11 +212,13 @@ class Connection(asyncio.Protocol):
         if inflater is not None and not inflater.eof:
             done.set_exception(httpx.RemoteProtocolError("a compressed answer ended before its stream did"))
             return
-        done.set_result(Answer(self.status, self.headers, b"".join(parts)))
+        encoded = inflater is not None and bool(self.scan_for)
+        done.set_result(Answer(self.status, self.headers, b"".join(parts), encoded=encoded, mentions=self.found))
 
     # --- one exchange ------------------------------------------------------------------------
-    def begin(self, streaming: bool, read_timeout: float) -> asyncio.Future[Answer]:
+    def begin(self, streaming: bool, read_timeout: float, scan_for: bytes = b"") -> asyncio.Future[Answer]:
         self.exchanges += 1
+        self.scan_for = scan_for
         self.received = 0
         self.done = self.loop.create_future()
         self.streaming = streaming

@@ -47,13 +47,20 @@ class Pool:
 
     # --- calls -------------------------------------------------------------------------------
     async def request(
-        self, method: str, target: str, headers: dict[str, str], body: bytes | None, timeouts: Timeouts
+        self,
+        method: str,
+        target: str,
+        headers: dict[str, str],
+        body: bytes | None,
+        timeouts: Timeouts,
+        keep_gzip: bytes = b"",
     ) -> Answer:
-        """One call, its answer read whole."""
+        """One call, its answer read whole; a compressed one inflated as it arrives, or, with
+        `keep_gzip` (a needle to look for), kept as it came and only checked (`Answer.encoded`)."""
         head = request_head(method, target, self.host_header, headers, len(body) if body is not None else None)
         connection = await self._acquire(timeouts)
         try:
-            done = connection.begin(False, timeouts.read)
+            done = connection.begin(False, timeouts.read, keep_gzip)
             assert connection.transport is not None
             connection.transport.write(head + body if body else head)
             connection.await_answer()

@@ -41,6 +41,7 @@ export interface Contracts {
   ExchangeRequest?: ExchangeRequest;
   ExchangeResponse?: ExchangeResponse;
   EzugiLaunch?: EzugiLaunch;
+  Faq?: Faq;
   FieldErrors?: FieldErrors;
   FooterBanner?: FooterBanner;
   ForgotPasswordRequest?: ForgotPasswordRequest;
@@ -117,6 +118,7 @@ export interface Contracts {
   SportsList?: SportsList;
   SportsbookBonus?: SportsbookBonus;
   StrapiList_EventBanner_?: StrapiListEventBanner;
+  StrapiList_Faq_?: StrapiListFaq;
   StrapiList_FooterBanner_?: StrapiListFooterBanner;
   StrapiList_GamesList_?: StrapiListGamesList;
   StrapiList_HeaderLink_?: StrapiListHeaderLink;
@@ -635,6 +637,23 @@ export interface EzugiLaunch {
   EZUGI_GAME_URL?: string | null;
   EZUGI_TOKEN?: string | null;
   EZUGI_OPERATOR_ID?: string | null;
+}
+/**
+ * `faqs`: one frequent question and its answer, per language (the footer's and side
+ *     menu's Frequent Questions, section 1). The collection is not shown in the spec: chosen
+ *     as the other collections are, one entry per question with its topic and its place.
+ *
+ * This interface was referenced by `Contracts`'s JSON-Schema
+ * via the `definition` "Faq".
+ */
+export interface Faq {
+  id: number;
+  topic: "account" | "bonuses" | "deposits" | "responsibleGaming" | "verification" | "withdrawals";
+  question: string;
+  answer: string;
+  order?: number;
+  status?: "active" | "inactive";
+  locale: "en" | "es" | "pt";
 }
 /**
  * A rejected form: `description` is the first message; `errors` names each field.
@@ -1380,6 +1399,7 @@ export interface RegisterRequest {
   wmReferenceId?: string | null;
   referralType?: string | null;
   address?: RegisterAddress | null;
+  promocode?: string | null;
 }
 /**
  * This interface was referenced by `Contracts`'s JSON-Schema
@@ -1494,6 +1514,14 @@ export interface SportsbookBonus {
  */
 export interface StrapiListEventBanner {
   data: EventBanner[];
+  meta: Meta;
+}
+/**
+ * This interface was referenced by `Contracts`'s JSON-Schema
+ * via the `definition` "StrapiList_Faq_".
+ */
+export interface StrapiListFaq {
+  data: Faq[];
   meta: Meta;
 }
 /**

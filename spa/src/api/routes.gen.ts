@@ -525,6 +525,13 @@ export const routes = {
     "policy": "content",
     "auth": false
   },
+  "faqs": {
+    "method": "GET",
+    "path": "/capi/faqs",
+    "params": [],
+    "policy": "content",
+    "auth": false
+  },
   "media": {
     "method": "GET",
     "path": "/capi/uploads/{file}",
@@ -669,6 +676,7 @@ export interface RouteTypes {
   gamesLists: { request: void; response: Wire["StrapiList_GamesList_"] };
   newReels: { request: void; response: Wire["StrapiList_ReelDeals_"] };
   headerLinks: { request: void; response: Wire["StrapiList_HeaderLink_"] };
+  faqs: { request: void; response: Wire["StrapiList_Faq_"] };
   media: { request: void; response: Blob };
   sportsEvents: { request: void; response: Wire["SportEvents"] };
   sportsList: { request: void; response: Wire["SportsList"] };
@@ -679,8 +687,3 @@ export interface RouteTypes {
   getBets: { request: void; response: Wire["BetsResponse"] };
   sportsAuth: { request: void; response: Wire["RemoteAuth"] };
 }
-
-/** The product's languages (contracts/locales.py), in the switchers' order. */
-export const LOCALES = ["es", "pt", "en"] as const;
-export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = "es";

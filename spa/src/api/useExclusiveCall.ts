@@ -4,7 +4,7 @@ import { replyFailure, toAppError } from "./errors";
 import { useIdempotentAction } from "./idempotency";
 
 /** What a money or account-changing call came to. */
-export type Outcome<T> = { ok: true; data: T } | { ok: false; message: string; code: string | null; retryable: boolean };
+export type Outcome<T> = { ok: true; data: T } | { ok: false; message: string; code: string | null; retryable: boolean; reply?: T };
 
 type Trigger<B, T> = (arg: { body: B; key: string }) => Promise<{ data?: T; error?: unknown }>;
 
@@ -32,7 +32,8 @@ export function useExclusiveCall<B, T extends { success?: boolean; message?: str
         }
         action.settle();
         const data = result.data as T;
-        if (data.success === false) return { ok: false, message: replyFailure(data), code: null, retryable: false };
+        // A refusal keeps its reply: some screens show a field of their own (a withdrawal's result.errorMsg).
+        if (data.success === false) return { ok: false, message: replyFailure(data), code: null, retryable: false, reply: data };
         return { ok: true, data };
       } finally {
         setBusy(false);

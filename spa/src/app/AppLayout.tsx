@@ -10,7 +10,7 @@ import { Header } from "../components/Header";
 import { NoticeHost } from "../components/NoticeHost";
 import { PageLoader } from "../components/PageLoader";
 import { SideMenu } from "../components/SideMenu";
-import { useProfileFlags } from "../lib/player/hooks";
+import { useScreenAccess } from "../lib/access/useScreenAccess";
 import { useBalanceStream } from "../lib/player/useBalanceStream";
 import { AuthUrlEffects } from "../features/auth/AuthUrlEffects";
 import { useSkinBranding } from "../lib/config/useSkinBranding";
@@ -74,9 +74,10 @@ function SkipLabel() {
   return <>{t("menu.skipToContent")}</>;
 }
 
-/** Section 3's session-storage flags, which the event, poker and cashier screens read. */
+/** Section 3's session-storage flags, written from the answers they stand for (the screens'
+ * checks decide on those answers, never on a flag that may not be written yet). */
 function useSessionFlags(flags: ProviderFlags): void {
-  const profile = useProfileFlags();
+  const access = useScreenAccess();
   useEffect(() => {
     if (!flags.loaded) return;
     sessionStorage.setItem("Events", String(flags.poker));
@@ -84,7 +85,8 @@ function useSessionFlags(flags: ProviderFlags): void {
     sessionStorage.setItem("BlackjackLeague", String(flags.blackjackLeague));
   }, [flags]);
   useEffect(() => {
-    sessionStorage.setItem("Dp", String(profile.deposits));
-    sessionStorage.setItem("widl", String(profile.withdrawal));
-  }, [profile.deposits, profile.withdrawal]);
+    if (!access.known) return;
+    sessionStorage.setItem("Dp", String(access.deposits));
+    sessionStorage.setItem("widl", String(access.withdrawals));
+  }, [access]);
 }

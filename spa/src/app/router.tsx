@@ -3,8 +3,10 @@ import { Navigate, type RouteObject } from "react-router";
 
 import i18n from "../i18n";
 
+import { FlowGate } from "../components/FlowGate";
 import { PageLoader } from "../components/PageLoader";
 import { RequireSession } from "../components/RequireSession";
+import { flowOf } from "../lib/access/screenAccess";
 import { AppLayout } from "./AppLayout";
 import { HomeScreen } from "./routes/HomeScreen";
 import { ExternalRedirect } from "./routes/ExternalRedirect";
@@ -16,13 +18,22 @@ type Loader = () => Promise<ComponentType>;
 /**
  * A screen loaded on demand, with the translation namespaces it renders fetched at the same
  * time (otherwise the screen's first render would suspend on them: one more round trip before
- * its content is even asked for). `guarded` sends a logged-out visitor to /home.
+ * its content is even asked for). `guarded` sends a logged-out visitor to /home; a screen of the
+ * deposit or withdrawal flow goes home when its flow is off (lib/access).
  */
 function screen(path: string, load: Loader, namespaces: readonly string[] = [], guarded = false): RouteObject {
+  const flow = flowOf(`/${path}`);
   return {
     path,
     lazy: async () => {
-      const [Screen] = await Promise.all([load(), i18n.loadNamespaces([...namespaces]).catch(() => undefined)]);
+      const [Loaded] = await Promise.all([load(), i18n.loadNamespaces([...namespaces]).catch(() => undefined)]);
+      const Screen = flow
+        ? () => (
+            <FlowGate flow={flow}>
+              <Loaded />
+            </FlowGate>
+          )
+        : Loaded;
       return {
         Component: guarded
           ? () => (

@@ -1,6 +1,5 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 
 import { useAppDispatch } from "../lib/store/hooks";
 import { showNotice } from "../lib/store/uiSlice";
@@ -8,6 +7,7 @@ import { useGetConfigQuery } from "../lib/config/configApi";
 import { operatorLine } from "../lib/config/operatorLine";
 import { useLocale } from "../i18n/useLocale";
 import { Icon } from "./icons/Icon";
+import { SiteLink } from "./SiteLink";
 
 const SOCIAL = [
   { name: "Facebook", href: "https://www.facebook.com/" },
@@ -33,17 +33,17 @@ export const Footer = memo(function Footer() {
           <h2 id="footer-info" className="site-footer__heading">
             {t("footer.information")}
           </h2>
-          <Link to="/promotions">{t("menu.promotions")}</Link>
-          <Link to="/privacypolicy">{t("footer.privacy")}</Link>
-          <Link to="/termsandconditions">{t("footer.terms")}</Link>
-          <Link to="/taxation">{t("footer.cashoutPolicy")}</Link>
+          <SiteLink to="/promotions">{t("menu.promotions")}</SiteLink>
+          <SiteLink to="/privacypolicy">{t("footer.privacy")}</SiteLink>
+          <SiteLink to="/termsandconditions">{t("footer.terms")}</SiteLink>
+          <SiteLink to="/taxation">{t("footer.cashoutPolicy")}</SiteLink>
         </nav>
         <nav className="site-footer__column" aria-labelledby="footer-help">
           <h2 id="footer-help" className="site-footer__heading">
             {t("footer.help")}
           </h2>
-          <Link to="/contactus#faq">{t("menu.faq")}</Link>
-          <Link to="/contactus">{t("menu.contactUs")}</Link>
+          <SiteLink to="/contactus#faq">{t("menu.faq")}</SiteLink>
+          <SiteLink to="/contactus">{t("menu.contactUs")}</SiteLink>
           <button
             type="button"
             className="site-footer__chat"
@@ -51,7 +51,7 @@ export const Footer = memo(function Footer() {
           >
             <Icon name="chat" size={16} /> {t("footer.onlineChat")}
           </button>
-          <Link to="/resposiblegaming">{t("footer.responsibleGaming")}</Link>
+          <SiteLink to="/resposiblegaming">{t("footer.responsibleGaming")}</SiteLink>
         </nav>
         <section className="site-footer__column" aria-labelledby="footer-licences">
           <h2 id="footer-licences" className="site-footer__heading">

@@ -1,10 +1,11 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 
 import { useAppDispatch } from "../lib/store/hooks";
 import { openAuth, toggleSideMenu } from "../lib/store/uiSlice";
-import { useHeaderBalance, useProfileFlags } from "../lib/player/hooks";
+import { useHeaderBalance, usePlayerName } from "../lib/player/hooks";
+import { useLinkAllowed } from "../lib/access/useScreenAccess";
 import { useGetConfigQuery } from "../lib/config/configApi";
 import type { ProviderFlags } from "../lib/providers/flags";
 import { useLogout } from "../lib/session/useLogout";
@@ -13,8 +14,10 @@ import { BalanceFigure } from "./BalanceFigure";
 import { DropdownMenu } from "./DropdownMenu";
 import { Icon } from "./icons/Icon";
 import { LanguageSwitcher } from "./LanguageSwitcher";
-import { ACCOUNT_MENU, EVENTS_MENU, POKER_ENTRY, TOP_BAR, visible } from "./menu";
+import { ACCOUNT_MENU, EVENTS_MENU, POKER_ENTRY, TOP_BAR, VISITOR_TOP_BAR, VISITOR_TOP_BAR_END } from "./menu";
 import { MenuLink } from "./MenuLink";
+import { SiteLink } from "./SiteLink";
+import { useMenuEntries, type ShownEntry } from "./useMenuEntries";
 
 export const Header = memo(function Header({ flags }: { flags: ProviderFlags }) {
   const { t } = useTranslation("shell");
@@ -22,7 +25,16 @@ export const Header = memo(function Header({ flags }: { flags: ProviderFlags }) 
   const { data: config } = useGetConfigQuery();
   const { loggedIn, known } = useSession();
   const skin = config?.skin;
-  const events = visible(EVENTS_MENU, flags);
+  const visitor = known && !loggedIn;
+  const start = useMenuEntries(visitor ? VISITOR_TOP_BAR : TOP_BAR, flags);
+  const end = useMenuEntries(visitor ? VISITOR_TOP_BAR_END : [], flags);
+  const events = useMenuEntries(EVENTS_MENU, flags);
+  const poker = useMenuEntries([POKER_ENTRY], flags);
+  const topLink = (entry: ShownEntry) => (
+    <MenuLink key={entry.testId} to={entry.href} className="top-nav__link" testId={entry.testId}>
+      {entry.text}
+    </MenuLink>
+  );
 
   return (
     <header className="site-header" data-testid="site-header">
@@ -35,34 +47,27 @@ export const Header = memo(function Header({ flags }: { flags: ProviderFlags }) 
       >
         <Icon name="menu" size={24} />
       </button>
-      <Link to="/home" className="brand" aria-label={skin?.name ?? t("menu.home")}>
+      <SiteLink to="/home" className="brand" ariaLabel={skin?.name ?? t("menu.home")}>
         {skin && <img className="brand__logo" src={skin.branding.logo} alt="" width={165} height={36} />}
-      </Link>
+      </SiteLink>
       <nav className="top-nav" aria-label={t("menu.main")}>
-        {visible(TOP_BAR, flags).map((entry) => (
-          <MenuLink key={entry.testId} to={entry.path} className="top-nav__link" testId={entry.testId}>
-            {t(entry.label)}
-          </MenuLink>
-        ))}
+        {start.map(topLink)}
         {events.length > 0 && (
           <DropdownMenu label={t("menu.events")} testId="nav-events" className="top-nav__events">
             {(close) =>
               events.map((entry) => (
-                <MenuLink key={entry.testId} to={entry.path} className="dropdown__item" testId={entry.testId} onNavigate={close}>
-                  {t(entry.label)}
+                <MenuLink key={entry.testId} to={entry.href} className="dropdown__item" testId={entry.testId} onNavigate={close}>
+                  {entry.text}
                 </MenuLink>
               ))
             }
           </DropdownMenu>
         )}
-        {flags.poker && (
-          <MenuLink to={POKER_ENTRY.path} className="top-nav__link" testId={POKER_ENTRY.testId}>
-            {t(POKER_ENTRY.label)}
-          </MenuLink>
-        )}
+        {poker.map(topLink)}
+        {end.map(topLink)}
       </nav>
       <div className="site-header__side">
-        {known && (loggedIn ? <PlayerArea depositsOn={skin?.features.deposits !== false} /> : <VisitorButtons />)}
+        {known && (loggedIn ? <PlayerArea /> : <VisitorButtons />)}
         <LanguageSwitcher locales={skin?.locales} />
       </div>
     </header>
@@ -85,20 +90,18 @@ function VisitorButtons() {
   );
 }
 
-function PlayerArea({ depositsOn }: { depositsOn: boolean }) {
+function PlayerArea() {
   const { t } = useTranslation("shell");
   const balance = useHeaderBalance();
-  const profile = useProfileFlags();
+  const name = usePlayerName();
+  const allowed = useLinkAllowed();
   const logout = useLogout();
   const navigate = useNavigate();
-  const showDeposit = depositsOn && profile.deposits;
-  const accountEntries = ACCOUNT_MENU.filter(
-    (entry) => !entry.needs || (entry.needs === "deposits" ? showDeposit : profile.withdrawal),
-  );
+  const accountEntries = ACCOUNT_MENU.filter((entry) => allowed(entry.path));
 
   return (
     <div className="player-area">
-      {showDeposit && (
+      {allowed("/deposit") && (
         <MenuLink to="/deposit" className="deposit-link" testId="header-deposit">
           <Icon name="wallet" />
           <span className="deposit-link__text">{t("menu.deposit")}</span>
@@ -106,7 +109,7 @@ function PlayerArea({ depositsOn }: { depositsOn: boolean }) {
       )}
       <div className="profile-block" data-testid="profile-block">
         <button type="button" className="profile-block__name" data-testid="profile-name" onClick={() => void navigate("/mybalance")}>
-          {profile.name ?? ""}
+          {name ?? ""}
         </button>
         <BalanceFigure label={t("balance.cash")} balance={balance} wallet="cash" testId="balance-cash" />
         <BalanceFigure label={t("balance.bonus")} balance={balance} wallet="bonus" testId="balance-bonus" />

@@ -1,5 +1,10 @@
-import type { MouseEvent, ReactNode } from "react";
-import { NavLink, useLocation } from "react-router";
+import type { ReactNode } from "react";
+import { NavLink } from "react-router";
+
+import { useSameUrlReload } from "./SiteLink";
+
+import { flowOf } from "../lib/access/screenAccess";
+import { useLinkAllowed } from "../lib/access/useScreenAccess";
 
 interface MenuLinkProps {
   to: string;
@@ -10,18 +15,19 @@ interface MenuLinkProps {
   role?: string;
 }
 
-/** A menu entry. Following a link to the page already shown reloads it (spec: "the router
- * reloads on navigation to the same URL"). */
-export function MenuLink({ to, children, className, testId, onNavigate, role }: MenuLinkProps) {
-  const location = useLocation();
-  function onClick(event: MouseEvent<HTMLAnchorElement>) {
-    onNavigate?.();
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    if (location.pathname + location.search === to) {
-      event.preventDefault();
-      window.location.reload();
-    }
-  }
+/** A menu entry: marked active on its page, and reloading it when followed there (`SiteLink`).
+ * A link into a switched-off flow renders nothing. */
+export function MenuLink(props: MenuLinkProps) {
+  return flowOf(props.to) ? <FlowMenuLink {...props} /> : <PlainMenuLink {...props} />;
+}
+
+function FlowMenuLink(props: MenuLinkProps) {
+  const allowed = useLinkAllowed();
+  return allowed(props.to) ? <PlainMenuLink {...props} /> : null;
+}
+
+function PlainMenuLink({ to, children, className, testId, onNavigate, role }: MenuLinkProps) {
+  const onClick = useSameUrlReload(to, onNavigate);
   return (
     <NavLink to={to} className={className} data-testid={testId} onClick={onClick} role={role}>
       {children}

@@ -18,8 +18,9 @@ export function NoticeHost() {
   const titleId = useId();
 
   useEffect(() => {
-    if (notice?.kind !== "notification") return;
-    const timer = setTimeout(() => dispatch(closeNotice()), NOTIFICATION_MS);
+    const after = notice?.kind === "notification" ? NOTIFICATION_MS : notice?.kind === "message" ? notice.hideAfterMs : undefined;
+    if (after === undefined) return;
+    const timer = setTimeout(() => dispatch(closeNotice()), after);
     return () => clearTimeout(timer);
   }, [notice, dispatch]);
 

@@ -30,7 +30,7 @@ describe("side menu", () => {
     renderApp({ "/bff/session": loggedOut });
     const menu = await openSideMenu();
 
-    const languages = within(menu).getByRole("group", { name: "Idioma" });
+    const languages = await within(menu).findByRole("group", { name: "Idioma" }); // once the skin is known
     expect(within(languages).getByRole("button", { name: "Español" })).toHaveAttribute("aria-pressed", "true");
     await userEvent.click(within(languages).getByRole("button", { name: "Português" }));
 

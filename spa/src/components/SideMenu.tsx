@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 
 import { useAppDispatch, useAppSelector } from "../lib/store/hooks";
 import { openAuth, selectSideMenuOpen, toggleSideMenu } from "../lib/store/uiSlice";
-import { useHeaderBalance, useProfileFlags } from "../lib/player/hooks";
+import { useHeaderBalance, usePlayerName } from "../lib/player/hooks";
+import { useLinkAllowed } from "../lib/access/useScreenAccess";
 import { useGetConfigQuery } from "../lib/config/configApi";
 import type { ProviderFlags } from "../lib/providers/flags";
 import { useSession } from "../lib/session/useSession";
@@ -11,8 +12,9 @@ import { BalanceFigure } from "./BalanceFigure";
 import { Dialog } from "./Dialog";
 import { Icon } from "./icons/Icon";
 import { LanguageSwitcher } from "./LanguageSwitcher";
-import { ACCOUNT_MENU, SIDE_MENU, visible } from "./menu";
+import { ACCOUNT_MENU, SIDE_MENU } from "./menu";
 import { MenuLink } from "./MenuLink";
+import { useMenuEntries } from "./useMenuEntries";
 
 /** Under 991px: the side menu (the player's card, the header links, its My Profile submenu, the
  * language) and the full-screen all-tabs popup. */
@@ -27,7 +29,8 @@ export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags
   const allTabsTitleId = useId();
   const languageId = useId();
   const close = () => dispatch(toggleSideMenu(false));
-  const entries = visible(SIDE_MENU, flags);
+  const allowed = useLinkAllowed();
+  const entries = useMenuEntries(SIDE_MENU, flags).filter((entry) => allowed(entry.path));
 
   if (allTabs) {
     return (
@@ -42,14 +45,14 @@ export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags
           {entries.map((entry) => (
             <MenuLink
               key={entry.testId}
-              to={entry.path}
+              to={entry.href}
               className="all-tabs__tile"
               onNavigate={() => {
                 setAllTabs(false);
                 close();
               }}
             >
-              {t(entry.label)}
+              {entry.text}
             </MenuLink>
           ))}
         </div>
@@ -72,8 +75,13 @@ export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags
         <ul className="side-menu__list">
           {entries.map((entry) => (
             <li key={entry.testId}>
-              <MenuLink to={entry.path} className="side-menu__link" testId={entry.testId} onNavigate={close}>
-                {t(entry.label)}
+              <MenuLink to={entry.href} className="side-menu__link" testId={entry.testId} onNavigate={close}>
+                {entry.icon ? (
+                  <img className="side-menu__icon" src={entry.icon} alt="" width={20} height={20} />
+                ) : (
+                  <span className="side-menu__icon" aria-hidden="true" />
+                )}
+                {entry.text}
               </MenuLink>
             </li>
           ))}
@@ -98,7 +106,7 @@ function PlayerCard({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation("shell");
   const { loggedIn } = useSession();
   const balance = useHeaderBalance();
-  const { name } = useProfileFlags();
+  const name = usePlayerName();
   if (!loggedIn) return null;
   return (
     <section className="side-menu__player" aria-label={t("menu.myAccount")} data-testid="side-player">
@@ -114,7 +122,7 @@ function PlayerCard({ onNavigate }: { onNavigate: () => void }) {
 function MyProfileSubmenu({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation("shell");
   const { loggedIn } = useSession();
-  const profile = useProfileFlags();
+  const allowed = useLinkAllowed();
   const dispatch = useAppDispatch();
   const [expanded, setExpanded] = useState(false);
   const submenuId = useId();
@@ -130,7 +138,7 @@ function MyProfileSubmenu({ onNavigate }: { onNavigate: () => void }) {
       </div>
     );
   }
-  const entries = ACCOUNT_MENU.filter((e) => !e.needs || (e.needs === "deposits" ? profile.deposits : profile.withdrawal));
+  const entries = ACCOUNT_MENU.filter((entry) => allowed(entry.path));
   return (
     <div className="side-menu__profile">
       <button

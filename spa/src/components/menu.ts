@@ -7,9 +7,12 @@ export type ShellKey = ParseKeys<"shell">;
 type Gate = keyof Omit<ProviderFlags, "loaded">;
 
 export interface MenuEntry {
-  /** The header link id of section 2, where it has one. */
+  /** The header link id of section 2, where it has one: the CMS's link of that id names it and
+   * says where it leads (`/capi/header-links`, section 3); `path` and `label` are the fallback. */
   id?: number;
   path: string;
+  /** A path the CMS's url does not replace (the logged-out top menu's own paths, section 2). */
+  fixedPath?: boolean;
   /** Key in the shell namespace. */
   label: ShellKey;
   testId?: string;
@@ -48,7 +51,7 @@ const link = (id: number, label: ShellKey, testId?: string, gate?: Gate): MenuEn
   gate,
 });
 
-/** The top bar: Home, Slots, Live Casino, Sports, Horses, (Events), Poker. */
+/** The top bar of a player: Home, Slots, Live Casino, Sports, Horses, (Events), Poker. */
 export const TOP_BAR: MenuEntry[] = [
   link(1, "menu.home", "nav-home"),
   link(2, "menu.slots", "nav-slots"),
@@ -57,20 +60,40 @@ export const TOP_BAR: MenuEntry[] = [
   link(5, "menu.horses", "nav-horseracing", "horses"),
 ];
 
-/** The Events dropdown. */
+const own = (entry: MenuEntry, path: string): MenuEntry => ({ ...entry, path, fixedPath: true });
+
+/** The top bar of a visitor: "Top menu when logged out: /home, /slots, /sports, /horseracing,
+ * /livedealer, /promotions, /contactus" (section 2), with the Events dropdown and Poker between. */
+export const VISITOR_TOP_BAR: MenuEntry[] = [
+  own(link(1, "menu.home", "nav-home"), "/home"),
+  own(link(2, "menu.slots", "nav-slots"), "/slots"),
+  own(link(4, "menu.liveCasino", "nav-livedealer", "liveCasino"), "/livedealer"),
+  own(link(3, "menu.sports", "nav-sports", "sports"), "/sports"),
+  own(link(5, "menu.horses", "nav-horseracing", "horses"), "/horseracing"),
+];
+
+/** After the Events dropdown and Poker, the visitor's menu goes on to these two. */
+export const VISITOR_TOP_BAR_END: MenuEntry[] = [
+  own(link(6, "menu.promotions", "nav-promotions"), "/promotions"),
+  own(link(7, "menu.contactUs", "nav-contactus"), "/contactus"),
+];
+
+/** The Events dropdown, with the Blackjack League ("other routes linked from header and side menu"). */
 export const EVENTS_MENU: MenuEntry[] = [
   link(15, "menu.blackjackHeat", "nav-blackjack"),
   link(16, "menu.dropsAndWins", "nav-dropwin", "dropsAndWins"),
+  link(18, "menu.blackjackLeague", "nav-blackjackleague", "blackjackLeague"),
 ];
 
 export const POKER_ENTRY: MenuEntry = link(14, "menu.poker", "nav-poker", "poker");
 
-/** The account dropdown and the side menu's My Profile submenu (logged in). */
-export const ACCOUNT_MENU: (MenuEntry & { needs?: "deposits" | "withdrawal" })[] = [
+/** The account dropdown and the side menu's My Profile submenu (logged in); Deposit and
+ * Withdrawal show only while their flow is on (lib/access). */
+export const ACCOUNT_MENU: MenuEntry[] = [
   { path: "/mybalance", label: "menu.myBalance", testId: "account-balance" },
   { path: "/profile", label: "menu.profile", testId: "account-profile" },
-  { path: "/deposit", label: "menu.deposit", testId: "account-deposit", needs: "deposits" },
-  { path: "/withdraw", label: "menu.withdrawal", testId: "account-withdraw", needs: "withdrawal" },
+  { path: "/deposit", label: "menu.deposit", testId: "account-deposit" },
+  { path: "/withdraw", label: "menu.withdrawal", testId: "account-withdraw" },
   { path: "/transactionhistory", label: "menu.transactionHistory", testId: "account-transactions" },
   { path: "/casinogamehistory", label: "menu.gameHistory", testId: "account-gamehistory" },
 ];
@@ -84,6 +107,7 @@ export const SIDE_MENU: MenuEntry[] = [
   link(5, "menu.horses", "side-horseracing", "horses"),
   link(16, "menu.dropsAndWins", "side-dropwin", "dropsAndWins"),
   link(15, "menu.blackjackHeat", "side-blackjack"),
+  link(18, "menu.blackjackLeague", "side-blackjackleague", "blackjackLeague"),
   link(14, "menu.poker", "side-poker", "poker"),
   link(6, "menu.promotions", "side-promotions"),
   { path: "/contactus#faq", label: "menu.faq", testId: "side-faq" },

@@ -2,7 +2,7 @@ import i18n from "i18next";
 import resourcesToBackend from "i18next-resources-to-backend";
 import { initReactI18next } from "react-i18next";
 
-import { DEFAULT_LOCALE, LOCALES, storedLanguage } from "./language";
+import { chosenLanguage, DEFAULT_LOCALE, LOCALES, skinLanguage, storedLanguage, type SkinLanguages } from "./language";
 import { defaultNS, resources } from "./resources";
 
 i18n.on("languageChanged", (lng) => {
@@ -37,5 +37,15 @@ void i18n
   initAsync: false,
   interpolation: { escapeValue: false }, // React escapes.
 });
+
+
+/**
+ * Once the skin is known: its default language when the visitor chose none, or chose one the skin
+ * does not offer (the stored choice stays, for a skin that offers it).
+ */
+export async function applySkinLanguage(skin: SkinLanguages): Promise<void> {
+  const language = skinLanguage(chosenLanguage(), skin);
+  if (i18n.language !== language) await i18n.changeLanguage(language);
+}
 
 export default i18n;

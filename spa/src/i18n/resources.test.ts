@@ -19,6 +19,22 @@ it("bundles the shell's namespaces and has a file for every other one", () => {
   expect(tree("es", "shell")).toBe(resources.es.shell);
 });
 
+// The languages are contracts/locales.py's (src/api/locales.gen.ts): each needs its folder.
+it.each(LOCALES)("%s, a language of the list, has every namespace's file", (lng) => {
+  expect(namespaces.filter((ns) => !files[`../locales/${lng}/${ns}.json`])).toEqual([]);
+  expect(resources[lng].common).toBe(tree(lng, "common"));
+});
+
+it("has translations only for the languages of the list", () => {
+  const folders = new Set(Object.keys(files).map((path) => path.split("/")[2]));
+  expect([...folders].sort()).toEqual([...LOCALES].sort());
+});
+
+it.each(LOCALES)("names every language of the list in %s", (lng) => {
+  const names = (tree(lng, "common") as { language?: Record<string, string> }).language ?? {};
+  expect(LOCALES.filter((other) => !names[other])).toEqual([]);
+});
+
 describe.each(namespaces)("namespace %s", (ns) => {
   const allKeys = new Set(LOCALES.flatMap((lng) => leaves(tree(lng, ns)).map(([key]) => key)));
 

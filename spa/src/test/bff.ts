@@ -20,7 +20,7 @@ export const skinConfig: BffConfig = {
       text: "#f3f4f8",
       operatorLine: "Operated by Sandbox Gaming Ltd.",
     },
-    features: {},
+    features: { deposits: true, withdrawals: true },
     sportsbookUrl: null,
     pokerDownloads: {},
   },

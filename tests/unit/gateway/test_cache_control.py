@@ -97,14 +97,17 @@ async def test_no_cache_is_revalidated_with_the_copys_validators(upstream: respx
     assert "if-none-match" not in seen[0].headers and seen[1].headers["if-none-match"] == '"v1"'
 
 
-@pytest.mark.parametrize(("vary", "kept"), [("*", False), ("User-Agent", False), ("Accept-Encoding", True)])
+@pytest.mark.parametrize(("vary", "kept"), [("*", False), ("User-Agent", True), ("Accept-Encoding", True)])
 async def test_vary_is_honoured_or_the_answer_is_not_kept(upstream: respx.Router, vary: str, kept: bool) -> None:
+    """`Vary: *` is never kept; a `Vary` on `User-Agent` splits nothing, since the platform only
+    ever sees the gateway's own (the browser's never reaches it on a content route)."""
     seen = platform(upstream, {"vary": vary})
     async with browser_on(gateway_app(upstream)) as visitor:
         await visitor.get(BANNERS, headers={"user-agent": "phone"})
         again = await visitor.get(BANNERS, headers={"user-agent": "laptop"})
     assert (again.headers["x-cache"] == "HIT") is kept
     assert len(seen) == (1 if kept else 2)
+    assert {request.headers["user-agent"] for request in seen} == {"casino-bff"}
 
 
 async def test_must_revalidate_forbids_a_stale_copy_when_the_platform_fails(upstream: respx.Router) -> None:
@@ -119,13 +122,20 @@ async def test_must_revalidate_forbids_a_stale_copy_when_the_platform_fails(upst
 
 
 async def test_the_browsers_own_copy_is_confirmed_without_a_platform_call(upstream: respx.Router) -> None:
-    seen = platform(upstream, {"etag": '"b7"', "cache-control": "max-age=60"})
+    """The browser is given the gateway's ETag of the copy; the platform's stays the copy's own."""
+    seen = platform(
+        upstream, {"etag": '"b7"', "last-modified": "Tue, 24 Nov 2026 10:00:00 GMT", "cache-control": "max-age=60"}
+    )
     async with browser_on(gateway_app(upstream)) as visitor:
         first = await visitor.get(BANNERS)
-        confirmed = await visitor.get(BANNERS, headers={"if-none-match": '"b7"'})
+        tag = first.headers["etag"]
+        confirmed = await visitor.get(BANNERS, headers={"if-none-match": tag})
         changed = await visitor.get(BANNERS, headers={"if-none-match": '"a1"'})
-    assert first.status_code == 200 and confirmed.status_code == 304 and confirmed.content == b""
-    assert confirmed.headers["etag"] == '"b7"' and changed.status_code == 200
+        platforms = await visitor.get(BANNERS, headers={"if-none-match": '"b7"'})
+    assert first.status_code == 200 and tag != '"b7"' and "last-modified" not in first.headers
+    assert confirmed.status_code == 304 and confirmed.content == b"" and confirmed.headers["etag"] == tag
+    assert changed.status_code == 200 and platforms.status_code == 200, "the platform's tag is not the browser's"
+    assert first.headers["cache-control"] == "max-age=60", "the platform's lifetime, with its Age"
     assert len(seen) == 1 and "if-none-match" not in seen[0].headers
 
 

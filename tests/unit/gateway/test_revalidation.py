@@ -14,6 +14,7 @@ import pytest
 import respx
 
 from tests.support.browser import AsyncBrowser
+from tests.support.encodings import decoded
 from tests.support.gateway import browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
@@ -55,16 +56,6 @@ sbapi = "http://sbapi.test"
 rest = "http://rest.test"
 """
 GARBAGE_TAGS = ["", "*garbage", '"unterminated', "W/", "W/x", ",,,", '"a"' * 300, "\xff", "null"]
-
-
-def decoded(response: httpx.Response, raw: bytes) -> bytes:
-    coding = response.headers.get("content-encoding")
-    if coding == "br":
-        return brotli.decompress(raw)
-    if coding == "gzip":
-        return gzip.decompress(raw)
-    assert coding is None, coding
-    return raw
 
 
 async def fetch(visitor: AsyncBrowser, path: str, **headers: str) -> tuple[httpx.Response, bytes]:

@@ -100,3 +100,15 @@ def test_the_second_sandbox_skin_answers_on_its_own_host_name() -> None:
     aurora = builtin.for_host("127.0.0.1:8000")
     assert pampa is not None and pampa.id == "pampa"
     assert aurora is not None and aurora.id == "aurora"
+
+
+def test_the_operator_switches_reach_the_spa_whole_and_typed() -> None:
+    data = tomllib.loads(EXAMPLE.read_text())
+    data["skins"][0]["features"] = {"withdrawals": False}
+    aurora, pampa = skins.parse(data).all
+    # An unset switch is on, and the SPA always gets both.
+    assert aurora.public()["features"] == {"deposits": True, "withdrawals": False}
+    assert pampa.public()["features"] == {"deposits": True, "withdrawals": True}
+    data["skins"][0]["features"] = {"withdrawal": False}  # a misspelt switch stops the start
+    with pytest.raises(skins.SkinsFileError, match="withdrawal"):
+        skins.parse(data)

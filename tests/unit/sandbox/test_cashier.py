@@ -452,6 +452,8 @@ def test_payment_systems_list_deposit_and_withdraw_methods_with_limits(player: P
     }
     assert [s["id"] for s in call(player, "getPaymentSystems", pgid="3")["paymentSystems"]] == [3]
     assert call(player, "getPaymentSystems", pgid="77")["success"] is False
+    # The spec writes the call `getPaymentSystems?pgid`: a pgid without a value lists them all.
+    assert len(call(player, "getPaymentSystems", pgid="")["paymentSystems"]) == len(systems)
     only = call(player, "depositSystems", pgid="332")["paymentSystems"]
     assert [(s["id"], s["currency"]) for s in only] == [(332, "VES")]
     assert len(call(player, "depositSystems")["paymentSystems"]) == 5

@@ -26,6 +26,7 @@ COLLECTIONS = (
     "gamesLists",
     "newReels",
     "headerLinks",
+    "faqs",
 )
 BANNERS = ("homeBanners", "lobbyBanners", "footerBanners", "eventBanners", "pokerBanners")
 TITLED = {"lobbyBanners": "title", "footerBanners": "title", "eventBanners": "eventName"}
@@ -134,6 +135,20 @@ def test_each_provider_list_has_twenty_games_some_marked_new(platform: PlatformC
     assert all(not g.gameName.startswith("Game ") for g in games)
 
 
+@pytest.mark.parametrize("provider", ["habanero", "endorphina", "vibra", "evolution", "pragmaticplaylivecasino"])
+def test_the_other_studios_of_the_provider_chips_have_lists_of_their_own(
+    platform: PlatformClient, provider: str
+) -> None:
+    query = eq(locale="pt", status="active", gameProviderName=provider)
+
+    lists = msgspec.json.decode(platform.get(path("gamesLists"), params=query).content, type=content.GamesLists).data
+
+    own = [entry for entry in lists if entry.category is None]
+    assert len(own) == 1 and lists[0] is own[0], "a provider filter's data[0] is its own list"
+    assert len(own[0].gamesList) >= 6
+    assert {g.provider for g in own[0].gamesList} == {provider}
+
+
 def test_status_filter_hides_a_retired_provider_list(platform: PlatformClient) -> None:
     every = platform.get(path("gamesLists"), params=eq(gameProviderName="mancala", locale="es")).json()["data"]
     active = platform.get(path("gamesLists"), params=eq(gameProviderName="mancala", status="active")).json()["data"]
@@ -199,6 +214,21 @@ def test_header_links_carry_the_spec_ids_and_urls(platform: PlatformClient) -> N
     assert {link.id: link.url for link in links} == HEADER_LINKS
     assert all(set(link.translatedNames) == {"es", "pt"} and link.name and link.icon for link in links)
     assert next(link for link in links if link.id == 6).translatedNames == {"es": "Promociones", "pt": "Promoções"}
+
+
+def test_faqs_cover_every_topic_in_each_language_in_the_skins_words(platform: PlatformClient) -> None:
+    for locale in content.LOCALES:
+        reply = platform.get(path("faqs"), params=eq(locale=locale, status="active"))
+        faqs = msgspec.json.decode(reply.content, type=content.Faqs).data
+        assert {faq.topic for faq in faqs} == set(content.FAQ_TOPICS)
+        assert {faq.locale for faq in faqs} == {locale}
+        assert [faq.order for faq in faqs] == sorted(faq.order for faq in faqs)
+        assert any("Aurora Casino" in faq.answer for faq in faqs)
+    questions = {
+        locale: platform.get(path("faqs"), params=eq(locale=locale)).json()["data"][0]["question"]
+        for locale in content.LOCALES
+    }
+    assert len(set(questions.values())) == 3, questions
 
 
 def uploads(value: Any) -> Iterator[str]:

@@ -25,11 +25,11 @@ const levels = {
   monthlyCounter: { compPoints: 1200, endDate: "2026-11-30T23:59:59+05:30" },
 };
 
-function render(playerLevels: unknown = levels) {
+function render(playerLevels: unknown = levels, balanceReply: unknown = balance) {
   const fetchMock = stubBff({
     "/bff/config": skinConfig,
     "/bff/session": { loggedIn: true, login: "demo1" },
-    "/api/cashier/balance": balance,
+    "/api/cashier/balance": balanceReply,
     "/api/cp/playerLevels": playerLevels,
     "/api/cp/exchangeRates": { success: true, rates: [{ currency: "ARS", compPoints: 100, rate: 1, minimumPoints: 1000 }] },
     "/api/cp/exchange": { success: true, cashCredited: 11, compPointsLeft: 100 },
@@ -83,5 +83,10 @@ describe("MyBalanceScreen", () => {
   it("says 'Unknown error' for a refusal without a code", async () => {
     render({ success: false, description: "no levels" });
     expect(await screen.findByTestId("vip-level-error")).toHaveTextContent("No pudimos leer tu nivel VIP: Error desconocido");
+  });
+
+  it("shows the description of a balance the platform refuses (section 8, balance failure)", async () => {
+    render(levels, { success: false, code: "WALLET_UNAVAILABLE", description: "Wallet service is not available" });
+    expect(await screen.findByTestId("balance-error")).toHaveTextContent("Wallet service is not available");
   });
 });

@@ -26,6 +26,10 @@ export function MyBalanceScreen() {
   const skin = useGetConfigQuery().data?.skin;
   const balance = useGetBalanceQuery();
   const levels = useGetPlayerLevelsQuery();
+  // Section 8: a refused balance shows its description (an ended session has its own popup).
+  const balanceError = balance.isError ? toAppError(balance.error) : null;
+  const balanceFailed =
+    balanceError ? (balanceError.code === SESSION_EXPIRED ? null : balanceError.message) : balance.data?.success === false ? replyFailure({ description: balance.data.description }) : null;
   const wallet = realMoneyWallet(balance.data, skin?.currency ?? "");
   const points = balance.data?.values?.find((w) => w.wallet.name === COMPPOINTS)?.cash.value ?? 0;
   const money = (value: number | undefined) => formatMoney(value === undefined ? undefined : round2(value), skin?.currencySymbol ?? wallet?.symbol ?? "");
@@ -40,9 +44,9 @@ export function MyBalanceScreen() {
   return (
     <section className="screen">
       <h1 className="screen__title">{t("balance.title")}</h1>
-      {balance.isError && (
-        <p className="history__error" role="alert">
-          {toAppError(balance.error).message}
+      {balanceFailed && (
+        <p className="history__error" role="alert" data-testid="balance-error">
+          {balanceFailed}
         </p>
       )}
       <div className="table-scroll">

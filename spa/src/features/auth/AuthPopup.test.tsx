@@ -144,4 +144,50 @@ describe("registration", () => {
     expect(body).not.toHaveProperty("acceptTerms");
     expect(body.address).toMatchObject({ state: "LA RIOJA" });
   });
+
+  async function signUp(answers: Record<string, unknown>, promocode = "") {
+    const sent = stubPlatform(answers);
+    const store = openPopup("register");
+    await userEvent.type(field("login"), "neo2024");
+    await userEvent.type(field("password"), "secret123");
+    await userEvent.type(field("email"), "neo@matrix.io");
+    if (promocode) await userEvent.type(field("promocode"), promocode);
+    await userEvent.click(field("acceptTerms"));
+    await userEvent.click(screen.getByTestId("register-submit"));
+    await waitFor(() => expect(selectNotice(store.getState())).toMatchObject({ title: "¡Felicitaciones!" }));
+    return { sent, store };
+  }
+
+  it("sends the promo code the player typed", { timeout: 20_000 }, async () => {
+    const { sent } = await signUp({ "/api/player/register": { success: true, loginResponse: { login: "neo2024" } } }, "WELCOME50");
+    const body = sent.find((call) => call.path === "/api/player/register")?.body as Record<string, unknown>;
+    expect(body.promocode).toBe("WELCOME50");
+  });
+
+  it("keeps the affiliate post-back address and the just-registered flag", { timeout: 20_000 }, async () => {
+    sessionStorage.clear();
+    const postBack = "https://affiliates.example/postback?campaignCode=AFF1&login=neo2024";
+    await signUp({
+      "/api/player/register": { success: true, loginResponse: { login: "neo2024", affiliatePostBackURL: postBack } },
+      "/bff/session": { loggedIn: true, login: "neo2024" },
+    });
+    expect(sessionStorage.getItem("affiliatePostBackURL")).toBe(postBack);
+    expect(sessionStorage.getItem("justRegistered")).toBe("true");
+  });
+
+  it("asks the player to log in when the sign-up left no session (the root view's variant)", { timeout: 20_000 }, async () => {
+    const { store } = await signUp({
+      "/api/player/register": { success: true, loginResponse: { login: "neo2024" } },
+      "/bff/session": { loggedIn: false, login: null },
+    });
+    expect(selectNotice(store.getState())).toMatchObject({ text: "Tu cuenta ha sido creada con éxito Inicia sesión en tu cuenta." });
+  });
+
+  it("does not when the player is logged in", { timeout: 20_000 }, async () => {
+    const { store } = await signUp({
+      "/api/player/register": { success: true, loginResponse: { login: "neo2024" } },
+      "/bff/session": { loggedIn: true, login: "neo2024" },
+    });
+    expect(selectNotice(store.getState())).toMatchObject({ text: "Tu cuenta ha sido creada con éxito" });
+  });
 });

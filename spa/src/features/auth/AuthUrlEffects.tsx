@@ -13,7 +13,8 @@ import { referralFromUrl, rememberReferral } from "./referral";
 export const REGISTER_POPUP_DELAY_MS = 1000;
 export const VERIFY_DELAY_MS = 1000;
 
-/** What a URL asks of the site on arrival: /register?ID=&type=&click_id=, ?token= (e-mail
+/** What a URL asks of the site on arrival: ?ID=&type=&click_id= (a referral, on any path;
+ * /register also opens the registration popup), ?token= (e-mail
  * verification), ?sid= / ?wsession= (a session handed over, adopted by the BFF and removed
  * from the address bar). No UI of its own; kept small because it loads with every page. */
 export function AuthUrlEffects() {
@@ -40,20 +41,25 @@ export function AuthUrlEffects() {
     void adopt({ sid });
   }, [location, adopt]);
 
+  // Section 4: a URL whose type is affiliate counts a hit on any path, not only /register;
+  // its referral is kept for a sign-up that follows.
+  useEffect(() => {
+    const referral = referralFromUrl(location.search);
+    if (!referral || !known || handled.current.has(`referral${location.search}`)) return;
+    handled.current.add(`referral${location.search}`);
+    rememberReferral(referral);
+    if (referral.type === "affiliate") {
+      void affiliateHit({ campaignId: referral.id, campaignType: referral.type, languageCode: i18n.resolvedLanguage ?? "es" });
+    }
+  }, [location, known, affiliateHit, i18n.resolvedLanguage]);
+
   useEffect(() => {
     if (location.pathname !== "/register" || !known || handled.current.has("register")) return;
     handled.current.add("register");
-    const referral = referralFromUrl(location.search);
-    if (referral) {
-      rememberReferral(referral);
-      if (referral.type === "affiliate") {
-        void affiliateHit({ campaignId: referral.id, campaignType: referral.type, languageCode: i18n.resolvedLanguage ?? "es" });
-      }
-    }
     if (loggedIn) return;
     const timer = setTimeout(() => dispatch(openAuth("register")), REGISTER_POPUP_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [location, known, loggedIn, dispatch, affiliateHit, i18n.resolvedLanguage]);
+  }, [location, known, loggedIn, dispatch]);
 
   useEffect(() => {
     const token = new URLSearchParams(location.search).get("token");

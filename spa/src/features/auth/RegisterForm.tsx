@@ -7,12 +7,13 @@ import { DEFAULT_FAILURE } from "../../api/errors";
 import { TextField } from "../../forms/Field";
 import { lettersAndDigitsOnly } from "../../forms/keys";
 import { useForm } from "../../forms/useForm";
+import { sessionApi } from "../../lib/session/sessionApi";
 import { useAppDispatch } from "../../lib/store/hooks";
 import { closeAuth, showNotice } from "../../lib/store/uiSlice";
 import { AuthFailure } from "./AuthFailure";
 import { useRegisterMutation } from "./authApi";
 import { loginErrorKey } from "./loginErrors";
-import { referralFields } from "./referral";
+import { referralFields, rememberRegistration } from "./referral";
 import { useAuthForm, type AuthOutcome } from "./useAuthForm";
 
 /** Section 3: the province is always LA RIOJA. */
@@ -20,7 +21,7 @@ export const PROVINCE = "LA RIOJA";
 
 const rules = contractRules.forms.register;
 
-type RegisterFields = { login: string; password: string; email: string; acceptTerms: boolean };
+type RegisterFields = { login: string; password: string; email: string; promocode?: string; acceptTerms: boolean };
 
 /** The payload of section 3: nickname and firstName from the login, the e-mail lower-cased,
  * state LA RIOJA; acceptTerms stays in the form. */
@@ -35,6 +36,7 @@ export function registerPayload(fields: RegisterFields, storage: Storage = local
     ssn: "",
     ...referralFields(storage),
     address: { address: "", city: "", phone: "", state: PROVINCE },
+    ...(fields.promocode?.trim() ? { promocode: fields.promocode.trim() } : {}),
   };
 }
 
@@ -46,7 +48,7 @@ export function RegisterForm() {
   const [register, { isLoading }] = useRegisterMutation();
   const form = useForm(
     { login: rules.login, password: rules.password, email: rules.email, acceptTerms: rules.acceptTerms },
-    { login: "", password: "", email: "", acceptTerms: false },
+    { login: "", password: "", email: "", promocode: "", acceptTerms: false },
   );
   const { failure, submit, field, formMessage } = useAuthForm(form, isLoading);
 
@@ -55,6 +57,7 @@ export function RegisterForm() {
       login: String(form.values.login),
       password: String(form.values.password),
       email: String(form.values.email),
+      promocode: String(form.values.promocode),
       acceptTerms: form.values.acceptTerms === true,
     };
     const reply = await register(registerPayload(fields)).unwrap();
@@ -64,10 +67,14 @@ export function RegisterForm() {
       const fieldErrors = (reply as { errors?: Record<string, string> | null }).errors;
       return { ok: false, message: key ? t(key) : formMessage(description || DEFAULT_FAILURE), fields: fieldErrors };
     }
+    rememberRegistration(reply.loginResponse?.affiliatePostBackURL);
+    // The root view's variant: a sign-up that left no session asks the player to log in.
+    const session = await dispatch(sessionApi.endpoints.getSession.initiate(undefined, { forceRefetch: true, subscribe: false }))
+      .unwrap()
+      .catch(() => null);
+    const text = session?.loggedIn === false ? `${t("register.success")} ${t("register.successLogin")}` : t("register.success");
     dispatch(closeAuth());
-    dispatch(
-      showNotice({ kind: "message", variant: "success", title: t("register.successTitle"), text: t("register.success") }),
-    );
+    dispatch(showNotice({ kind: "message", variant: "success", title: t("register.successTitle"), text }));
     void navigate("/home");
     return { ok: true };
   }
@@ -95,6 +102,7 @@ export function RegisterForm() {
         maxLength={15}
       />
       <TextField {...field("email")} type="email" label={tf("labels.email")} autoComplete="email" />
+      <TextField {...field("promocode")} label={tf("labels.promocode")} autoComplete="off" />
       <div className={form.errors.acceptTerms ? "field field--invalid" : "field"}>
         <label className="checkbox">
           <input

@@ -47,3 +47,14 @@ export function referralFields(storage: Storage = localStorage): {
   }
   return { campaignCode: DEFAULT_CAMPAIGN_CODE, wmReferenceId: "", referralType: "" };
 }
+
+/** Section 4: a successful registration keeps the affiliate post-back address and a
+ * just-registered flag (the names are ours: the spec names neither key). */
+export const POSTBACK_KEY = "affiliatePostBackURL";
+export const JUST_REGISTERED_KEY = "justRegistered";
+
+export function rememberRegistration(postBackUrl: string | null | undefined, storage: Storage = sessionStorage): void {
+  if (postBackUrl) storage.setItem(POSTBACK_KEY, postBackUrl);
+  else storage.removeItem(POSTBACK_KEY);
+  storage.setItem(JUST_REGISTERED_KEY, "true");
+}

@@ -15,19 +15,21 @@ const system = (id: number, name: string, image: string | null, minAmount: numbe
   currency: "ARS",
   image,
 });
+const systems = {
+  success: true,
+  paymentSystems: [
+    system(326, "India gateway", logo("card"), 100, null),
+    system(328, "Paykassma", logo("wallets"), 100, 70000),
+    system(300, "Perfect Money", logo("perfectmoney"), 100, 100000),
+    system(329, "Transact", null, 1500, null),
+  ],
+};
 const platform = {
   "/bff/config": skinConfig,
   "/bff/session": { loggedIn: true, login: "demo1" },
   "/api/player/getProfile": { success: true, login: "demo1", email: "demo1@example.com" },
-  "/api/cashier/depositSystems": {
-    success: true,
-    paymentSystems: [
-      system(326, "India gateway", logo("card"), 100, null),
-      system(328, "Paykassma", logo("wallets"), 100, 70000),
-      system(300, "Perfect Money", logo("perfectmoney"), 100, 100000),
-      system(329, "Transact", null, 1500, null),
-    ],
-  },
+  "/api/cashier/getPaymentSystems": systems,
+  "/api/cashier/depositSystems": systems,
   "/api/cashier/getPaymentMethods": {
     success: true,
     paymentMethods: [
@@ -91,5 +93,35 @@ describe("DepositScreen", () => {
     fireEvent.change(within(form).getByRole("textbox", { name: "Monto" }), { target: { value: "500" } });
     fireEvent.click(within(form).getByTestId("deposit-submit"));
     expect(await within(form).findByRole("alert")).toHaveTextContent("Provider busy");
+  });
+
+  it("lists the methods from getPaymentSystems?pgid and asks depositSystems?pgid={id} for the chosen one", async () => {
+    const fetchMock = stubBff(platform);
+    renderWithProviders(<DepositScreen />);
+    await screen.findByTestId("deposit-form-328");
+    fireEvent.click(await screen.findByRole("tab", { name: "Perfect Money" }));
+    await screen.findByTestId("deposit-form-300");
+    const asked = fetchMock.mock.calls.map(([request]) => new URL((request as Request).url)).filter((url) => url.pathname.startsWith("/api/cashier/"));
+    const query = (path: string) => asked.filter((url) => url.pathname === path).map((url) => url.searchParams.get("pgid"));
+    expect(query("/api/cashier/getPaymentSystems")).toEqual([""]);
+    expect(query("/api/cashier/depositSystems")).toEqual(["328", "300"]);
+  });
+
+  it("shows the pending popup once the provider says the deposit has started (section 4)", async () => {
+    stubBff({
+      ...platform,
+      "/api/cashier/buy": { success: true, seque_no: "SEQ-1", result: { redirectUrl: "/pay/SEQ-1" } },
+      "/api/cashier/depositCallBackStatus": { status: "Started", comments: null },
+    });
+    vi.stubGlobal("open", vi.fn(() => null));
+    renderWithProviders(<DepositScreen />);
+    const form = await screen.findByTestId("deposit-form-328");
+    fireEvent.change(within(form).getByRole("textbox", { name: "Monto" }), { target: { value: "500" } });
+    fireEvent.click(within(form).getByTestId("deposit-submit"));
+    const popup = await screen.findByRole("dialog", { name: "Estado del depósito: Pendiente" }, { timeout: 3000 });
+    expect(popup).toHaveTextContent("Lo revisamos cada 10 segundos");
+    fireEvent.click(within(popup).getByRole("button", { name: "Aceptar" }));
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(screen.getByTestId("deposit-following")).toHaveTextContent("Estado del depósito: Pendiente");
   });
 });

@@ -1,10 +1,8 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
-import { useTimedRedirect } from "../../lib/useTimedRedirect";
 import { PayChoice } from "./PayChoice";
-import { CASHIER_CHECK_MS } from "./WithdrawScreen";
-import { useGetDepositSystemsQuery } from "./cashierApi";
+import { useGetDepositSystemQuery, useGetPaymentSystemsQuery } from "./cashierApi";
 import { DepositFlow } from "./components/DepositFlow";
 import { PayMethods } from "./components/PayMethods";
 import { type DepositFormId, type PayMethod } from "./depositForms";
@@ -12,17 +10,19 @@ import "../../styles/cashier.css";
 
 const METHOD_ORDER: DepositFormId[] = ["328", "326", "329", "332", "300"];
 
-/** Deposit: the methods, each one's form and limits, then the provider's page and the status. */
+/** Deposit (the router's FlowGate checks the flow first): the methods, each one's form and limits, then the provider's page and the status. */
 export function DepositScreen() {
   const { t } = useTranslation("cashier");
-  useTimedRedirect(CASHIER_CHECK_MS, () => sessionStorage.getItem("Dp") === "false");
-  const systems = useGetDepositSystemsQuery();
-  const available = new Set((systems.data?.paymentSystems ?? []).map((s) => String(s.id)));
+  // The methods from every payment system; the chosen one's limits and currency from depositSystems?pgid={id}.
+  const systems = useGetPaymentSystemsQuery();
+  const deposits = (systems.data?.paymentSystems ?? []).filter((s) => s.type === "deposit");
+  const available = new Set(deposits.map((s) => String(s.id)));
   const methods = METHOD_ORDER.filter((m) => available.has(m));
   const [method, setMethod] = useState<DepositFormId>("328");
   const [payMethod, setPayMethod] = useState<PayMethod>("phone_pe");
   const chosen = methods.includes(method) ? method : methods[0];
-  const system = systems.data?.paymentSystems?.find((s) => String(s.id) === chosen);
+  const chosenSystem = useGetDepositSystemQuery(Number(chosen), { skip: !chosen });
+  const system = chosenSystem.data?.paymentSystems?.find((s) => String(s.id) === chosen);
 
   return (
     <section className="screen">
@@ -36,7 +36,7 @@ export function DepositScreen() {
             key={m}
             role="tab"
             chosen={m === chosen}
-            logo={systems.data?.paymentSystems?.find((s) => String(s.id) === m)?.image}
+            logo={deposits.find((s) => String(s.id) === m)?.image}
             name={t(`deposit.method.m${m}`)}
             testId={`deposit-method-${m}`}
             onChoose={() => setMethod(m)}

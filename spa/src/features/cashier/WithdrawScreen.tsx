@@ -1,7 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
-import { useTimedRedirect } from "../../lib/useTimedRedirect";
 import { useGetCashOutInfoQuery, useGetPaymentSystemsQuery } from "./cashierApi";
 import { OpenWithdrawals } from "./components/OpenWithdrawals";
 import { WageringInfo } from "./components/WageringInfo";
@@ -9,13 +8,9 @@ import { WithdrawPanel } from "./components/WithdrawPanel";
 import "../../styles/history.css";
 import "../../styles/cashier.css";
 
-/** Section 4: the page checks the session 1 s after it opens (the widl flag "false" sends home). */
-export const CASHIER_CHECK_MS = 1000;
-
-/** Withdraw: the player's method, its form and limits, the wagering still locked, open requests. */
+/** Withdraw (the router's FlowGate checks the flow first): the player's method, its form and limits, the wagering still locked, open requests. */
 export function WithdrawScreen() {
   const { t } = useTranslation("cashier");
-  useTimedRedirect(CASHIER_CHECK_MS, () => sessionStorage.getItem("widl") === "false");
   const systems = useGetPaymentSystemsQuery();
   const methods = (systems.data?.paymentSystems ?? []).filter((s) => s.type === "withdraw");
   const [chosen, setChosen] = useState<number | null>(null);

@@ -19,8 +19,9 @@ import type {
 
 export const cashierApi = api.injectEndpoints({
   endpoints: (build) => ({
+    /** Every payment system, deposit and withdraw: the spec writes the call `getPaymentSystems?pgid`, its pgid without a value. */
     getPaymentSystems: build.query<PaymentSystemsResponse, void>({
-      query: () => ({ url: pathOf("getPaymentSystems"), method: "POST", body: {} }),
+      query: () => ({ url: `${pathOf("getPaymentSystems")}?pgid=`, method: "POST", body: {} }),
     }),
     getCashOutInfo: build.query<CashOutInfo, number>({
       query: (pgid) => ({ url: `${pathOf("getCashOutInfo")}?pgid=${pgid}`, method: "POST", body: {} }),
@@ -39,8 +40,9 @@ export const cashierApi = api.injectEndpoints({
       query: ({ route, body, key }) => moneyCall(route)({ body, key }),
       invalidatesTags: ["Withdrawals", "Balance"],
     }),
-    getDepositSystems: build.query<PaymentSystemsResponse, void>({
-      query: () => ({ url: pathOf("depositSystems"), method: "POST", body: {} }),
+    /** The chosen deposit method's system (limits, currency): `depositSystems?pgid={id}`, its id from getPaymentSystems. */
+    getDepositSystem: build.query<PaymentSystemsResponse, number>({
+      query: (pgid) => ({ url: `${pathOf("depositSystems")}?pgid=${pgid}`, method: "POST", body: {} }),
     }),
     getPaymentMethods: build.query<PaymentMethodsResponse, void>({
       query: () => ({ url: pathOf("getPaymentMethods"), method: "POST", body: {} }),
@@ -58,7 +60,8 @@ export const cashierApi = api.injectEndpoints({
     }),
     cancelWithdrawal: build.mutation<PlatformReply, { body: CancelWithdrawRequest; key: string }>({
       query: moneyCall("cancelWithdrawRequest"),
-      invalidatesTags: ["Withdrawals", "Balance"],
+      // Section 4: a cancelled withdrawal reloads the bank account list too.
+      invalidatesTags: ["Withdrawals", "Balance", "BankAccounts"],
     }),
   }),
 });
@@ -70,7 +73,7 @@ export const {
   useGetOpenWithdrawalsQuery,
   useWithdrawMutation,
   useCancelWithdrawalMutation,
-  useGetDepositSystemsQuery,
+  useGetDepositSystemQuery,
   useGetPaymentMethodsQuery,
   useDepositMutation,
   useDepositStatusMutation,

@@ -90,6 +90,12 @@ export function formFor(methodName: string): WithdrawForm {
   return WITHDRAW_FORMS.formB;
 }
 
+/** A form's rules for the account type chosen: on form A, the UPI type's personal number is a
+ * UPI ID, id@handle (section 5, the UPI-based reading). */
+export function withdrawRules(form: WithdrawForm, accountType: string): Record<string, FieldRule> {
+  return form.id === "formA" && accountType === "UPI" ? { ...form.rules, personalNumber: contractRules.paykassmaUpiAddress } : form.rules;
+}
+
 /** Form B's balance check (section 5): from 25 up, more than the cash is refused. */
 export function exceedsCash(amount: string, cash: number | null | undefined): boolean {
   const value = Number(amount);

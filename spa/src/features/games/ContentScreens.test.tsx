@@ -25,11 +25,11 @@ describe("EventsScreen", () => {
     expect(JSON.parse(localStorage.getItem(EVENT_KEY)!)).toEqual({ eventName: "Torneo navideño de blackjack", routerLink: "/Events", locale: "es" });
   });
 
-  it("shows the stored event's name before the CMS answers", () => {
-    stubBff(site);
+  it("shows the stored event's name before the CMS answers", async () => {
+    stubBff(site); // no event banners: the CMS never answers with one
     rememberEvent({ eventName: "Blackjack de Año Nuevo", routerLink: "/Events", locale: "es" });
     renderWithProviders(<EventsScreen />, { route: "/Events" });
-    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Blackjack de Año Nuevo");
+    expect(await screen.findByRole("heading", { level: 1 })).toHaveTextContent("Blackjack de Año Nuevo");
   });
 
   it("falls back to its own title without an event, or with one stored in another language", async () => {

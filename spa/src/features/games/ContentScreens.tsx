@@ -10,7 +10,8 @@ import { CategoryGames } from "./CategoryGames";
 import { GameGrid } from "./GameGrid";
 import { useGetLeaderboardsQuery, useGetParticipantsQuery } from "./leaderboardApi";
 import { ProviderGames } from "./ProviderGames";
-import { sessionFlag, useTimedRedirect } from "../../lib/useTimedRedirect";
+import { PageLoader } from "../../components/PageLoader";
+import { LUCKY_STREAK_CHECK_MS, SCREEN_CHECK_MS, useTimedCheck, type Verdict } from "../../lib/useTimedCheck";
 import { EventBanner } from "./EventBanner";
 import type { ProviderFlags } from "../../lib/providers/flags";
 import { useShellFlags } from "../../lib/providers/useShellFlags";
@@ -18,10 +19,6 @@ import { useSession } from "../../lib/session/useSession";
 import { useLocale } from "../../i18n/useLocale";
 import { formatCount, formatMoney } from "../../utils/money";
 import "../../styles/home.css";
-
-/** Section 9: event pages check the session flags 1 s after opening, Lucky streak after 1.3 s. */
-export const EVENT_CHECK_MS = 1000;
-export const LUCKY_STREAK_CHECK_MS = 1300;
 
 /** A content screen: its title is a shell text, or a name from the CMS (`heading`) once known. */
 function Screen({ title, heading, children }: { title: ShellKey; heading?: string | null; children: ReactNode }) {
@@ -54,16 +51,30 @@ export function DropWinScreen() {
   );
 }
 
+/** The Events flag's check: visitors stay; a player waits for the player's provider list. */
+function eventsVerdict(known: boolean, loggedIn: boolean, flags: ProviderFlags): Verdict {
+  if (!known) return "unknown";
+  if (!loggedIn) return "stay";
+  if (!flags.loaded) return "unknown";
+  return flags.poker ? "stay" : "leave"; // the Events flag is evenbetpoker's (section 4)
+}
+
 /**
- * The blackjack holiday tournament: a logged-in player without the Events flag goes home after 1 s.
+ * The blackjack holiday tournament: a logged-in player without the Events flag goes home after 1 s
+ * (decided once the player's provider list has answered; the page loader until then).
  * Its title is the stored event's name (storage key `event`): the CMS event this screen shows is
  * stored when it arrives, so the name is there at once on the next visit.
  */
 export function EventsScreen() {
-  const { loggedIn } = useSession();
+  const { known, loggedIn } = useSession();
+  const flags = useShellFlags();
+  const show = useTimedCheck(SCREEN_CHECK_MS, eventsVerdict(known, loggedIn, flags));
+  return show ? <EventsContent /> : <PageLoader />;
+}
+
+function EventsContent() {
   const locale = useLocale();
   const { pathname } = useLocation();
-  useTimedRedirect(EVENT_CHECK_MS, () => !sessionFlag("Events"), loggedIn);
   const event = eventAt(useGetEventBannersQuery(locale).data, pathname);
   const [remembered] = useState(storedEvent);
   const stored = event ? { eventName: event.eventName, routerLink: event.routerLink, locale } : remembered;
@@ -79,9 +90,12 @@ export function EventsScreen() {
   );
 }
 
-/** Lucky streak / Holiday Rush: home after 1.3 s when the BlackjackLeague flag is off. */
+/** Lucky streak / Holiday Rush: home after 1.3 s when the BlackjackLeague flag is off (decided
+ * once the provider list has answered; the page loader until then). */
 export function HolidayRushScreen() {
-  useTimedRedirect(LUCKY_STREAK_CHECK_MS, () => !sessionFlag("BlackjackLeague"));
+  const flags = useShellFlags();
+  const show = useTimedCheck(LUCKY_STREAK_CHECK_MS, !flags.loaded ? "unknown" : flags.blackjackLeague ? "stay" : "leave");
+  if (!show) return <PageLoader />;
   return (
     <Screen title="screens.holidayRush">
       <EventBanner />

@@ -7,10 +7,11 @@ import { GameCard } from "./GameCard";
 import { rowGames } from "../../components/carousel";
 import { useGameLauncher } from "./useLaunchGame";
 
-/** A provider's row on home: eight games, the full list once the right arrow is used. */
-export function GameRow({ provider, title }: { provider: string; title: string }) {
+/** A provider's row (or one of its categories', such as new pragmatic): eight games, the full list
+ * once the right arrow is used. */
+export function GameRow({ provider, category, title }: { provider: string; category?: string; title: string }) {
   const locale = useLocale();
-  const { data: games = [], isLoading } = useGetGamesQuery({ locale, provider });
+  const { data: games = [], isLoading } = useGetGamesQuery({ locale, provider, category });
   const [expanded, setExpanded] = useState(false);
   const { launchGame, launching } = useGameLauncher();
   const shown = rowGames(games, expanded);
@@ -22,7 +23,7 @@ export function GameRow({ provider, title }: { provider: string; title: string }
       count={shown.length}
       countAfterNext={games.length}
       onNext={() => setExpanded(true)}
-      testId={`games-row-${provider}`}
+      testId={`games-row-${category ?? provider}`}
     >
       {shown.map((game) => (
         <GameCard key={game.gameId} game={game} onLaunch={launchGame} busy={launching === game.gameName} />

@@ -8,6 +8,7 @@ import { useGetConfigQuery } from "../../lib/config/configApi";
 import { useGetGamesQuery } from "../../lib/content/contentApi";
 import { CategoryGames } from "./CategoryGames";
 import { GameGrid } from "./GameGrid";
+import { GameRow } from "./GameRow";
 import { LIVE_TABLES, type LaunchTarget } from "./launch";
 import { useLaunchGame } from "./useLaunchGame";
 import { CHOSEN_PROVIDER_KEY, providerLabel } from "../../lib/providers/labels";
@@ -69,22 +70,28 @@ function Unavailable() {
   return <p className="screen__soon">{t("screens.unavailable")}</p>;
 }
 
-/** The slot providers with lists; the one chosen on home (stored under proveN) comes first. */
+/** The slot providers whose lists make up "All"; a provider chosen on home (stored under proveN)
+ * filters the screen to its own list, whichever studio it is. */
 const SLOT_PROVIDERS = ["rubyplay", "mancala", "pragmaticplay"] as const;
 
 function Slots({ flags }: { flags: ProviderFlags }) {
   const { t } = useTranslation("games");
   const locale = useLocale();
-  const providers = SLOT_PROVIDERS.filter((name) => providerOn(flags, name));
+  const providers: string[] = SLOT_PROVIDERS.filter((name) => providerOn(flags, name));
   const [chosen, setChosen] = useState<string | null>(() => localStorage.getItem(CHOSEN_PROVIDER_KEY));
-  const shown = chosen && (providers as readonly string[]).includes(chosen) ? chosen : null;
+  const shown = chosen && providerOn(flags, chosen) ? chosen : null;
+  const other = shown !== null && !providers.includes(shown) ? shown : null;
   const lists = [
     useGetGamesQuery({ locale, provider: "rubyplay" }, { skip: !providers.includes("rubyplay") }),
     useGetGamesQuery({ locale, provider: "mancala" }, { skip: !providers.includes("mancala") }),
     useGetGamesQuery({ locale, provider: "pragmaticplay" }, { skip: !providers.includes("pragmaticplay") }),
   ];
-  const loading = lists.some((list) => list.isLoading);
-  const games = lists.flatMap((list) => list.data ?? []).filter((game) => shown === null || game.provider === shown);
+  const otherList = useGetGamesQuery({ locale, provider: other ?? "" }, { skip: other === null });
+  const loading = other ? otherList.isLoading : lists.some((list) => list.isLoading);
+  const games = other
+    ? (otherList.data ?? [])
+    : lists.flatMap((list) => list.data ?? []).filter((game) => shown === null || game.provider === shown);
+  const chips = other ? [...providers, other] : providers;
 
   function choose(name: string | null) {
     if (name) localStorage.setItem(CHOSEN_PROVIDER_KEY, name);
@@ -98,13 +105,22 @@ function Slots({ flags }: { flags: ProviderFlags }) {
         <button type="button" className="provider-chip" aria-pressed={shown === null} onClick={() => choose(null)}>
           {t("slots.all")}
         </button>
-        {providers.map((name) => (
+        {chips.map((name) => (
           <button key={name} type="button" className="provider-chip" aria-pressed={shown === name} onClick={() => choose(name)} data-testid={`slots-provider-${name}`}>
             {providerLabel(name)}
           </button>
         ))}
       </div>
-      <GameGrid games={games} loading={loading} />
+      {(shown === null || shown === "pragmaticplay") && (
+        <GameRow provider="pragmaticplay" category="newpragmatic" title={t("slots.newPragmatic")} />
+      )}
+      {!loading && other && games.length === 0 ? (
+        <p className="screen__soon" data-testid="slots-none">
+          {t("slots.none", { provider: providerLabel(other) })}
+        </p>
+      ) : (
+        <GameGrid games={games} loading={loading} />
+      )}
     </>
   );
 }

@@ -4,7 +4,7 @@ import { Link, useNavigate } from "react-router";
 
 import { Icon } from "../../components/icons/Icon";
 import { PageLoader } from "../../components/PageLoader";
-import { useHeaderBalance, useProfileFlags } from "../../lib/player/hooks";
+import { useHeaderBalance, usePlayerName } from "../../lib/player/hooks";
 import { useGetConfigQuery } from "../../lib/config/configApi";
 import { fullPageGame, fullPageMode, LOTTERY_TARGET } from "./fullPage";
 import { useLaunchUrl } from "./useLaunchGame";
@@ -26,7 +26,7 @@ function OpenTab() {
   const navigate = useNavigate();
   const skin = useGetConfigQuery().data?.skin;
   const balance = useHeaderBalance();
-  const { name } = useProfileFlags();
+  const name = usePlayerName();
   const resolve = useLaunchUrl();
   const [mode] = useState(fullPageMode);
   const [game] = useState(() => (mode === "lottery" ? { target: LOTTERY_TARGET, title: t("fullPage.lottery") } : fullPageGame()));

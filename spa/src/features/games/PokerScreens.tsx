@@ -11,13 +11,20 @@ import type { PokerSystem } from "../../lib/config/types";
 import { useGetPokerBannersQuery } from "../../lib/content/contentApi";
 import { rememberLottery } from "./fullPage";
 import { useLaunchUrl } from "./useLaunchGame";
-import { sessionFlag } from "../../lib/useTimedRedirect";
+import { SCREEN_CHECK_MS, useElapsed } from "../../lib/useTimedCheck";
+import { useShellFlags } from "../../lib/providers/useShellFlags";
 import { BannerCarousel, slide } from "../../components/BannerCarousel";
 import { useSession } from "../../lib/session/useSession";
 import { useLocale } from "../../i18n/useLocale";
+import { formatMoney } from "../../utils/money";
+import { localDateTime } from "../../utils/dates";
+import { useGetPokerTournamentsQuery } from "./pokerApi";
 import "../../styles/home.css";
 
 const DOWNLOADS: readonly PokerSystem[] = ["android", "windows", "mac"];
+
+/** The flash poker lobby's window (site shell, section 7: "opens in an 800x600 window"). */
+export const FLASH_LOBBY = { url: "/lobby/lobbyflash.html", name: "lobbyflash", features: "width=800,height=600" } as const;
 
 /** Poker: banners, PLAY NOW, the three downloads and the HTML5 card; all need a logged-in player. */
 export function PokerScreen() {
@@ -34,6 +41,7 @@ export function PokerScreen() {
   /** A visitor gets the login popup instead of any poker action. */
   const gated = (action: () => void) => () => (loggedIn ? action() : dispatch(openAuth("login")));
   const html5 = gated(() => void navigate("/Evenbetpoker"));
+  const flashLobby = gated(() => void window.open(FLASH_LOBBY.url, FLASH_LOBBY.name, FLASH_LOBBY.features));
 
   return (
     <section className="screen">
@@ -69,17 +77,48 @@ export function PokerScreen() {
             <span className="tile__text">{t("poker.html5Text")}</span>
           </button>
         </li>
+        <li>
+          <button type="button" className="tile" onClick={flashLobby} data-testid="poker-flash-lobby">
+            <Icon name="grid" size={28} />
+            <span className="tile__title">{t("poker.flashLobby")}</span>
+            <span className="tile__text">{t("poker.flashLobbyText")}</span>
+          </button>
+        </li>
+      </ul>
+      {loggedIn && <PokerTournaments />}
+    </section>
+  );
+}
+
+/** The poker room's tournaments (getPokerTournamentsList): a player's call, so a player's list. */
+function PokerTournaments() {
+  const { t } = useTranslation("games");
+  const locale = useLocale();
+  const symbol = useGetConfigQuery().data?.skin.currencySymbol ?? "";
+  const { data } = useGetPokerTournamentsQuery();
+  const tournaments = data?.tournamentList ?? [];
+  if (tournaments.length === 0) return null;
+  return (
+    <section className="poker-tournaments" aria-labelledby="poker-tournaments" data-testid="poker-tournaments">
+      <h2 id="poker-tournaments">{t("poker.tournaments")}</h2>
+      <ul className="poker-tournaments__list">
+        {tournaments.map((tournament) => (
+          <li key={tournament.id} className="poker-tournaments__item panel">
+            <span className="poker-tournaments__name">{tournament.name}</span>
+            <time dateTime={tournament.startDate}>{localDateTime(tournament.startDate, locale)}</time>
+            <span>{t("poker.buyIn", { amount: formatMoney(tournament.buyIn, symbol) })}</span>
+            <span>{t("poker.prizePool", { amount: formatMoney(tournament.prizePool, symbol) })}</span>
+          </li>
+        ))}
       </ul>
     </section>
   );
 }
 
-/** The sports-game check of section 4 runs 1 s after the screen opens. */
-export const SPORTS_GAME_CHECK_MS = 1000;
-
 /**
  * /Evenbetpoker, the sports-game screen: after 1 s a visitor gets the login popup; a player
  * with the poker flag gets the evenBet game full page (its lang set to the site's), else home.
+ * The flag is decided on the player's provider list, however late it answers.
  */
 export function EvenbetPokerScreen() {
   const { t } = useTranslation("games");
@@ -89,30 +128,24 @@ export function EvenbetPokerScreen() {
   const navigate = useNavigate();
   const resolve = useLaunchUrl();
   const [url, setUrl] = useState<string | null>(null);
+  const flags = useShellFlags();
+  const due = useElapsed(SCREEN_CHECK_MS);
+  const step = !due || !known ? null : !loggedIn ? "login" : !flags.loaded ? null : flags.poker ? "launch" : "leave";
 
   useEffect(() => {
-    if (!known) return;
+    if (step === "login") dispatch(openAuth("login"));
+    if (step === "leave") void navigate("/home", { replace: true });
+    if (step !== "launch") return;
     let live = true;
-    async function check() {
-      if (!loggedIn) {
-        dispatch(openAuth("login"));
-        return;
-      }
-      if (!sessionFlag("poker")) {
-        void navigate("/home", { replace: true });
-        return;
-      }
-      const outcome = await resolve({ kind: "sportsGame" });
+    void resolve({ kind: "sportsGame" }).then((outcome) => {
       if (!live) return;
       if (outcome.url !== null) setUrl(outcome.url);
       else if (outcome.code !== SESSION_EXPIRED) dispatch(showNotice({ kind: "message", text: outcome.message, variant: "error" }));
-    }
-    const timer = setTimeout(() => void check(), SPORTS_GAME_CHECK_MS);
+    });
     return () => {
       live = false;
-      clearTimeout(timer);
     };
-  }, [known, loggedIn, dispatch, navigate, resolve]);
+  }, [step, dispatch, navigate, resolve]);
 
   return (
     <section className="full-game" aria-label={t("poker.html5")}>

@@ -125,9 +125,9 @@ export function TransactionHistoryScreen() {
           rowKey={(row, n) => `${row.seque_no ?? n}-${row.startDate}`}
           columns={[
             { header: t("columns.date"), cell: (row) => localDateTime(row.startDate, locale) },
-            { header: t("columns.amount"), cell: (row) => money(row.cashAmount), numeric: true },
+            { header: t("columns.amount"), cell: (row) => money(row.cashAmount), numeric: true, lead: 2 },
             { header: t("columns.bonus"), cell: (row) => money(row.bonus), numeric: true },
-            { header: t("columns.status"), cell: (row) => depositStatus(row.status) },
+            { header: t("columns.status"), cell: (row) => depositStatus(row.status), lead: 1 },
           ]}
         />
       )}
@@ -140,10 +140,10 @@ export function TransactionHistoryScreen() {
           rowKey={(row, n) => `${row.cashoutId ?? n}-${row.createdOn}`}
           columns={[
             { header: t("columns.date"), cell: (row) => localDateTime(row.createdOn, locale) },
-            { header: t("columns.amount"), cell: (row) => money(row.amount), numeric: true },
+            { header: t("columns.amount"), cell: (row) => money(row.amount), numeric: true, lead: 2 },
             { header: t("columns.cancelled"), cell: (row) => money(row.cancelledAmount), numeric: true },
             { header: t("columns.paid"), cell: (row) => money(row.paidAmount), numeric: true },
-            { header: t("columns.status"), cell: (row) => row.status },
+            { header: t("columns.status"), cell: (row) => row.status, lead: 1 },
           ]}
         />
       )}
@@ -206,11 +206,12 @@ export function GameHistoryScreen() {
           columns={[
             { header: t("columns.from"), cell: (row) => localDateTime(row.from, locale) },
             { header: t("columns.to"), cell: (row) => localDateTime(row.to, locale) },
-            { header: t("columns.game"), cell: (row) => row.name },
+            { header: t("columns.game"), cell: (row) => row.name, lead: 1, wide: true },
             ...GAME_COLUMNS.map((column) => ({
               header: t(`columns.${column}`),
               cell: (row: GameHistoryRow) => money(moneyFromText(row[column])),
               numeric: true,
+              lead: column === "win" ? (2 as const) : undefined,
             })),
           ]}
         />

@@ -7,6 +7,15 @@ export interface Column<T> {
   header: string;
   cell: (row: T) => ReactNode;
   numeric?: boolean;
+  /** On a phone's card: shown first (1, the status) or second (2, the amount). */
+  lead?: 1 | 2;
+  /** On a phone's card: the whole width (a game's name). */
+  wide?: boolean;
+}
+
+function cellClass<T>(column: Column<T>): string | undefined {
+  const names = [column.numeric && "num", column.lead && `cell--lead${column.lead}`, column.wide && "cell--wide"].filter(Boolean);
+  return names.length ? names.join(" ") : undefined;
 }
 
 interface PagedTableProps<T> {
@@ -31,7 +40,7 @@ export function PagedTable<T>({ title, rows, columns, sizes, rowKey, testId }: P
   return (
     <section className="history__table" aria-labelledby={title ? id : undefined}>
       {title && <h2 id={id}>{title}</h2>}
-      <div className="table-scroll">
+      <div className="table-scroll table-cards">
         <table data-testid={testId}>
           <thead>
             <tr>
@@ -46,7 +55,7 @@ export function PagedTable<T>({ title, rows, columns, sizes, rowKey, testId }: P
             {pageOf(rows, page, size).map((row, n) => (
               <tr key={rowKey(row, n)}>
                 {columns.map((column) => (
-                  <td key={column.header} className={column.numeric ? "num" : undefined}>
+                  <td key={column.header} className={cellClass(column)} data-label={column.header}>
                     {column.cell(row)}
                   </td>
                 ))}

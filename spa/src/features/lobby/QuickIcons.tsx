@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 
 import { Icon, type IconName } from "../../components/icons/Icon";
+import { SiteLink } from "../../components/SiteLink";
 import type { ProviderFlags } from "../../lib/providers/flags";
 import { CHOSEN_PROVIDER_KEY } from "../../lib/providers/labels";
 
@@ -30,12 +31,12 @@ export function QuickIcons({ flags, onRoulette }: { flags: ProviderFlags; onRoul
 
   return (
     <nav className="quick-icons" aria-label={t("quick.label")} data-testid="quick-icons">
-      <Link to="/home" className="quick-icons__item" data-testid="quick-lobby">
+      <SiteLink to="/home" className="quick-icons__item" testId="quick-lobby">
         <Tile icon="home" label={t("quick.lobby")} />
-      </Link>
-      <Link to="/games/slots" className="quick-icons__item" data-testid="quick-top">
+      </SiteLink>
+      <SiteLink to="/games/slots" className="quick-icons__item" testId="quick-top">
         <Tile icon="fire" label={t("quick.top")} />
-      </Link>
+      </SiteLink>
       {flags.liveCasino && (
         <button
           type="button"
@@ -60,14 +61,14 @@ export function QuickIcons({ flags, onRoulette }: { flags: ProviderFlags; onRoul
         </button>
       )}
       {flags.horses && (
-        <Link to="/games/horseracing" className="quick-icons__item" data-testid="quick-horses">
+        <SiteLink to="/games/horseracing" className="quick-icons__item" testId="quick-horses">
           <Tile icon="horse" label={t("quick.horses")} />
-        </Link>
+        </SiteLink>
       )}
       {flags.blackjackLeague && (
-        <Link to="/blackjackleague" className="quick-icons__item" data-testid="quick-blackjackleague">
+        <SiteLink to="/blackjackleague" className="quick-icons__item" testId="quick-blackjackleague">
           <Tile icon="trophy" label={t("quick.blackjackLeague")} />
-        </Link>
+        </SiteLink>
       )}
     </nav>
   );

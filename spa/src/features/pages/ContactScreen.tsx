@@ -5,6 +5,7 @@ import { contractRules } from "../../api/rules.gen";
 import { replyFailure, toAppError } from "../../api/errors";
 import { useGetProfileQuery } from "../../lib/player/accountApi";
 import { useGetConfigQuery } from "../../lib/config/configApi";
+import { FaqSection } from "./FaqSection";
 import { useContactUsMutation } from "./pagesApi";
 import { useSession } from "../../lib/session/useSession";
 import { TextField } from "../../forms/Field";
@@ -101,6 +102,7 @@ export function ContactScreen() {
           {isLoading ? t("contact.sending") : t("contact.send")}
         </button>
       </form>
+      <FaqSection />
     </section>
   );
 }

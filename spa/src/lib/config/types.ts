@@ -22,11 +22,18 @@ export interface Skin {
   defaultLocale: Locale;
   locales: Locale[];
   branding: Branding;
-  features: Record<string, boolean>;
+  features: SkinFeatures;
   /** The sportsbook page the sports screen frames with a launch token; null when the skin has none. */
   sportsbookUrl: string | null;
   /** The operator's poker client installers (logged-in players only). */
   pokerDownloads: Partial<Record<PokerSystem, string>>;
+}
+
+/** The operator's switches (skins file `features`, the gateway's `Features`): off hides every
+ * link to the flow's screens and sends a visit to any of them home (lib/access). */
+export interface SkinFeatures {
+  deposits: boolean;
+  withdrawals: boolean;
 }
 
 export type PokerSystem = "android" | "windows" | "mac";

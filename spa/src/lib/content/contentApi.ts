@@ -2,9 +2,11 @@ import { api } from "../../api/baseApi";
 import { pathOf } from "../../api/routes";
 import type {
   EventBanner,
+  Faq,
   FooterBanner,
   Game,
   GamesList,
+  HeaderLink,
   HomeBanner,
   LobbyBanner,
   PokerBanner,
@@ -61,6 +63,17 @@ export const contentApi = api.injectEndpoints({
         return lists[0]?.gamesList ?? [];
       },
     }),
+    /** The frequent questions in one language, in the CMS's order. */
+    getFaqs: build.query<Faq[], Locale>({
+      query: (locale) => strapiQuery(pathOf("faqs"), { ...active, locale }),
+      transformResponse: (reply: StrapiList<Faq>, _meta, locale) =>
+        activeIn(reply.data, locale).sort((a, b) => (a.order ?? 0) - (b.order ?? 0)),
+    }),
+    /** The header links by id (section 3): names per language, url, icon. */
+    getHeaderLinks: build.query<HeaderLink[], void>({
+      query: () => strapiQuery(pathOf("headerLinks"), {}),
+      transformResponse: (reply: StrapiList<HeaderLink>) => reply.data,
+    }),
     getReelDeals: build.query<ReelDeals | null, Locale>({
       query: (locale) => strapiQuery(pathOf("newReels"), { locale }),
       transformResponse: (reply: StrapiList<ReelDeals>) => reply.data[0] ?? null,
@@ -76,4 +89,6 @@ export const {
   useGetPokerBannersQuery,
   useGetGamesQuery,
   useGetReelDealsQuery,
+  useGetFaqsQuery,
+  useGetHeaderLinksQuery,
 } = contentApi;

@@ -33,21 +33,9 @@ export function useHeaderBalance(): HeaderBalance {
   };
 }
 
-export interface ProfileFlags {
-  /** false when the profile says deposits = 0 (the Deposit link goes). */
-  deposits: boolean;
-  /** false when the profile says withdrawal = 0 (the Withdrawal link goes). */
-  withdrawal: boolean;
-  name: string | null;
-}
-
-/** What the menus read from the profile (section 4 "Profile flags"). */
-export function useProfileFlags(): ProfileFlags {
+/** The name the header and side menu show: the profile's nickname or login, else the session's. */
+export function usePlayerName(): string | null {
   const { loggedIn, login } = useSession();
   const { data } = useGetProfileQuery(undefined, { skip: !loggedIn });
-  return {
-    deposits: data?.deposits !== 0,
-    withdrawal: data?.withdrawal !== 0,
-    name: data?.nickname || data?.login || login,
-  };
+  return data?.nickname || data?.login || login;
 }

@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useState } from "react";
+import { useMemo } from "react";
 
 import { useSession } from "../session/useSession";
+import { useElapsed } from "../useTimedCheck";
 import { providerFlags, toSwitches, type ProviderFlags } from "./flags";
 import { useGetPlayerProviderListQuery, useGetProvidersQuery } from "./providersApi";
 
@@ -14,22 +15,16 @@ function refreshInterval(): number {
   return Number.isFinite(override) && override >= 1000 ? override : PROVIDER_REFRESH_MS;
 }
 
-function useStartDelay(ms: number): boolean {
-  const [ready, setReady] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(() => setReady(true), ms);
-    return () => clearTimeout(timer);
-  }, [ms]);
-  return ready;
-}
-
 /** Which provider-gated areas to show: the visitor list before login, the player's after. */
 export function useProviderFlags(): ProviderFlags {
   const { known, loggedIn, login } = useSession();
-  const ready = useStartDelay(PROVIDER_LOAD_DELAY_MS) && known;
+  const ready = useElapsed(PROVIDER_LOAD_DELAY_MS) && known;
   const polling = { pollingInterval: refreshInterval(), skipPollingIfUnfocused: true };
   const visitor = useGetProvidersQuery(undefined, { ...polling, skip: !ready || loggedIn });
   const player = useGetPlayerProviderListQuery(login ?? "", { ...polling, skip: !ready || !loggedIn || !login });
-  const list = loggedIn ? player.data : visitor.data;
-  return useMemo(() => providerFlags(toSwitches(list), list !== undefined), [list]);
+  const current = loggedIn ? player : visitor;
+  const list = current.data;
+  // A failed list is an answer too: the screens waiting on it decide with no provider named.
+  const answered = list !== undefined || current.isError;
+  return useMemo(() => providerFlags(toSwitches(list), answered), [list, answered]);
 }

@@ -2,8 +2,9 @@ import { describe, expect, it, vi } from "vitest";
 
 import { api } from "../../api/baseApi";
 import { makeTestStore } from "../../test/render";
-import { selectNotice } from "../store/uiSlice";
+import { closeNotice, selectNotice } from "../store/uiSlice";
 import { sessionApi } from "./sessionApi";
+import { sessionExpired } from "./sessionExpiry";
 
 const probeApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -52,5 +53,26 @@ describe("session expiry", () => {
 
     expect(result.data).toEqual({ success: true, values: [] });
     expect(selectNotice(store.getState())).toBeNull();
+  });
+
+  it("takes one path for an expiry from outside RTK Query (an upload): logged out, one popup, none again at the next poll", async () => {
+    const bff = { loggedIn: true, login: "demo1" as string | null };
+    stubPlatform(bff, { success: false, code: "SESSION_EXPIRED" });
+    const store = makeTestStore();
+    await store.dispatch(sessionApi.endpoints.getSession.initiate());
+    sessionStorage.setItem("Dp", "true");
+
+    Object.assign(bff, { loggedIn: false, login: null }); // the BFF ended the session
+    store.dispatch(sessionExpired());
+
+    expect(selectNotice(store.getState())).toEqual({ kind: "sessionExpired" });
+    expect(sessionApi.endpoints.getSession.select()(store.getState()).data?.loggedIn).toBe(false);
+    expect(sessionStorage.getItem("Dp")).toBeNull();
+    const shown: unknown[] = [];
+    store.subscribe(() => shown.push(selectNotice(store.getState())));
+    store.dispatch(closeNotice());
+    // The balance poll that follows hears SESSION_EXPIRED again: no second popup.
+    await store.dispatch(probeApi.endpoints.probeBalance.initiate());
+    expect(shown.filter((notice) => notice !== null)).toEqual([]);
   });
 });

@@ -5,11 +5,12 @@ export type AuthTab = "login" | "forgot" | "register";
 
 /**
  * The shell's message popups (section 2 "Popups"). `text` is already translated, or a
- * platform message shown as given; `variant` colours it.
+ * platform message shown as given; `variant` colours it; a message with `hideAfterMs` also
+ * closes by itself (form B's outcome).
  */
 export type Notice =
   | { kind: "sessionExpired" }
-  | { kind: "message"; title?: string; text: string; variant: "success" | "error" | "info" }
+  | { kind: "message"; title?: string; text: string; variant: "success" | "error" | "info"; hideAfterMs?: number }
   | { kind: "notification"; title?: string; text: string; variant: "success" | "error" | "info" };
 
 export interface UiState {

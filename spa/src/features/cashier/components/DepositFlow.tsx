@@ -20,6 +20,7 @@ export function DepositFlow({ method, payMethod, currency, limits }: { method: D
   const navigate = useNavigate();
   const [step, setStep] = useState<Step>({ kind: "form" });
   const { progress, follow } = useDepositStatus();
+  const [pendingClosed, setPendingClosed] = useState(false);
   const [celebrate, endCelebration] = useShownFor(progress.state === "approved" ? "approved" : null, SUCCESS_POPUP_MS);
 
   return (
@@ -51,11 +52,25 @@ export function DepositFlow({ method, payMethod, currency, limits }: { method: D
         />
       )}
       {step.kind === "following" && progress.state !== "approved" && (
-        <div className="panel" role="status" data-testid="deposit-pending">
+        <div className="panel" role="status" data-testid="deposit-following">
           <h2>{t("deposit.pendingTitle")}</h2>
           <p>{progress.state === "other" ? t("deposit.statusOther", { status: progress.status }) : t("deposit.pending")}</p>
           {progress.state === "pending" && progress.comments && <p className="screen__soon">{progress.comments}</p>}
         </div>
+      )}
+      {/* Section 4: a pending status shows the pending popup until the provider approves (the
+          page keeps checking, and says so, if the player closes it). */}
+      {step.kind === "following" && progress.state === "pending" && !pendingClosed && (
+        <Dialog labelledBy="deposit-pending-title" onClose={() => setPendingClosed(true)} className="notice notice--info" testId="deposit-pending">
+          <h2 id="deposit-pending-title" className="notice__title">
+            {t("deposit.pendingTitle")}
+          </h2>
+          <p className="notice__text">{t("deposit.pending")}</p>
+          {progress.comments && <p className="notice__text">{progress.comments}</p>}
+          <button type="button" className="button button--primary" data-autofocus onClick={() => setPendingClosed(true)}>
+            {t("deposit.ok")}
+          </button>
+        </Dialog>
       )}
       {progress.state === "approved" && (
         <div className="panel" data-testid="deposit-approved">

@@ -39,7 +39,7 @@ export function OpenWithdrawals() {
       {open.length === 0 ? (
         <p className="screen__soon">{t("open.none")}</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll table-cards">
           <table data-testid="open-withdrawals">
             <thead>
               <tr>
@@ -55,10 +55,14 @@ export function OpenWithdrawals() {
             <tbody>
               {open.map((row) => (
                 <tr key={row.refTxnID}>
-                  <td>{row.displayRefTxnID}</td>
-                  <td>{localDateTime(row.creationDate, locale)}</td>
-                  <td className="num">{formatMoney(row.amount, symbol)}</td>
-                  <td>{row.status}</td>
+                  <td data-label={t("open.reference")}>{row.displayRefTxnID}</td>
+                  <td data-label={t("open.date")}>{localDateTime(row.creationDate, locale)}</td>
+                  <td className="num cell--lead2" data-label={t("open.amount")}>
+                    {formatMoney(row.amount, symbol)}
+                  </td>
+                  <td className="cell--lead1" data-label={t("open.status")}>
+                    {row.status}
+                  </td>
                   <td>
                     <button type="button" className="link-button" disabled={call.busy} onClick={() => void drop(row.refTxnID)} data-testid="withdraw-cancel">
                       {t("open.cancel")}

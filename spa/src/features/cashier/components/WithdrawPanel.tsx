@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useMemo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 
 import type { WithdrawResponse } from "../../../api/contracts.gen";
@@ -13,9 +13,9 @@ import { useAppDispatch } from "../../../lib/store/hooks";
 import { showNotice } from "../../../lib/store/uiSlice";
 import { moneyInText } from "../../../utils/money";
 import { useGetCashOutInfoQuery, useWithdrawMutation } from "../cashierApi";
-import { CUIT_PREFIXES, exceedsCash, formFor, INSUFFICIENT_BALANCE, type WithdrawForm } from "../withdrawForms";
+import { CUIT_PREFIXES, exceedsCash, formFor, INSUFFICIENT_BALANCE, withdrawRules, type WithdrawForm } from "../withdrawForms";
 
-/** Form B's success popup hides after 5 s, its error after 6 s. */
+/** Form B's success popup (and its note under the form) hides after 5 s, its error after 6 s. */
 export const FORM_B_SUCCESS_MS = 5000;
 export const FORM_B_ERROR_MS = 6000;
 
@@ -34,10 +34,13 @@ function WithdrawFormView({ form: spec, methodName, cash, limits }: { form: With
   const symbol = useGetConfigQuery().data?.skin.currencySymbol ?? "";
   const [withdraw] = useWithdrawMutation();
   const call = useExclusiveCall((arg: { body: Record<string, unknown>; key: string }) => withdraw({ route: spec.route, ...arg }));
-  const form = useForm(spec.rules, spec.initial);
+  const [accountType, setAccountType] = useState(spec.initial.accountType ?? "");
+  const rules = useMemo(() => withdrawRules(spec, accountType), [spec, accountType]);
+  const form = useForm(rules, spec.initial);
   const [failure, setFailure] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
-  const short = spec.id === "formB" && exceedsCash(String(form.values.amount), cash);
+  const formB = spec.id === "formB";
+  const short = formB && exceedsCash(String(form.values.amount), cash);
 
   useEffect(() => {
     if (spec.id !== "formB" || (!failure && !success)) return;
@@ -79,22 +82,25 @@ function WithdrawFormView({ form: spec, methodName, cash, limits }: { form: With
     if (!outcome) return;
     if (!outcome.ok) {
       if (outcome.code === SESSION_EXPIRED) return;
-      setFailure(tf(outcome.message));
-      dispatch(showNotice({ kind: "message", title: t("withdraw.failedTitle"), text: tf(outcome.message), variant: "error" }));
+      // Section 8: a refused withdrawal shows result.errorMsg, else the description.
+      fail(outcome.reply?.result?.errorMsg || outcome.message);
       return;
     }
     const reply: WithdrawResponse = outcome.data;
     if (reply.result?.success === false) {
       const message = reply.result.errorMsg || reply.description;
-      if (message) {
-        setFailure(tf(message));
-        dispatch(showNotice({ kind: "message", title: t("withdraw.failedTitle"), text: tf(message), variant: "error" }));
-      } else dispatch(showNotice({ kind: "message", text: t("withdraw.processing"), variant: "info" }));
+      if (message) fail(message);
+      else dispatch(showNotice({ kind: "message", text: t("withdraw.processing"), variant: "info" }));
       return;
     }
     form.reset();
     setSuccess(t("withdraw.success"));
-    dispatch(showNotice({ kind: "message", text: t("withdraw.success"), variant: "success" }));
+    dispatch(showNotice({ kind: "message", text: t("withdraw.success"), variant: "success", hideAfterMs: formB ? FORM_B_SUCCESS_MS : undefined }));
+  }
+
+  function fail(message: string) {
+    setFailure(tf(message));
+    dispatch(showNotice({ kind: "message", title: t("withdraw.failedTitle"), text: tf(message), variant: "error", hideAfterMs: formB ? FORM_B_ERROR_MS : undefined }));
   }
 
   return (
@@ -108,7 +114,15 @@ function WithdrawFormView({ form: spec, methodName, cash, limits }: { form: With
           <label className="field__label" htmlFor={`${id}-type`}>
             {t("withdraw.fields.accountType")}
           </label>
-          <select id={`${id}-type`} className="input" value={String(form.values.accountType)} onChange={(e) => form.set("accountType", e.target.value)}>
+          <select
+            id={`${id}-type`}
+            className="input"
+            value={String(form.values.accountType)}
+            onChange={(e) => {
+              form.set("accountType", e.target.value);
+              setAccountType(e.target.value);
+            }}
+          >
             <option value="Paytm">Paytm</option>
             <option value="Phonepe" disabled>
               Phonepe

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 
 import { SESSION_EXPIRED } from "../../../api/errors";
 import { useAppDispatch } from "../../../lib/store/hooks";
-import { showNotice } from "../../../lib/store/uiSlice";
+import { sessionExpired } from "../../../lib/session/sessionExpiry";
 import { useGetDocumentsQuery } from "../profileApi";
 import {
   ACCEPTED_TYPES,
@@ -55,7 +55,8 @@ function DocumentUpload({ kind, uploaded, onUploaded }: { kind: DocumentKind; up
       onUploaded();
     } catch (error) {
       const failure = error instanceof UploadError ? error : new UploadError(String(error), null);
-      if (failure.code === SESSION_EXPIRED) dispatch(showNotice({ kind: "sessionExpired" }));
+      // The shell's one SESSION_EXPIRED path: logged out here too, one popup.
+      if (failure.code === SESSION_EXPIRED) dispatch(sessionExpired());
       else setMessage({ ok: false, text: failure.message });
     } finally {
       setProgress(null);

@@ -1,0 +1,93 @@
+"""Toward the browser, at the end of the proxied path: how an answer that is not a stored copy
+travels (content copies are `gateway.http.stored`'s: compressed once when kept).
+
+- `read` and `exclusive` answers (personal: the balance, a profile, a history, a deposit) get
+  `Cache-Control: private, no-store`: no cache anywhere keeps them, none serves one session's
+  answer to another;
+- an answer of 1 kB or more of a textual type is compressed as it is sent, at the cheap level
+  (`ON_THE_FLY`: gzip 1, brotli 3; about 60-120 us for 30 kB, bench/compression.py), in the
+  encoding the request accepts, with `Vary: Accept-Encoding`; smaller ones travel as they are;
+- never an answer carrying a secret together with anything the request can influence (BREACH,
+  `compression.may_compress`): the routes whose answers carry one (`Route.secret_answer`), and
+  any answer that sets a cookie (the gateway's session and XSRF cookies, added before this runs);
+  every proxied call is taken as one the request influences;
+- a body the platform sent gzip and nothing in the gateway read (`upstream.call.passes_through`) goes out as
+  it came to a browser that accepts gzip, and inflated (bounded, checked) to one that does not.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+from contracts.catalogue import Route
+from gateway.http.asgi import Outgoing
+from gateway.http.compression import (
+    MIN_BYTES,
+    ON_THE_FLY,
+    Coding,
+    compress,
+    may_compress,
+    negotiate,
+    textual,
+)
+from gateway.pipeline.exchange import Exchange
+
+PERSONAL = (b"cache-control", b"private, no-store")
+_VARY = (b"vary", b"accept-encoding")
+_GZIP: tuple[Coding, ...] = ("gzip",)
+
+
+def secret_answer(route: Route) -> bool:
+    return route.secret_answer
+
+
+def on_the_fly(x: Exchange, answer: Outgoing) -> Outgoing:
+    """`answer` compressed as it is sent when it is worth it and allowed (the module's rules);
+    the platform's gzip passed through as it came to a browser that accepts it, else inflated."""
+    if answer.chunks is not None or answer.status in (204, 304):
+        return answer
+    if answer.header("content-encoding") == "gzip" and _passed(x, answer):
+        return answer
+    if len(answer.body) < MIN_BYTES:
+        return answer
+    _, route = x.site()
+    kind = answer.header("content-type") or "application/json"
+    if secret_answer(route) or not textual(kind) or answer.header("content-encoding") is not None:
+        return answer
+    if not may_compress(carries_secret=False, reflects_request=True, headers=answer.headers):
+        return answer
+    coding = negotiate(x.incoming.headers.get("accept-encoding"))
+    answer.headers.append(_VARY)
+    if coding != "identity":
+        answer.body = compress(answer.body, coding, ON_THE_FLY)
+        answer.headers.append((b"content-encoding", coding.encode("latin-1")))
+    return answer
+
+
+def _passed(x: Exchange, answer: Outgoing) -> bool:
+    """A body the platform sent gzip: sent as it came (True: nothing more to do) to a browser
+    that accepts gzip when the BREACH rule allows; else inflated (it was checked whole and within
+    the cap as it arrived) and the answer goes on as any other (False)."""
+    _, route = x.site()
+    accepted = negotiate(x.incoming.headers.get("accept-encoding"), _GZIP) == "gzip"
+    if (
+        accepted
+        and not secret_answer(route)
+        and may_compress(carries_secret=False, reflects_request=True, headers=answer.headers)
+    ):
+        answer.headers.append(_VARY)
+        return True
+    answer.body = zlib.decompress(answer.body, 31)
+    answer.headers = [(name, value) for name, value in answer.headers if name != b"content-encoding"]
+    return False
+
+
+def personal(x: Exchange, answer: Outgoing) -> Outgoing:
+    """A `read` or `exclusive` answer, as the browser gets it: never kept by any cache, and
+    compressed as it is sent where the rules allow. Content and streamed answers pass as they are."""
+    _, route = x.site()
+    if route.policy == "content" or answer.chunks is not None:
+        return answer
+    answer.headers = [(name, value) for name, value in answer.headers if name != b"cache-control"]
+    answer.headers.append(PERSONAL)
+    return on_the_fly(x, answer)
