@@ -4,8 +4,11 @@
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -164,3 +167,72 @@ def test_the_stream_is_never_compressed(stack: Stack, control: httpx.Client) -> 
         assert stream.status == 200
         assert "content-encoding" not in stream.headers
         stream.next("balance")
+
+
+def rss_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:"))) / 1024
+
+
+def never_reading_stream(url: str, cookies: httpx.Cookies) -> socket.socket:
+    """`/bff/events` opened by a client that never reads: a receive buffer as small as the kernel
+    allows, so what the gateway writes piles up on its side."""
+    address = urlsplit(url)
+    client = socket.socket()
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    client.connect((address.hostname or "127.0.0.1", address.port or 80))
+    cookie = "; ".join(f"{name}={value}" for name, value in cookies.items())
+    client.sendall(
+        f"GET /bff/events HTTP/1.1\r\nHost: {address.netloc}\r\nAccept: text/event-stream\r\n"
+        f"Cookie: {cookie}\r\n\r\n".encode()
+    )
+    return client
+
+
+def closed_by_the_server(client: socket.socket, within_s: float) -> bool:
+    """Reads what the gateway had written: True if it ends (closed or reset) within `within_s`."""
+    client.settimeout(within_s)
+    try:
+        while client.recv(65536):
+            pass
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+    return True
+
+
+def test_a_client_that_never_reads_is_dropped_and_the_players_other_stream_goes_on(
+    stack: Stack, control: httpx.Client
+) -> None:
+    player = logged_in(stack, "stalled", control)
+    others = [logged_in(stack, f"room{n}", control) for n in range(3)]
+    stalled = never_reading_stream(stack.url, player.http.cookies)
+    try:
+        assert stalled.recv(12, socket.MSG_PEEK) == b"HTTP/1.1 200"
+        with EventReader(stack.url, player.http.cookies) as reading:
+            reading.next("balance")
+            rss_before = rss_mb(stack.process.pid)
+            made, deadline, dropped = 0, time.monotonic() + 90, stack.logs().count("events.dropped_")
+            while stack.logs().count("events.dropped_") == dropped:  # balance changes until the gateway gives up
+                assert time.monotonic() < deadline, "a stream nobody reads was still held after 90 s"
+                made += 1  # the sandbox's wallet changed, then read by the player: an event at once
+                cash_now = {"login": "stalled", "password": "secret123", "cash": str(1000 + made)}
+                control.post("/_sandbox/sites/aurora/players", json=cash_now).raise_for_status()
+                player.post("/api/cashier/balance")
+            assert closed_by_the_server(stalled, within_s=5), "the gateway still holds the stream"
+            # The stream's place is free again: 1 (the reading tab) + 5 = the instance's 6.
+            room = [EventReader(stack.url, p.http.cookies) for p in others for _ in range(2)][:5]
+            try:
+                assert [r.status for r in room] == [200] * 5
+            finally:
+                for stream in room:
+                    stream.close()
+            assert rss_mb(stack.process.pid) - rss_before < 64, "the unread events were buffered"
+            # The player's tab that reads was never dropped and has the newest balance.
+            expected = 1000 + made
+            while cash(reading.next("balance", within_s=5).json()) != expected:
+                pass
+            assert not reading.closed.is_set()
+    finally:
+        stalled.close()
