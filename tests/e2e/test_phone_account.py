@@ -118,7 +118,14 @@ def test_every_account_page_reads_whole_on_a_phone(phone: BrowserContext, produc
             expect(page.get_by_test_id("history-games-table").locator("tbody tr")).not_to_have_count(0)
         if url == "/withdraw":
             expect(page.get_by_test_id("open-withdrawals").locator("tbody tr")).not_to_have_count(0)
+        if url == "/mybalance":
+            expect(page.get_by_test_id("player-stats")).to_be_visible()
         phone_check.check(url)
+        if url == "/casinogamehistory":
+            page.get_by_test_id("history-tab-remote").click()
+            expect(page.get_by_test_id("history-remote-table").locator("tbody tr")).not_to_have_count(0)
+            phone_check.network.settle()
+            phone_check.check(f"{url}, the remote games tab")
     phone_check.visit("/deposit")
     for method in DEPOSIT_METHODS:
         page.get_by_test_id(f"deposit-method-{method}").click()
