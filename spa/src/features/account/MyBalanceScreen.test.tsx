@@ -50,8 +50,11 @@ describe("MyBalanceScreen", () => {
   });
 
   it("shows no stats when the platform refuses them", async () => {
-    render(levels, balance, { success: false, code: "STATS_DOWN" });
+    const fetchMock = render(levels, balance, { success: false, code: "STATS_DOWN" });
     await screen.findByTestId("vip-points");
+    const asked = () => fetchMock.mock.calls.some(([r]) => new URL((r as Request).url).pathname === "/api/player/getStats");
+    await waitFor(() => expect(asked()).toBe(true));
+    await new Promise((settled) => setTimeout(settled, 50));
     expect(screen.queryByTestId("player-stats")).toBeNull();
   });
 
