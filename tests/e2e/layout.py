@@ -134,6 +134,10 @@ async () => {
 """
 
 
+# The player's balance stream (server-sent events): one request held open while logged in.
+BALANCE_STREAM = "/bff/events"
+
+
 @dataclass
 class Network:
     """The page's requests in flight (its frames' too), to know when a screen has arrived."""
@@ -148,6 +152,8 @@ class Network:
         self.page.on("requestfailed", self._ended)
 
     def _started(self, request: Request) -> None:
+        if request.url.split("?")[0].endswith(BALANCE_STREAM):
+            return  # open for the whole visit by design: it never "arrives"
         self.in_flight.add(request)
         self.last_change = time.monotonic()
 

@@ -25,7 +25,7 @@ const levels = {
   monthlyCounter: { compPoints: 1200, endDate: "2026-11-30T23:59:59+05:30" },
 };
 
-function render(playerLevels: unknown = levels, balanceReply: unknown = balance) {
+function render(playerLevels: unknown = levels, balanceReply: unknown = balance, stats: unknown = { success: true, totalBets: 1234.5, totalWins: 980, gamesPlayed: 1520 }) {
   const fetchMock = stubBff({
     "/bff/config": skinConfig,
     "/bff/session": { loggedIn: true, login: "demo1" },
@@ -33,12 +33,31 @@ function render(playerLevels: unknown = levels, balanceReply: unknown = balance)
     "/api/cp/playerLevels": playerLevels,
     "/api/cp/exchangeRates": { success: true, rates: [{ currency: "ARS", compPoints: 100, rate: 1, minimumPoints: 1000 }] },
     "/api/cp/exchange": { success: true, cashCredited: 11, compPointsLeft: 100 },
+    "/api/player/getStats": stats,
   });
   renderWithProviders(<MyBalanceScreen />);
   return fetchMock;
 }
 
 describe("MyBalanceScreen", () => {
+  it("shows the player's lifetime stats, in the skin's money and the language's grouping", async () => {
+    render();
+    const stats = await screen.findByTestId("player-stats");
+    expect(screen.getByRole("heading", { name: "Tu juego" })).toBeInTheDocument();
+    expect(stats).toHaveTextContent("Partidas jugadas1.520");
+    expect(stats).toHaveTextContent("Total apostado$ 1.234,50");
+    expect(stats).toHaveTextContent("Total ganado$ 980,00");
+  });
+
+  it("shows no stats when the platform refuses them", async () => {
+    const fetchMock = render(levels, balance, { success: false, code: "STATS_DOWN" });
+    await screen.findByTestId("vip-points");
+    const asked = () => fetchMock.mock.calls.some(([r]) => new URL((r as Request).url).pathname === "/api/player/getStats");
+    await waitFor(() => expect(asked()).toBe(true));
+    await new Promise((settled) => setTimeout(settled, 50));
+    expect(screen.queryByTestId("player-stats")).toBeNull();
+  });
+
   it("shows the level reached last, the balances and the next target", async () => {
     render();
     expect(await screen.findByTestId("vip-level")).toHaveTextContent("Silver");

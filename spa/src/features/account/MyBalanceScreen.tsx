@@ -7,7 +7,7 @@ import { useIdempotentAction } from "../../api/idempotency";
 import { showNotice } from "../../lib/store/uiSlice";
 import { useGetBalanceQuery } from "../../lib/player/accountApi";
 import { currentLevel, exchangeValue, istDate, levelFailure, levelProgress, nextTargets, UNKNOWN_LEVEL_ERROR } from "./vip";
-import { useExchangePointsMutation, useGetExchangeRatesQuery, useGetPlayerLevelsQuery } from "./vipApi";
+import { useExchangePointsMutation, useGetExchangeRatesQuery, useGetPlayerLevelsQuery, useGetStatsQuery } from "./vipApi";
 import { COMPPOINTS, realMoneyWallet } from "../../lib/player/wallets";
 import { useGetConfigQuery } from "../../lib/config/configApi";
 import { useSession } from "../../lib/session/useSession";
@@ -104,6 +104,38 @@ export function MyBalanceScreen() {
 
       {/* Below the targets, so it waits for them: arriving later, they would push it down. */}
       {!levels.isLoading && <PointsExchange points={points} money={money} />}
+      {/* Last on the page: arriving late, the stats push nothing down. */}
+      <PlayerStatsTable money={money} />
+    </section>
+  );
+}
+
+/** The player's lifetime totals (getStats); nothing while they load or when they are refused. */
+function PlayerStatsTable({ money }: { money: (value: number | undefined) => string }) {
+  const { t } = useTranslation("account");
+  const stats = useGetStatsQuery().data;
+  if (!stats || stats.success === false) return null;
+  return (
+    <section aria-label={t("stats.title")}>
+      <h2>{t("stats.title")}</h2>
+      <div className="table-scroll">
+        <table data-testid="player-stats">
+          <tbody>
+            <tr>
+              <th scope="row">{t("stats.gamesPlayed")}</th>
+              <td className="num">{formatCount(stats.gamesPlayed ?? 0)}</td>
+            </tr>
+            <tr>
+              <th scope="row">{t("stats.totalBets")}</th>
+              <td className="num">{money(stats.totalBets ?? 0)}</td>
+            </tr>
+            <tr>
+              <th scope="row">{t("stats.totalWins")}</th>
+              <td className="num">{money(stats.totalWins ?? 0)}</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

@@ -85,4 +85,30 @@ describe("GameHistoryScreen", () => {
     renderWithProviders(<GameHistoryScreen />);
     expect(await screen.findByTestId("history-empty")).toBeInTheDocument();
   });
+
+  it("lists remote games in their own tab, newest first, asked with the same period", async () => {
+    const game = (gameName: string, date: string) => ({ gameName, provider: "evoplay", date, bet: 10, win: 25.5 });
+    const fetchMock = stubBff({
+      "/bff/config": skinConfig,
+      "/bff/session": player,
+      "/api/history/game": { success: true, total: 0, values: [] },
+      "/api/history/remoteGames": { success: true, values: [game("Older", "2026-11-22T10:00:00Z"), game("Newer", "2026-11-22T11:00:00Z")] },
+    });
+    renderWithProviders(<GameHistoryScreen />);
+    await screen.findByTestId("history-empty");
+    fireEvent.click(screen.getByRole("tab", { name: i18n.t("history:games.tabs.remote") }));
+    const table = await screen.findByTestId("history-remote-table");
+    expect(screen.getByTestId("history-tab-remote")).toHaveAttribute("aria-selected", "true");
+    expect(within(table).getByRole("columnheader", { name: "Proveedor" })).toBeInTheDocument();
+    const rows = within(table).getAllByRole("row").slice(1);
+    expect(rows[0]).toHaveTextContent("Newer");
+    expect(rows[0]).toHaveTextContent("evoplay");
+    expect(rows[0]).toHaveTextContent("$ 25,50");
+    expect(rows[1]).toHaveTextContent("Older");
+    const casino = await bodyOf(fetchMock, "/api/history/game");
+    expect(await bodyOf(fetchMock, "/api/history/remoteGames")).toEqual(casino);
+    fireEvent.click(screen.getByTestId("history-tab-casino"));
+    expect(await screen.findByTestId("history-empty")).toBeInTheDocument();
+    expect(screen.queryByTestId("history-remote-table")).toBeNull();
+  });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useEffectEvent, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 
-import type { GameHistoryResponse, GameHistoryRow, TransactionHistoryResponse } from "../../api/contracts.gen";
+import type { GameHistoryResponse, GameHistoryRow, RemoteGame, RemoteGamesResponse, TransactionHistoryResponse } from "../../api/contracts.gen";
 import { toAppError } from "../../api/errors";
 import { useGetConfigQuery } from "../../lib/config/configApi";
 import {
@@ -14,7 +14,7 @@ import {
   rangeProblem,
   requestDate,
 } from "./dates";
-import { useLazyGameHistoryQuery, useLazyTransactionHistoryQuery } from "./historyApi";
+import { useLazyGameHistoryQuery, useLazyRemoteGamesHistoryQuery, useLazyTransactionHistoryQuery } from "./historyApi";
 import { PagedTable } from "./PagedTable";
 import { RangeForm } from "./RangeForm";
 import { useLocale } from "../../i18n/useLocale";
@@ -153,7 +153,10 @@ export function TransactionHistoryScreen() {
 
 const GAME_COLUMNS = ["initialBalance", "bet", "buyIn", "payouts", "win", "closingBalance"] as const;
 
-/** Casino game rounds in a period, newest first. */
+type GameTab = "casino" | "remote";
+const GAME_TABS: readonly GameTab[] = ["casino", "remote"];
+
+/** Game history in a period, newest first: casino rounds, or the remote (third-party) games. */
 export function GameHistoryScreen() {
   const { t } = useTranslation("history");
   const locale = useLocale();
@@ -161,23 +164,50 @@ export function GameHistoryScreen() {
   const currency = useCurrency();
   const today = isoDay(new Date());
   const [range, setRange] = useState(() => defaultRange(1));
-  const [trigger, result] = useLazyGameHistoryQuery();
+  const [tab, setTab] = useState<GameTab>("casino");
+  const [triggerCasino, casino] = useLazyGameHistoryQuery();
+  const [triggerRemote, remote] = useLazyRemoteGamesHistoryQuery();
   const problem = rangeProblem(range.start, range.end, today);
+  const result = tab === "casino" ? casino : remote;
 
-  function show() {
-    void trigger({ currency, startDate: requestDate(range.start), endDate: requestDate(range.end), limit: GAME_LIMIT, index: 0 }, false);
+  function show(which: GameTab = tab) {
+    const request = { currency, startDate: requestDate(range.start), endDate: requestDate(range.end), limit: GAME_LIMIT, index: 0 };
+    void (which === "casino" ? triggerCasino(request, false) : triggerRemote(request, false));
   }
 
   useShowOnArrival(currency, show);
 
-  const data: GameHistoryResponse | undefined = result.isFetching ? undefined : result.data;
-  const rows = useMemo(() => [...(data?.values ?? [])].reverse(), [data]);
+  function choose(which: GameTab) {
+    setTab(which);
+    if (which !== tab && !problem) show(which);
+  }
+
+  const data: GameHistoryResponse | RemoteGamesResponse | undefined = result.isFetching ? undefined : result.data;
+  const casinoRows = useMemo(() => [...(casino.data?.values ?? [])].reverse(), [casino.data]);
+  const remoteRows = useMemo(() => [...(remote.data?.values ?? [])].reverse(), [remote.data]);
+  const rows = tab === "casino" ? casinoRows : remoteRows;
   const failed = result.isError && !result.isFetching ? toAppError(result.error).message : data?.success === false ? data.description : null;
-  const empty = !!data && !failed && (!data.total || rows.length === 0);
+  const counted = tab === "casino" ? !!casino.data?.total : true;
+  const empty = !!data && !failed && (!counted || rows.length === 0);
 
   return (
     <section className="screen">
       <h1 className="screen__title">{t("games.title")}</h1>
+      <div className="tabs history__tabs" role="tablist" aria-label={t("games.title")}>
+        {GAME_TABS.map((which) => (
+          <button
+            key={which}
+            type="button"
+            role="tab"
+            className="provider-chip"
+            aria-selected={tab === which}
+            data-testid={`history-tab-${which}`}
+            onClick={() => choose(which)}
+          >
+            {t(`games.tabs.${which}`)}
+          </button>
+        ))}
+      </div>
       <RangeForm
         range={range}
         today={today}
@@ -185,7 +215,7 @@ export function GameHistoryScreen() {
         problem={problem}
         rangeMessage={t("dates.gameRange")}
         busy={result.isFetching}
-        onShow={show}
+        onShow={() => show()}
       />
       {failed && (
         <p className="history__error" role="alert">
@@ -197,9 +227,9 @@ export function GameHistoryScreen() {
           {t("empty")}
         </p>
       )}
-      {!empty && rows.length > 0 && (
+      {!empty && !result.isFetching && tab === "casino" && casinoRows.length > 0 && (
         <PagedTable
-          rows={rows}
+          rows={casinoRows}
           sizes={GAME_PAGE_SIZES}
           testId="history-games-table"
           rowKey={(row, n) => `${row.from}-${n}`}
@@ -213,6 +243,21 @@ export function GameHistoryScreen() {
               numeric: true,
               lead: column === "win" ? (2 as const) : undefined,
             })),
+          ]}
+        />
+      )}
+      {!empty && !result.isFetching && tab === "remote" && remoteRows.length > 0 && (
+        <PagedTable
+          rows={remoteRows}
+          sizes={GAME_PAGE_SIZES}
+          testId="history-remote-table"
+          rowKey={(row: RemoteGame, n) => `${row.date}-${n}`}
+          columns={[
+            { header: t("columns.date"), cell: (row) => localDateTime(row.date, locale) },
+            { header: t("columns.game"), cell: (row) => row.gameName, lead: 1, wide: true },
+            { header: t("columns.provider"), cell: (row) => row.provider },
+            { header: t("columns.bet"), cell: (row) => money(row.bet), numeric: true },
+            { header: t("columns.win"), cell: (row) => money(row.win), numeric: true, lead: 2 },
           ]}
         />
       )}

@@ -3,6 +3,7 @@ import { pathOf } from "../../api/routes";
 import type {
   GameHistoryRequest,
   GameHistoryResponse,
+  RemoteGamesResponse,
   TransactionHistoryRequest,
   TransactionHistoryResponse,
 } from "../../api/contracts.gen";
@@ -18,7 +19,11 @@ export const historyApi = api.injectEndpoints({
       query: (body) => ({ url: pathOf("gameHistory"), method: "POST", body }),
       keepUnusedDataFor: 0,
     }),
+    remoteGamesHistory: build.query<RemoteGamesResponse, GameHistoryRequest>({
+      query: (body) => ({ url: pathOf("remoteGamesHistory"), method: "POST", body }),
+      keepUnusedDataFor: 0,
+    }),
   }),
 });
 
-export const { useLazyTransactionHistoryQuery, useLazyGameHistoryQuery } = historyApi;
+export const { useLazyTransactionHistoryQuery, useLazyGameHistoryQuery, useLazyRemoteGamesHistoryQuery } = historyApi;

@@ -3,6 +3,7 @@ import { pathOf } from "../../api/routes";
 import type {
   BankAccount,
   BankAccountsResponse,
+  CountriesResponse,
   DeleteBankAccountsRequest,
   DocumentsResponse,
   PlatformReply,
@@ -19,6 +20,11 @@ export const profileApi = api.injectEndpoints({
     }),
     updatePassword: build.mutation<PlatformReply, { body: UpdatePasswordRequest; key: string }>({
       query: exclusive("updatePassword"),
+    }),
+    // Public and the same for every player: read once a session.
+    getCountries: build.query<CountriesResponse, void>({
+      query: () => ({ url: pathOf("getCountries"), method: "POST", body: {} }),
+      keepUnusedDataFor: 3600,
     }),
     getDocuments: build.query<DocumentsResponse, void>({
       query: () => ({ url: pathOf("getDocuments"), method: "POST", body: {} }),
@@ -46,6 +52,7 @@ export const profileApi = api.injectEndpoints({
 export const {
   useUpdateProfileMutation,
   useUpdatePasswordMutation,
+  useGetCountriesQuery,
   useGetDocumentsQuery,
   useGetBankAccountsQuery,
   useAddBankAccountMutation,

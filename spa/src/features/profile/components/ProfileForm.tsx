@@ -8,11 +8,12 @@ import { contractRules } from "../../../api/rules.gen";
 import { useExclusiveCall } from "../../../api/useExclusiveCall";
 import { FormError } from "../../../forms/FormError";
 import { FormFields, type FieldSpec } from "../../../forms/FormFields";
+import { SelectField } from "../../../forms/SelectField";
 import { digitsOnly } from "../../../forms/keys";
 import { useForm, useFormMessage } from "../../../forms/useForm";
 import { useAppDispatch } from "../../../lib/store/hooks";
 import { showNotice } from "../../../lib/store/uiSlice";
-import { useUpdateProfileMutation } from "../profileApi";
+import { useGetCountriesQuery, useUpdateProfileMutation } from "../profileApi";
 
 /** The player's details (nickname, email, name, phone, address), sent as one update. */
 export function ProfileForm({ profile, onDone }: { profile: Profile; onDone: () => void }) {
@@ -40,8 +41,8 @@ export function ProfileForm({ profile, onDone }: { profile: Profile; onDone: () 
     { name: "lastName", label: t("fields.lastName"), autoComplete: "family-name", maxLength: 16 },
     { name: "phone", label: t("details.phone"), type: "tel", inputMode: "numeric", autoComplete: "tel", keys: digitsOnly, maxLength: 12 },
     { name: "city", label: t("fields.city"), autoComplete: "address-level2" },
-    { name: "country", label: t("fields.country"), autoComplete: "country-name" },
   ];
+  const countries = useGetCountriesQuery().data?.countries ?? [];
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -68,6 +69,18 @@ export function ProfileForm({ profile, onDone }: { profile: Profile; onDone: () 
   return (
     <form className="profile-form" noValidate onSubmit={(event) => void submit(event)}>
       <FormFields form={form} fields={fields} onFocus={() => setFailure(null)} />
+      <SelectField
+        name="country"
+        label={t("fields.country")}
+        placeholder={t("fields.countryChoose")}
+        autoComplete="country-name"
+        value={String(form.values.country)}
+        options={countries.map((country) => ({ value: country.code, label: country.name }))}
+        error={form.errors.country}
+        onValue={(value) => form.set("country", value)}
+        onBlur={() => form.touch("country")}
+        onFocus={() => setFailure(null)}
+      />
       <FormError text={failure} />
       <button type="submit" className="button button--primary" disabled={!form.valid || busy} data-testid="profile-save">
         {busy ? t("actions.saving") : t("actions.save")}
