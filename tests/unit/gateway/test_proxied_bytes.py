@@ -20,9 +20,10 @@ from contracts.catalogue import ROUTES, SECRET_ANSWERS
 from gateway.config.settings import SharedRedis
 from gateway.http import compression, stored
 from gateway.upstream.transport import MAX_BODY
+from tests.support.browser import AsyncBrowser
 from tests.support.cluster import RedisServer
 from tests.support.encodings import decoded
-from tests.support.gateway import Browser, browser_on, gateway_app
+from tests.support.gateway import browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
 
@@ -46,7 +47,7 @@ HOSTILE_ENCODINGS = [
 GARBAGE_TAGS = ["", "*garbage", '"unterminated', "W/", ",,,", '"a"' * 300, "\xff", "null"]
 
 
-async def fetch(visitor: Browser, path: str, method: str = "GET", **headers: str) -> tuple[httpx.Response, bytes]:
+async def fetch(visitor: AsyncBrowser, path: str, method: str = "GET", **headers: str) -> tuple[httpx.Response, bytes]:
     """The answer and its body as they crossed the wire (httpx would decode it). No
     `accept_encoding` given: the request has no `Accept-Encoding` at all."""
     sent = {name.replace("_", "-"): value.encode("latin-1") for name, value in headers.items()}
@@ -87,7 +88,7 @@ def content(upstream: respx.Router, body: bytes = BIG_BYTES, **headers: str) -> 
 
 @pytest.mark.parametrize(("accept", "coding"), [(CHROME, "br"), ("gzip", "gzip"), ("identity", None), (None, None)])
 async def test_content_travels_as_stored_byte_for_byte(
-    visitor: Browser, upstream: respx.Router, accept: str | None, coding: str | None
+    visitor: AsyncBrowser, upstream: respx.Router, accept: str | None, coding: str | None
 ) -> None:
     content(upstream)
     asked = {"accept_encoding": accept} if accept is not None else {}
@@ -119,7 +120,7 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 async def test_a_hit_sends_the_stored_bytes_without_compressing(
-    visitor: Browser, upstream: respx.Router, monkeypatch: pytest.MonkeyPatch
+    visitor: AsyncBrowser, upstream: respx.Router, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     content(upstream)
     await fetch(visitor, BANNERS, accept_encoding=CHROME)
@@ -130,7 +131,7 @@ async def test_a_hit_sends_the_stored_bytes_without_compressing(
     assert made == [], "no compression on a hit"
 
 
-async def test_304_only_for_the_same_encodings_tag(visitor: Browser, upstream: respx.Router) -> None:
+async def test_304_only_for_the_same_encodings_tag(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     seen = content(upstream)
     br, _ = await fetch(visitor, BANNERS, accept_encoding=CHROME)
     gz, _ = await fetch(visitor, BANNERS, accept_encoding="gzip")
@@ -153,7 +154,7 @@ async def test_304_only_for_the_same_encodings_tag(visitor: Browser, upstream: r
 
 
 async def test_a_copy_filled_for_one_encoding_serves_each_client_its_own(
-    visitor: Browser, upstream: respx.Router
+    visitor: AsyncBrowser, upstream: respx.Router
 ) -> None:
     """Filled by a brotli browser; a gzip-only client, a client that accepts nothing and a
     client that refuses brotli each get what they accepted, never the filler's bytes."""
@@ -169,7 +170,7 @@ async def test_a_copy_filled_for_one_encoding_serves_each_client_its_own(
 
 @pytest.mark.parametrize("accept", HOSTILE_ENCODINGS)
 async def test_a_malformed_accept_encoding_still_gets_a_correct_answer(
-    visitor: Browser, upstream: respx.Router, accept: str
+    visitor: AsyncBrowser, upstream: respx.Router, accept: str
 ) -> None:
     content(upstream)
     for _ in range(2):  # a miss, then a hit
@@ -177,7 +178,7 @@ async def test_a_malformed_accept_encoding_still_gets_a_correct_answer(
         assert response.status_code == 200 and decoded(response, raw) == BIG_BYTES
 
 
-async def test_small_and_binary_content_travels_as_it_came(visitor: Browser, upstream: respx.Router) -> None:
+async def test_small_and_binary_content_travels_as_it_came(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     content(upstream, b'{"data":[]}')
     small, raw = await fetch(visitor, BANNERS, accept_encoding=CHROME)
     assert "content-encoding" not in small.headers and raw == b'{"data":[]}' and small.headers["etag"]
@@ -193,7 +194,7 @@ async def test_small_and_binary_content_travels_as_it_came(visitor: Browser, ups
 
 
 async def test_no_header_outside_the_key_reaches_the_platform_on_a_cached_route(
-    visitor: Browser, upstream: respx.Router
+    visitor: AsyncBrowser, upstream: respx.Router
 ) -> None:
     seen = content(upstream)
     browsers = {
@@ -220,7 +221,9 @@ async def test_no_header_outside_the_key_reaches_the_platform_on_a_cached_route(
     assert "cookie" not in sent and "wsession" not in sent
 
 
-async def test_the_platforms_gzip_is_inflated_and_kept_compressed(visitor: Browser, upstream: respx.Router) -> None:
+async def test_the_platforms_gzip_is_inflated_and_kept_compressed(
+    visitor: AsyncBrowser, upstream: respx.Router
+) -> None:
     content(upstream, gzip.compress(BIG_BYTES), **{"content-encoding": "gzip"})
     for accept in (CHROME, "gzip", None):
         response, raw = await fetch(visitor, BANNERS, **({"accept_encoding": accept} if accept else {}))
@@ -229,7 +232,7 @@ async def test_the_platforms_gzip_is_inflated_and_kept_compressed(visitor: Brows
 
 @pytest.mark.parametrize("lie", ["gzip", "br", "deflate", "zstd"])
 async def test_an_upstream_lying_about_its_encoding_is_a_502_for_that_call(
-    visitor: Browser, upstream: respx.Router, lie: str
+    visitor: AsyncBrowser, upstream: respx.Router, lie: str
 ) -> None:
     content(upstream, BIG_BYTES, **{"content-encoding": lie})
     response, raw = await fetch(visitor, BANNERS, accept_encoding=CHROME)
@@ -238,7 +241,7 @@ async def test_an_upstream_lying_about_its_encoding_is_a_502_for_that_call(
     assert (await visitor.get("/capi/header-links")).status_code == 200, "the next call is fine"
 
 
-async def test_a_decompression_bomb_is_refused(visitor: Browser, upstream: respx.Router) -> None:
+async def test_a_decompression_bomb_is_refused(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     squeezer = zlib.compressobj(9, zlib.DEFLATED, 31)
     bomb = b"".join(squeezer.compress(b"0" * (1024 * 1024)) for _ in range(MAX_BODY // (1024 * 1024) + 2))
     content(upstream, bomb + squeezer.flush(), **{"content-encoding": "gzip"})
@@ -272,7 +275,7 @@ async def test_a_personal_read_is_compressed_as_sent_and_never_kept(upstream: re
     assert calls.call_count == 3
 
 
-async def test_a_secret_bearing_answer_is_never_compressed(visitor: Browser, upstream: respx.Router) -> None:
+async def test_a_secret_bearing_answer_is_never_compressed(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     launch = {"success": True, "url": "https://games.example/launch?token=" + "s3cr3t" * 400, "gameId": "g1"}
     upstream.post("/rest/game/launch").mock(return_value=httpx.Response(200, json=launch))
     await visitor.login()
@@ -282,7 +285,7 @@ async def test_a_secret_bearing_answer_is_never_compressed(visitor: Browser, ups
     assert response.headers["cache-control"] == "private, no-store"
 
 
-async def test_an_answer_setting_a_cookie_is_never_compressed(visitor: Browser, upstream: respx.Router) -> None:
+async def test_an_answer_setting_a_cookie_is_never_compressed(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     """Login sets the gateway's cookies (the session rotated) and echoes the login name."""
     upstream.post("/api/player/login").mock(
         return_value=httpx.Response(200, json={**BIG, "sessionId": "UPSTREAM-SID-1"})
@@ -343,7 +346,7 @@ async def test_with_redis_the_copy_is_stored_compressed_and_served_by_another_in
 PLATFORM_GZIP = gzip.compress(BIG_BYTES, compresslevel=6, mtime=0)
 
 
-async def test_a_reads_gzip_passes_through_as_it_came(visitor: Browser, upstream: respx.Router) -> None:
+async def test_a_reads_gzip_passes_through_as_it_came(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     """Nothing in the gateway reads a profile: the platform's gzip reaches a browser that accepts
     gzip byte for byte, as it came; one that does not gets it inflated (or in brotli)."""
     profile = upstream.post("/api/player/getProfile").mock(
@@ -364,7 +367,7 @@ async def test_a_reads_gzip_passes_through_as_it_came(visitor: Browser, upstream
 
 
 async def test_a_passed_through_session_expired_still_ends_the_session(
-    visitor: Browser, upstream: respx.Router
+    visitor: AsyncBrowser, upstream: respx.Router
 ) -> None:
     expired = {"success": False, "code": "SESSION_EXPIRED", "description": "Session expired", "pad": "x" * 3000}
     upstream.post("/api/player/getProfile").mock(
@@ -383,7 +386,7 @@ async def test_a_passed_through_session_expired_still_ends_the_session(
 
 @pytest.mark.parametrize("body", ["garbage", "bomb", "cut"])
 async def test_a_read_lying_about_its_gzip_is_a_502_for_that_call(
-    visitor: Browser, upstream: respx.Router, body: str
+    visitor: AsyncBrowser, upstream: respx.Router, body: str
 ) -> None:
     if body == "bomb":
         squeezer = zlib.compressobj(9, zlib.DEFLATED, 31)
@@ -402,7 +405,7 @@ async def test_a_read_lying_about_its_gzip_is_a_502_for_that_call(
 
 
 async def test_joined_misses_compress_the_copy_once(
-    visitor: Browser, upstream: respx.Router, monkeypatch: pytest.MonkeyPatch
+    visitor: AsyncBrowser, upstream: respx.Router, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def slow(request: httpx.Request) -> httpx.Response:
         await asyncio.sleep(0.1)
