@@ -41,7 +41,8 @@ PREFIXES: Mapping[str, Upstream] = {f"/{upstream}/": upstream for upstream in UP
 """The URL prefix of each upstream, on the public site and on the platform alike."""
 WSESSION = "{wsession}"
 
-LimitClass = Literal["login-like", "registration", "password-reset", "cashier", "adoption"]
+LimitClass = Literal["login-like", "registration", "password-reset", "cashier", "adoption", "events"]
+"""`events` is the gateway's own `/bff/events` (connects per address), beside the routes' classes."""
 """The rate limits a route's calls count against (`gateway.shared.ratelimit` holds the numbers):
 `login-like` guessing (per address, per login name or device), `registration` and
 `password-reset` (per address, and login name), `cashier` (per session and route), and
@@ -577,6 +578,24 @@ PROFILE = ROUTES_BY_NAME["getProfile"]
 """What the gateway asks to confirm a session id it is handed (`/bff/session/adopt`)."""
 PAYMENT_REDIRECT = ROUTES_BY_NAME["paymentRedirect"]
 """What the gateway asks for a deposit's payment page (`/bff/pay/{seque_no}`)."""
+BALANCE = ROUTES_BY_NAME["balance"]
+"""The player's balance: what the balance stream polls, and a proxied read of it tells the stream."""
+MONEY_CALLS = frozenset(
+    ROUTES_BY_NAME[name]
+    for name in (
+        "buy",
+        "Mbuy",
+        "depositCallBack",
+        "cashout",
+        "cashout12",
+        "mercadoCashout",
+        "interKassaCashout",
+        "cancelWithdrawRequest",
+        "exchange",
+        "resetPlayMoneyBalance",
+    )
+)
+"""The player's own money calls: a success has the balance stream ask the platform at once."""
 
 
 class Catalogue:

@@ -55,7 +55,8 @@ from gateway.pipeline.plan import Plan
 from gateway.pipeline.session import SessionStage
 from gateway.pipeline.skin import SkinStage
 from gateway.shared import keys
-from gateway.shared.balance_feed import BalanceFeed, MemoryBus, RedisBus
+from gateway.shared.balance_bus import MemoryBus, RedisBus
+from gateway.shared.balance_feed import BalanceFeed
 from gateway.shared.cache import CacheConfig, ContentCache
 from gateway.shared.dedup import SharedFlights
 from gateway.shared.idempotency import IdempotencyRecords

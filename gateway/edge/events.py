@@ -28,7 +28,8 @@ from gateway.http.clients import TrustedProxies, address_key
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import error, rate_limited
 from gateway.http.security import cross_site
-from gateway.shared.balance_feed import BalanceFeed, Event, Tab
+from gateway.shared.balance_feed import BalanceFeed
+from gateway.shared.balance_tabs import Event, Tab
 from gateway.shared.ratelimit import RateLimiter
 from gateway.shared.session import Sessions
 

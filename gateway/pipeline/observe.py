@@ -57,7 +57,7 @@ class Observe:
             session.log_out()
         await self.sessions.save(skin.id, session, x.address)
         if self.feed is not None:
-            self.feed.observed(skin.id, route.name, login, before, session, outcome)
+            self.feed.observed(skin.id, route, login, before, session, outcome)
         outcome.session = session
         return outcome
 

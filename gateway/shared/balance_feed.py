@@ -20,28 +20,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import secrets
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 import structlog
-from redis.asyncio import Redis
 
 from contracts.base import SESSION_EXPIRED
-from contracts.catalogue import ROUTES_BY_NAME
+from contracts.catalogue import BALANCE, MONEY_CALLS, Route
 from gateway.config.settings import EventsSettings
 from gateway.http.asgi import Incoming, RequestContext
 from gateway.http.security import request_id
-from gateway.shared import keys
-from gateway.shared.presence import Subscription
+from gateway.shared.balance_tabs import EXPIRED, LOGGED_OUT, Closing, Event, SessionEnd, Tab, tag_of
 from gateway.shared.session import Session, Sessions
 from gateway.shared.store import StoreUnavailable
-from gateway.shared.store.redis import FailFast
-from gateway.shared.store.scripts import ALIVE
 
 if TYPE_CHECKING:
     from gateway.config.live import LiveConfig
@@ -50,86 +44,11 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("gateway.events")
 
-MONEY_ROUTES = frozenset(
-    {
-        "buy",
-        "Mbuy",
-        "depositCallBack",
-        "cashout",
-        "cashout12",
-        "mercadoCashout",
-        "interKassaCashout",
-        "cancelWithdrawRequest",
-        "exchange",
-        "resetPlayMoneyBalance",
-    }
-)
-"""The player's own money calls: a success asks the platform for the balance at once."""
+SEEN_MAX = 100_000
+"""Players whose last proxied balance this process remembers (forgotten all at once past it)."""
 FOLLOW_UPS_S = (0.5, 2.0)
 """A money call's effect may reach the wallet a moment later (a provider's approval): asked
 again this long after it (an event goes out only if the balance changed)."""
-BALANCE = ROUTES_BY_NAME["balance"]
-SessionEnd = Literal["logout", "expired", "revoked"]
-Closing = Literal["draining", "unavailable", "slow", "gone"]
-"""Why a stream closes without a session end: the instance drains, Redis went away, the client
-does not read, the client left."""
-
-
-class Event(NamedTuple):
-    kind: Literal["balance", "end"]
-    id: str
-    data: str
-
-
-def tag_of(session_id: str) -> str:
-    """A session as notes name it: never the id itself, which opens the session."""
-    return hashlib.sha256(session_id.encode()).hexdigest()[:24]
-
-
-class Tab:
-    """One open stream: its events waiting to be written, at most `limit` of them."""
-
-    __slots__ = ("ended", "events", "incoming", "limit", "player", "session_id", "tag", "wake")
-
-    def __init__(self, player: PlayerFeed, session_id: str, incoming: Incoming, limit: int) -> None:
-        self.player = player
-        self.session_id = session_id
-        self.tag = tag_of(session_id)
-        self.incoming = incoming
-        self.limit = limit
-        self.events: deque[Event] = deque()
-        self.wake = asyncio.Event()
-        self.ended: str | None = None
-
-    def offer(self, event: Event) -> None:
-        """Queued for the writer; a reader that fell `limit` events behind is dropped."""
-        if self.ended is not None:
-            return
-        if len(self.events) >= self.limit:
-            self.close("slow")
-            return
-        self.events.append(event)
-        self.wake.set()
-
-    def finish(self, reason: SessionEnd) -> None:
-        """The session ended: an `end` event, the last one."""
-        if self.ended is None:
-            self.events.append(Event("end", "", msgspec.json.encode({"reason": reason}).decode()))
-            self.ended = reason
-            self.wake.set()
-
-    def close(self, reason: Closing) -> None:
-        if self.ended is None:
-            self.ended = reason
-            self.wake.set()
-
-    async def next(self, within_s: float) -> Event | None:
-        """The next event; None when nothing came within `within_s` or the stream ended."""
-        if not self.events and self.ended is None:
-            self.wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), within_s)
-        return self.events.popleft() if self.events else None
 
 
 class PlayerFeed:
@@ -192,6 +111,8 @@ class BalanceFeed:
         self.streams = 0
         self.per_session: Counter[str] = Counter()
         self.draining = False
+        self._seen: dict[tuple[str, str], str] = {}
+        """The last balance a proxied read showed, by player: an unchanged one is not stored again."""
         self.bus = bus_of(self)
 
     # --- streams -----------------------------------------------------------------------------
@@ -289,21 +210,27 @@ class BalanceFeed:
     # --- what the proxied path tells (`gateway.pipeline.observe`) ------------------------------
 
     def observed(
-        self, skin_id: str, route: str, login: str | None, before: str, session: Session, outcome: Outcome
+        self, skin_id: str, route: Route, login: str | None, before: str, session: Session, outcome: Outcome
     ) -> None:
         """A proxied call's answer: a session that ended, a login, a money call, a balance read."""
         if login is None:
-            if route in ("login", "register") and session.data.logged_in and session.data.login:
+            if route.session == "starts" and session.data.logged_in and session.data.login:
                 self.later(self._publish(skin_id, session.data.login, "p"))  # at login: the newest balance
             return
         if not session.data.logged_in:
-            reason: SessionEnd = "logout" if route == "logout" else "expired"
+            reason: SessionEnd = LOGGED_OUT if route.session == "ends" else EXPIRED
             self.later(self.session_ended(skin_id, login, before, reason))
-        elif route in MONEY_ROUTES and outcome.status == 200 and _succeeded(outcome.body):
+        elif route in MONEY_CALLS and outcome.status == 200 and _succeeded(outcome.body):
             self.later(self._publish(skin_id, login, "p"))
-        elif route == "balance" and outcome.status == 200:
+        elif route is BALANCE and outcome.status == 200:
             value = _balance(outcome.body)
-            if value is not None:
+            player = (skin_id, login.lower())
+            # Only a value this process has not seen for the player goes to Redis: a read that
+            # repeats the last one costs the store nothing (a logged-in read sends Redis nothing).
+            if value is not None and self._seen.get(player) != value:
+                if len(self._seen) >= SEEN_MAX:
+                    self._seen.clear()
+                self._seen[player] = value
                 self.later(self._quietly(self.bus.store(skin_id, login.lower(), value)))
 
     async def session_ended(self, skin_id: str, login: str, session_id: str, reason: SessionEnd) -> None:
@@ -368,7 +295,7 @@ class BalanceFeed:
             if not session.data.logged_in:
                 await self.session_ended(skin.id, player.login, session_id, "expired")
                 continue
-            ctx = RequestContext(request_id(None), skin=skin.id, route="balance", route_class="read")
+            ctx = RequestContext(request_id(None), skin=skin.id, route=BALANCE.name, route_class=BALANCE.policy)
             outcome = await self.platform.ask(tab.incoming, ctx, skin, BALANCE, session, b"{}")
             expired = outcome.failure is None and _code(outcome.body) == SESSION_EXPIRED
             if expired:
@@ -407,181 +334,3 @@ def _balance(body: bytes) -> str | None:
     if not isinstance(data, dict) or not isinstance(data.get("values"), list) or data.get("code"):
         return None
     return msgspec.json.encode(data, order="sorted").decode()
-
-
-class MemoryBus:
-    """One process: the lease is always ours, notes go straight to the feed."""
-
-    def __init__(self, feed: BalanceFeed) -> None:
-        self.feed = feed
-        self.epoch = secrets.token_hex(3)
-        self.counter = 0
-
-    async def join(self, player: PlayerFeed) -> None:
-        return None
-
-    async def leave(self, player: PlayerFeed) -> None:
-        return None
-
-    async def hold(self, player: PlayerFeed) -> tuple[bool, float | None]:
-        return True, None
-
-    async def current(self, player: PlayerFeed) -> tuple[str, str] | None:
-        return player.last
-
-    async def store(self, skin_id: str, login: str, value: str) -> None:
-        player = self.feed.players.get((skin_id, login))
-        if player is None or (player.last is not None and player.last[1] == value):
-            return
-        self.counter += 1
-        self.feed.heard(skin_id, login, f"b\n{self.epoch}.{self.counter}\n{value}")
-
-    async def publish(self, skin_id: str, login: str, note: str) -> None:
-        self.feed.heard(skin_id, login, note)
-
-
-# The lease: ours (renewed), free, or its holder's instance gone (taken). KEYS: lease, last;
-# ARGV: token, ttl ms. Returns {1 | 0, the last poll's wall-clock ms or false}.
-HOLD = ALIVE + (
-    "local holder = redis.call('get', KEYS[1]) local t = redis.call('hget', KEYS[2], 't') "
-    "if holder == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return {1, t} end "
-    "if holder and alive(holder) then return {0, t} end "
-    "redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return {1, t}"
-)
-# A balance from the platform: kept and published only when it changed, and only while some
-# instance listens on the player's channel. KEYS: last; ARGV: value, ttl ms, new epoch, now ms, channel.
-STORE = (
-    "if redis.call('pubsub', 'numsub', ARGV[5])[2] == 0 then return false end "
-    "redis.call('hset', KEYS[1], 't', ARGV[4]) "
-    "if redis.call('hget', KEYS[1], 'v') == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return false end "
-    "local e = redis.call('hget', KEYS[1], 'e') if not e then e = ARGV[3] end "
-    "local n = redis.call('hincrby', KEYS[1], 'n', 1) "
-    "redis.call('hset', KEYS[1], 'e', e, 'v', ARGV[1]) redis.call('pexpire', KEYS[1], ARGV[2]) "
-    "local id = e .. '.' .. n redis.call('publish', ARGV[5], 'b\\n' .. id .. '\\n' .. ARGV[1]) return id"
-)
-# The last listener of a player's channel gone: its lease (ours, or anyone's once nobody listens)
-# and its newest balance go. KEYS: lease, last; ARGV: token, channel.
-FORGET = (
-    "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end "
-    "if redis.call('pubsub', 'numsub', ARGV[2])[2] == 0 then redis.call('del', KEYS[1], KEYS[2]) end return 1"
-)
-
-
-class RedisBus:
-    """Many instances: the player's lease and newest balance in Redis, its notes by pub/sub.
-
-    One subscription connection per process (`run`), to the channels of the players it has tabs
-    of. Lost (Redis gone, or redis-py reconnecting it, when notes may have been missed): every
-    stream here closes, and the browsers poll until they can stream again."""
-
-    def __init__(self, feed: BalanceFeed, redis: Redis, guard: FailFast, instance: str) -> None:
-        self.feed = feed
-        self.redis = redis
-        self.guard = guard
-        self.token = f"{instance}:events"
-        self.ttl_ms = int(feed.settings.interval_s * 3000)
-        self.pubsub: Subscription | None = None
-        self.connected = asyncio.Event()
-        self._leaving: dict[str, PlayerFeed] = {}
-        self._hold = redis.register_script(HOLD)
-        self._store = redis.register_script(STORE)
-        self._forget = redis.register_script(FORGET)
-
-    async def start(self, within_s: float = 2.0) -> asyncio.Task[None]:
-        """Runs `run` in a task, once subscribed (or `within_s` passed: Redis may be down at start)."""
-        task = asyncio.ensure_future(self.run())
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.connected.wait(), within_s)
-        return task
-
-    async def run(self) -> None:
-        """Subscribed until cancelled; after Redis goes away, again once it is back."""
-        while True:
-            try:
-                async with Subscription(self.redis, self._lost) as pubsub:
-                    await pubsub.subscribe(keys.EVENTS_CONTROL)
-                    self.pubsub = pubsub
-                    await self._listen(pubsub)
-            except asyncio.CancelledError:
-                self._lost()
-                raise
-            except Exception as exc:  # Redis away: streams are refused (503) meanwhile
-                self._lost()
-                log.warning("events.bus_lost", error=type(exc).__name__)
-                await asyncio.sleep(0.5)
-
-    async def _listen(self, pubsub: Subscription) -> None:
-        while True:
-            message = await pubsub.get_message(timeout=1.0)
-            if message is None:
-                await pubsub.ping()
-                continue
-            kind, channel = message["type"], bytes(message["channel"] or b"").decode()
-            if kind == "subscribe" and channel == keys.EVENTS_CONTROL:
-                self.connected.set()
-            elif kind == "message":
-                skin_id, login = _player_of(channel)
-                self.feed.heard(skin_id, login, bytes(message["data"]).decode())
-            elif kind == "unsubscribe" and channel in self._leaving:
-                player = self._leaving.pop(channel)
-                self.feed.later(self._forget_player(player))
-
-    def _lost(self) -> None:
-        self.pubsub = None
-        self.connected.clear()
-        self._leaving.clear()
-        self.feed.lost()
-
-    def _subscription(self) -> Subscription:
-        if self.pubsub is None or not self.connected.is_set():
-            raise StoreUnavailable("the events subscription is down")
-        return self.pubsub
-
-    async def join(self, player: PlayerFeed) -> None:
-        channel = keys.events_channel(player.skin_id, player.login)
-        self._leaving.pop(channel, None)
-        pubsub = self._subscription()
-        await self.guard(lambda: pubsub.subscribe(channel))
-
-    async def leave(self, player: PlayerFeed) -> None:
-        channel = keys.events_channel(player.skin_id, player.login)
-        pubsub = self._subscription()
-        self._leaving[channel] = player  # its keys go once Redis confirms (`_forget_player`)
-        await self.guard(lambda: pubsub.unsubscribe(channel))
-
-    async def _forget_player(self, player: PlayerFeed) -> None:
-        if (player.skin_id, player.login) in self.feed.players:
-            return  # a tab of the player came back meanwhile
-        lease, last = keys.events_lease(player.skin_id, player.login), keys.events_last(player.skin_id, player.login)
-        channel = keys.events_channel(player.skin_id, player.login)
-        with contextlib.suppress(StoreUnavailable):
-            await self.guard(lambda: self._forget([lease, last], [self.token, channel]))
-
-    async def hold(self, player: PlayerFeed) -> tuple[bool, float | None]:
-        lease, last = keys.events_lease(player.skin_id, player.login), keys.events_last(player.skin_id, player.login)
-        held, polled = await self.guard(lambda: self._hold([lease, last], [self.token, self.ttl_ms]))
-        return bool(held), (int(polled) / 1000 if polled else None)
-
-    async def current(self, player: PlayerFeed) -> tuple[str, str] | None:
-        last = keys.events_last(player.skin_id, player.login)
-        found = await self.guard(lambda: self.redis.hmget(last, ["e", "n", "v"]))
-        epoch, count, value = (bytes(part) if isinstance(part, bytes) else None for part in found)
-        if epoch is None or count is None or value is None:
-            return None
-        return f"{epoch.decode()}.{count.decode()}", value.decode()
-
-    async def store(self, skin_id: str, login: str, value: str) -> None:
-        last, channel = keys.events_last(skin_id, login), keys.events_channel(skin_id, login)
-        now_ms = int(time.time() * 1000)
-        argv: list[str | int] = [value, self.ttl_ms, secrets.token_hex(3), now_ms, channel]
-        await self.guard(lambda: self._store([last], argv))
-
-    async def publish(self, skin_id: str, login: str, note: str) -> None:
-        channel = keys.events_channel(skin_id, login)
-        await self.guard(lambda: self.redis.publish(channel, note))
-
-
-def _player_of(channel: str) -> tuple[str, str]:
-    """`bff:<skin>:events:<login>` -> (skin, login)."""
-    _, skin_id, _, login = channel.split(":", 3)
-    return skin_id, login

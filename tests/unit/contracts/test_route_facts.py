@@ -78,8 +78,8 @@ def _route_names_in(path: Path, root: Path = GATEWAY.parent) -> list[str]:
             func = parent.func
             if isinstance(func, ast.Attribute) and func.attr in FIELD_READERS:
                 continue
-            if isinstance(func, ast.Name) and func.id == "Limit":
-                continue
+            if isinstance(func, ast.Name) and func.id in ("Limit", "Event"):
+                continue  # a limit's subject; a server-sent event's type (`event: balance`), not a route
         found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value!r}")
     return found
 
