@@ -7,6 +7,7 @@ import i18n from "../i18n";
 import { AfterFirstPaint } from "../components/AfterFirstPaint";
 import { Footer } from "../components/Footer";
 import { Header } from "../components/Header";
+import { NoticeHost } from "../components/NoticeHost";
 import { PageLoader } from "../components/PageLoader";
 import { SideMenu } from "../components/SideMenu";
 import { useScreenAccess } from "../lib/access/useScreenAccess";
@@ -27,14 +28,11 @@ const AuthPopup = lazy(async () => {
   return popup;
 });
 
-// What opens over the screen (a game's frame, notices) and what a link's query asks for (a
+// What opens over the screen (a game's frame) and what a link's query asks for (a
 // referral, the registration popup) load right after the first screen's code, not in it: a
 // phone's first download carries only what draws the page.
 const GameFrame = lazy(async () => ({
   default: (await import("../features/games/GameFrame")).GameFrame,
-}));
-const NoticeHost = lazy(async () => ({
-  default: (await import("../components/NoticeHost")).NoticeHost,
 }));
 const AuthUrlEffects = lazy(async () => ({
   default: (await import("../features/auth/AuthUrlEffects")).AuthUrlEffects,
@@ -68,8 +66,8 @@ export function AppLayout() {
       <AfterFirstPaint>
         <Footer />
       </AfterFirstPaint>
+      <NoticeHost />
       <Suspense fallback={null}>
-        <NoticeHost />
         <AuthUrlEffects />
       </Suspense>
       {auth.open && (
