@@ -197,6 +197,8 @@ class BalanceFeed:
         if kind == "b":
             event_id, _, value = rest.partition("\n")
             player.last = (event_id, value)
+            if (skin_id, login) in self._seen:  # a later read of the value before this one is new again
+                self._seen[(skin_id, login)] = value
             for tab in list(player.tabs):
                 tab.offer(Event("balance", event_id, value))
         elif kind == "p":
