@@ -109,7 +109,7 @@ def encode(event: Event) -> bytes:
     return ("\n".join(lines) + "\n\n").encode()
 
 
-@get("/bff/events")
+@get("/bff/events", media_type="text/event-stream")
 async def events(
     request: Request[Any, Any, Any],
     skin: NamedDependency[Skin | None],
