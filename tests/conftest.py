@@ -3,32 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
-from litestar.testing import TestClient
-
-from sandbox.app import SandboxSettings
-from tests.support.platform import PlatformClient, sandbox_client
-
-
-@pytest.fixture
-def sandbox() -> Iterator[TestClient[Any]]:
-    with sandbox_client(SandboxSettings(deposit_approval_delay_s=0.2)) as client:
-        yield client
-
-
-@pytest.fixture
-def platform(sandbox: TestClient[Any]) -> PlatformClient:
-    return PlatformClient(sandbox)
-
-
-@pytest.fixture
-def player(platform: PlatformClient) -> PlatformClient:
-    """The demo player, logged in."""
-    platform.login()
-    return platform
 
 
 @pytest.fixture

@@ -47,7 +47,7 @@ def test_the_account_pages_are_the_guarded_routes() -> None:
 
 
 @pytest.fixture
-def phone(browser: Browser, product: Stack, sandbox: httpx.Client) -> Iterator[BrowserContext]:
+def phone(browser: Browser, product: Stack, control: httpx.Client) -> Iterator[BrowserContext]:
     context = browser.new_context(viewport=PHONE, reduced_motion="reduce")
     yield context
     context.close()

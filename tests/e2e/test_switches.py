@@ -169,16 +169,16 @@ def test_a_skin_whose_default_is_english_greets_a_first_visitor_in_it(skins_stac
     context.close()
 
 
-def delay_answers(sandbox: httpx.Client, *routes: str, ms: int = 3000) -> None:
+def delay_answers(control: httpx.Client, *routes: str, ms: int = 3000) -> None:
     for route in routes:
-        sandbox.put(f"/_sandbox/faults/{route}", json={"latencyMs": ms}).raise_for_status()
+        control.put(f"/_sandbox/faults/{route}", json={"latencyMs": ms}).raise_for_status()
 
 
-def test_an_entitled_player_stays_on_events_when_the_platform_answers_late(site: Site, sandbox: httpx.Client) -> None:
+def test_an_entitled_player_stays_on_events_when_the_platform_answers_late(site: Site, control: httpx.Client) -> None:
     page = site.open("/home")
     site.log_in()
     expect(page.get_by_test_id("profile-block")).to_be_visible()
-    delay_answers(sandbox, "getPlayerProviderList", "getProfile")
+    delay_answers(control, "getPlayerProviderList", "getProfile")
     fresh = page.context.new_page()  # a fresh tab: no session flag written yet
     fresh.goto(site.url + "/Events")
     fresh.wait_for_timeout(5000)
@@ -188,11 +188,11 @@ def test_an_entitled_player_stays_on_events_when_the_platform_answers_late(site:
     fresh.close()
 
 
-def test_an_unentitled_player_never_sees_deposit_when_answers_are_late(site: Site, sandbox: httpx.Client) -> None:
+def test_an_unentitled_player_never_sees_deposit_when_answers_are_late(site: Site, control: httpx.Client) -> None:
     page = site.open("/home")
     site.log_in("nocash", "nocash123")
     expect(page.get_by_test_id("profile-block")).to_be_visible()
-    delay_answers(sandbox, "getPlayerProviderList", "getProfile")
+    delay_answers(control, "getPlayerProviderList", "getProfile")
     fresh = page.context.new_page()
     fresh.add_init_script(RECORD_HEADINGS)
     fresh.goto(site.url + "/deposit")
@@ -202,12 +202,7 @@ def test_an_unentitled_player_never_sees_deposit_when_answers_are_late(site: Sit
     fresh.close()
 
 
-@pytest.mark.xfail(
-    reason="regression found at the last merge of issues 29 and 31: no popup shows after an upload's "
-    "SESSION_EXPIRED on the merged main (it passed on the switches branch); to fix first next",
-    strict=False,
-)
-def test_a_session_expiring_during_an_upload_shows_one_popup(site: Site, sandbox: httpx.Client) -> None:
+def test_a_session_expiring_during_an_upload_shows_one_popup(site: Site, control: httpx.Client) -> None:
     page = site.page
     page.add_init_script(COUNT_EXPIRY_POPUPS)
     site.open("/home")
@@ -216,7 +211,7 @@ def test_a_session_expiring_during_an_upload_shows_one_popup(site: Site, sandbox
     page.get_by_test_id("account-menu").click()
     page.get_by_test_id("account-profile").click()
     card = page.get_by_test_id("document-idProof")
-    sandbox.post("/_sandbox/sites/aurora/sessions/expire", json={"login": "demo1"}).raise_for_status()
+    control.post("/_sandbox/sites/aurora/sessions/expire", json={"login": "demo1"}).raise_for_status()
     card.get_by_test_id("document-file-idProof").set_input_files(
         files=[{"name": "dni.png", "mimeType": "image/png", "buffer": b"\x89PNG\r\n\x1a\n" + b"0" * 2048}]
     )
