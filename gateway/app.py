@@ -67,7 +67,7 @@ from gateway.shared.session import Sessions
 from gateway.shared.store.copies import SessionCopies
 from gateway.shared.store.memory import MemoryShared, ProcessStore
 from gateway.shared.store.redis import FailFast, RedisShared, connect
-from gateway.shared.store.sentinel import close, follow
+from gateway.shared.store.sentinel import FollowingPool, close, follow
 from gateway.upstream.call import Calls
 from gateway.upstream.caller import Caller
 from gateway.upstream.outcome import decode, encode
@@ -142,6 +142,8 @@ def open_stores(settings: Settings, instance: str, lifecycle: Lifecycle) -> Stor
     redis = connect(settings.shared_redis)
     guard = FailFast(on_readonly=redis.connection_pool.disconnect)
     shared = RedisShared(redis, guard, settings.shared_redis.wait_replicas, lifecycle.spawn)
+    if isinstance(redis.connection_pool, FollowingPool):
+        redis.connection_pool.on_change = lambda: lifecycle.spawn(shared.replay())
     flights = SharedFlights(shared, encode, decode, instance, lifecycle, shareable=shared_outcome)
     sessions = SessionCopies(redis, guard, instance)
     return Stores(shared, sessions, redis, flights, Presence(redis, instance, [sessions]))

@@ -75,4 +75,5 @@ class KeyedCalls:
         """The record finished or abandoned, its lease and slot freed; the answer goes back even
         when the store refuses that, and a chore tries again until the lease would have ended
         (else the player's next call would be 409 and a replay wait for nothing, that long)."""
-        await hand_back(give_up, until - asyncio.get_running_loop().time(), self.lifecycle.spawn, "idempotency.release")
+        left_s = until - asyncio.get_running_loop().time()
+        await hand_back(give_up, left_s, self.lifecycle.spawn, "idempotency.release", every_s=0.25)

@@ -171,6 +171,9 @@ def assert_served_through(load: Load, failover: Failover, control: httpx.Client,
     is ready, withdrawals until the new primary has a replica that takes their claims (the old one's
     replicas resync to it first); every paid withdrawal in the ledger once, and nothing else."""
     statuses = Counter((a.status, a.code) for a in load.answers)
+    for a in load.answers:
+        if a.status not in (200, 503):
+            print(f"ODD {a.what} {a.status} {a.code} on {a.instance} sent {a.sent - failover.began:.2f} s")
     refused = {
         kind: [round(a.received - failover.began, 2) for a in load.answers if a.status == 503 and a.what == kind]
         for kind in ("read", "withdrawal")

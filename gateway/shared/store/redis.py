@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any, TypeVar
 
 import structlog
@@ -24,6 +25,7 @@ from redis.exceptions import ReadOnlyError, RedisError
 from gateway.config.settings import SharedRedis
 from gateway.operations.lifecycle import Lifecycle
 from gateway.shared.store import Claim, Later, Lead, StoreUnavailable, checked, hand_back
+from gateway.shared.store.journal import Journal
 from gateway.shared.store.scripts import (
     CLAIM,
     GIVE_BACK,
@@ -62,6 +64,11 @@ class FailFast:
     @property
     def up(self) -> bool:
         return self._clock() >= self._down_until
+
+    @property
+    def down_for(self) -> float:
+        """Seconds until Redis is tried again (0 when it is up)."""
+        return max(0.0, self._down_until - self._clock())
 
     async def __call__(self, operation: Callable[[], Awaitable[T]]) -> T:
         if not self.up:
@@ -114,6 +121,17 @@ class RedisShared:
             script(GIVE_BACK),
         )
         self._release = script(RELEASE)
+        self.journal = Journal()
+        """The money records' last writes, made again on a new primary (`replay`)."""
+
+    async def replay(self, attempts: int = 5) -> None:
+        """The journal's writes made again once the store answers (a primary changed); all of
+        them again while some are refused (each is harmless twice), a few times."""
+        for _ in range(attempts):
+            await asyncio.sleep(self.guard.down_for)
+            made, kept = await self.journal.replay(self.guard)
+            if made == kept:
+                return
 
     async def get(self, key: str) -> bytes | None:
         value = await self.guard(lambda: self.redis.get(key))
@@ -156,7 +174,9 @@ class RedisShared:
     ) -> None:
         checked(value)
         keys = [key, lease, slot] if slot is not None else [key, lease]
+        self.journal.settled(key)
         await self.guard(lambda: self._set_and_release(keys, [value, ttl_ms, token]))
+        self.journal.wrote("finish", key, lambda _ago: self._set_and_release(keys, [value, ttl_ms, token]))
 
     async def swap(self, key: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
         checked(value)
@@ -209,6 +229,9 @@ class RedisShared:
         if kind == "claimed" and acked < self.wait_replicas:
             await self.release(record, lease, token, slot)
             raise StoreUnavailable(f"{acked} of {self.wait_replicas} replicas took the claim in {WAIT_TIMEOUT_MS} ms")
+        if kind == "claimed":
+            again = partial(self._claim_again, [record, lease, slot], value, ttl_ms, token, lease_ms)
+            self.journal.wrote("claim", record, again)
         if kind == "exists":
             return kind, answer[1], answer[2] == 1
         if kind == "claimed" or kind == "conflict":
@@ -227,9 +250,24 @@ class RedisShared:
             answer, acked = await pipe.execute()
         return answer, int(acked)
 
+    async def _claim_again(
+        self, keys: list[str], value: bytes, ttl_ms: int, token: bytes, lease_ms: int, ago_s: float
+    ) -> None:
+        """A claim made again on a new primary, with what is left of its lease (none left: the
+        call is over, and its finish, if it had one, is in the journal after it)."""
+        left_ms = lease_ms - int(ago_s * 1000)
+        if left_ms > 0:
+            await self._claim(keys, [value, ttl_ms, token, left_ms])
+
     async def release(self, record: str, lease: str, token: bytes, slot: str | None = None) -> None:
         keys = [record, lease, slot] if slot is not None else [record, lease]
-        await self._offer(lambda: self._release(keys, [token]))
+
+        async def give_up() -> None:
+            await self._release(keys, [token])
+            self.journal.wrote("give-back", record, lambda _ago: self._release(keys, [token]))
+
+        self.journal.settled(record)
+        await self._offer(give_up)
 
     async def _offer(self, give_up: Callable[[], Awaitable[Any]]) -> None:
         """Gives up something still held by this instance's token (a claim or a lease whose call

@@ -15,6 +15,7 @@ pub/sub included, is dropped as soon as the sentinels name another primary.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -30,6 +31,17 @@ log = structlog.get_logger("gateway.store")
 
 class FollowingPool(SentinelConnectionPool, BlockingConnectionPool):
     """Connections to whichever server the sentinels call the primary."""
+
+    on_change: Callable[[], None] | None = None
+    """Called once when a connection or `follow` finds another primary named (the store makes
+    its money records' last writes again there: `gateway.shared.store.journal`)."""
+
+    async def get_master_address(self) -> tuple[str, int]:
+        known = self.master_address
+        named: tuple[str, int] = await super().get_master_address()  # type: ignore[no-untyped-call]
+        if known is not None and tuple(named) != tuple(known) and self.on_change is not None:
+            self.on_change()
+        return named
 
     async def release(self, connection: AbstractConnection) -> None:
         host, port = getattr(connection, "host", None), getattr(connection, "port", None)
@@ -97,7 +109,7 @@ async def follow(redis: Redis, every_s: float = 0.5) -> None:
         await asyncio.sleep(every_s)
         known = pool.master_address
         try:
-            named = await pool.get_master_address()  # type: ignore[no-untyped-call]  # drops idle ones on a change
+            named = await pool.get_master_address()  # drops idle ones on a change
         except (RedisError, OSError):
             continue  # no primary known (a failover under way): the store answers 503 meanwhile
         if known is not None and tuple(named) != tuple(known):
