@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from playwright.sync_api import Playwright, sync_playwright
 
 from tests.support.browser import Browser
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.support.stack import start_stack
 from tests.support.wire import visit
 
@@ -43,15 +44,6 @@ RESULTS = Path(__file__).resolve().parent / "results" / "bytes.json"
 VISITOR_PAGES = ("/home", "/games/slots", "/livedealer", "/promotions")
 PLAYER_PAGES = ("/mybalance", "/deposit")
 VIEWPORT = {"width": 390, "height": 844}
-CHROME_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def measure_pages(
@@ -63,8 +55,8 @@ def measure_pages(
         profile = workdir / f"profile{path.replace('/', '-')}"
         context = playwright.chromium.launch_persistent_context(
             str(profile),
-            executable_path="/usr/bin/chromium",
-            args=CHROME_ARGS,
+            executable_path=str(CHROMIUM),
+            args=list(CHROMIUM_ARGS),
             viewport=VIEWPORT,
             locale="es-AR",
             is_mobile=True,

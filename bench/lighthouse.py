@@ -36,6 +36,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.e2e.layout import route_table
 from tests.support.browser import Browser as Player
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.support.stack import free_port, start_stack
 
 HERE = Path(__file__).resolve().parent
@@ -50,10 +51,7 @@ METRICS = (
     "cumulative-layout-shift",
     "speed-index",
 )
-CHROME_FLAGS = (
-    "--headless=new --no-sandbox --disable-gpu --disable-quic --disable-background-networking "
-    "--disable-component-update --disable-sync --no-first-run"
-)
+CHROME_FLAGS = " ".join(("--headless=new", *CHROMIUM_ARGS))
 ROUTER = Path(__file__).resolve().parents[1] / "spa" / "src" / "app" / "router.tsx"
 # Routes that lead elsewhere on purpose: the path their report must end on.
 LANDS_ON = {"/": "/home", "/lobby/lobbyflash": "/lobby/lobbyflash.html", "/lobby/tableflash": "/lobby/tableflash.html"}
@@ -87,7 +85,7 @@ def signed_in_chrome(url: str, profile: Path) -> Iterator[int]:
     port = free_port()
     chrome = subprocess.Popen(
         [
-            "/usr/bin/chromium",
+            str(CHROMIUM),
             *CHROME_FLAGS.split(),
             f"--remote-debugging-port={port}",
             f"--user-data-dir={profile}",
@@ -129,7 +127,7 @@ def run_once(url: str, out: Path, port: int | None) -> dict[str, Any]:
         "--quiet",
     ]
     command.append(f"--port={port}" if port else f"--chrome-flags={CHROME_FLAGS}")
-    subprocess.run(command, check=True, env={"CHROME_PATH": "/usr/bin/chromium", "PATH": "/usr/bin:/bin"})
+    subprocess.run(command, check=True, env={"CHROME_PATH": str(CHROMIUM), "PATH": "/usr/bin:/bin"})
     report = json.loads(out.read_text())
     lcp_element = report["audits"].get("largest-contentful-paint-element", {}).get("details", {})
     return {

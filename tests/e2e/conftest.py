@@ -16,9 +16,9 @@ import httpx
 import pytest
 from playwright.sync_api import Page
 
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.support.stack import ROOT, Stack, start_stack
 
-CHROMIUM = Path("/usr/bin/chromium")
 SPA_DIST = ROOT / "spa" / "dist"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 AXE = ROOT / "spa" / "node_modules" / "axe-core" / "axe.min.js"
@@ -49,15 +49,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {
         **browser_type_launch_args,
         "executable_path": str(CHROMIUM),
-        "args": [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-        ],
+        "args": list(CHROMIUM_ARGS),
     }
 
 

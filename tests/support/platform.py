@@ -11,6 +11,19 @@ from sandbox.app import SandboxSettings, create_app
 from tests.support.browser import xsrf_echo
 
 DEMO = {"site": "aurora", "login": "demo1", "password": "demo123"}
+CARD_DEPOSIT = {
+    "paymentMethod": 326,
+    "paymentType": "deposit",
+    "currency": "INR",
+    "amount": 1000,
+    "mobileNumber": "9123456789",
+    "email": "demo1@example.com",
+    "city": "La Rioja",
+    "street": "Calle 1",
+    "postal_code": "5300",
+    "type": "card",
+}
+"""The demo player's card deposit of 1,000 (method 326), valid as it stands."""
 
 
 class PlatformClient:

@@ -1,5 +1,6 @@
 import { vi } from "vitest";
 
+import type { SportEvent } from "../api/contracts.gen";
 import type { BffConfig } from "../lib/config/types";
 import type { BffSession } from "../lib/session/types";
 
@@ -36,8 +37,35 @@ export function stubBff(responses: Record<string, unknown>) {
   const fetchMock = vi.fn((input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(input);
     const body = responses[new URL(request.url).pathname];
-    return Promise.resolve(body === undefined ? Response.json({ message: "not found" }, { status: 404 }) : Response.json(body));
+    return Promise.resolve(
+      body === undefined
+        ? Response.json({ message: "not found" }, { status: 404 })
+        : Response.json(body),
+    );
   });
   vi.stubGlobal("fetch", fetchMock);
   return fetchMock;
 }
+
+/** One soccer match with a 1X2 market (Tie, Home, Away: selections `s-Tie`, `s-Home`, `s-Away` at 2, 2.25, 2.5). */
+export const soccerEvent: SportEvent = {
+  _id: "e1",
+  leagueName: "Liga",
+  sportName: "Soccer",
+  startEventDate: "2026-11-24T20:00:00Z",
+  markets: [
+    {
+      _id: "m1",
+      marketType: { _id: "ML0" },
+      startDate: "2026-11-24T20:00:00Z",
+      homeTeam: "River",
+      awayTeam: "Boca",
+      selections: ["Tie", "Home", "Away"].map((o, n) => ({
+        _id: `s-${o}`,
+        outcomeType: o,
+        trueOdds: 2 + n / 4,
+        name: o,
+      })),
+    },
+  ],
+};

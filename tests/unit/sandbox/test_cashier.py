@@ -15,22 +15,11 @@ from litestar.testing import TestClient
 from contracts.cashier import STATUS_APPROVED, STATUS_STARTED
 from sandbox.app import SandboxSettings
 from sandbox.cashier import payment_page
-from tests.support.platform import PlatformClient, sandbox_client
+from tests.support.platform import CARD_DEPOSIT, PlatformClient, sandbox_client
 
 CASHIER = "/api/cashier"
 INSUFFICIENT = "You don’t have enough Amount"
-INDIA = {
-    "paymentMethod": 326,
-    "paymentType": "deposit",
-    "currency": "INR",
-    "amount": 1000,
-    "mobileNumber": "9123456789",
-    "email": "demo1@example.com",
-    "city": "Delhi",
-    "street": "MG Road 1",
-    "postal_code": "110001",
-    "type": "card",
-}
+INDIA = {**CARD_DEPOSIT, "city": "Delhi", "street": "MG Road 1", "postal_code": "110001"}
 PAYKASSMA = {
     "paymentMethod": 328,
     "paymentType": "deposit",
@@ -514,18 +503,7 @@ def test_a_refusal_fault_answers_the_platforms_failure_with_the_chosen_code_and_
 
 def test_a_balance_read_credits_an_approved_deposit_without_polling(player: PlatformClient) -> None:
     before = player.post("/api/cashier/balance").json()["values"][0]["cash"]["value"]
-    deposit = {
-        "paymentMethod": 326,
-        "paymentType": "deposit",
-        "currency": "INR",
-        "amount": 1000,
-        "mobileNumber": "9123456789",
-        "email": "demo1@example.com",
-        "city": "La Rioja",
-        "street": "Calle 1",
-        "postal_code": "5300",
-        "type": "card",
-    }
+    deposit = CARD_DEPOSIT
     assert player.post("/api/cashier/buy", deposit).json()["success"] is True
     time.sleep(0.25)
     after = player.post("/api/cashier/balance").json()["values"][0]["cash"]["value"]

@@ -9,22 +9,11 @@ import msgspec
 import pytest
 
 from contracts.catalogue import ROUTES, ROUTES_BY_NAME, Route
-from tests.support.platform import PlatformClient
+from tests.support.platform import CARD_DEPOSIT, PlatformClient
 
 TODAY = dt.date.today().strftime("%d-%m-%Y")
 HISTORY = {"currency": "ARS", "startDate": "01-01-2020", "endDate": TODAY, "limit": 100, "index": 0}
-DEPOSIT = {
-    "paymentMethod": 326,
-    "paymentType": "deposit",
-    "currency": "INR",
-    "amount": 1000,
-    "mobileNumber": "9123456789",
-    "email": "demo1@example.com",
-    "city": "La Rioja",
-    "street": "Calle 1",
-    "postal_code": "5300",
-    "type": "card",
-}
+DEPOSIT = CARD_DEPOSIT
 BANK = {
     "bankAccountNumber": "123456789012",
     "bankName": "State Bank",

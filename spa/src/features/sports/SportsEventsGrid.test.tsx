@@ -1,42 +1,31 @@
 import { screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 
-import type { SportEvent } from "../../api/contracts.gen";
-import { skinConfig, stubBff } from "../../test/bff";
+import { skinConfig, soccerEvent as soccer, stubBff } from "../../test/bff";
 import { renderWithProviders } from "../../test/render";
 import { SportsEventsGrid } from "./SportsEventsGrid";
 import { STORED_EVENT, STORED_SELECTION } from "./StoredBetslip";
-
-const soccer: SportEvent = {
-  _id: "e1",
-  leagueName: "Liga",
-  sportName: "Soccer",
-  startEventDate: "2026-11-24T20:00:00Z",
-  markets: [
-    {
-      _id: "m1",
-      marketType: { _id: "ML0" },
-      startDate: "2026-11-24T20:00:00Z",
-      homeTeam: "River",
-      awayTeam: "Boca",
-      selections: ["Tie", "Home", "Away"].map((o, n) => ({ _id: `s-${o}`, outcomeType: o, trueOdds: 2 + n / 4, name: o })),
-    },
-  ],
-};
 
 function render() {
   const fetchMock = stubBff({
     "/bff/config": skinConfig,
     "/bff/session": { loggedIn: true, login: "demo1" },
     "/sbapi/sports/events": { totalCount: 1, events: [soccer] },
-    "/sbapi/bets/betslip": { success: true, selections: [{ eventId: "e1", selectionId: "s-Home", odds: 2.3 }], totalOdds: 2.3, potentialWin: 0 },
+    "/sbapi/bets/betslip": {
+      success: true,
+      selections: [{ eventId: "e1", selectionId: "s-Home", odds: 2.3 }],
+      totalOdds: 2.3,
+      potentialWin: 0,
+    },
   });
   renderWithProviders(<SportsEventsGrid />, { route: "/games/sports" });
   return fetchMock;
 }
 
 const betslipCalls = (fetchMock: ReturnType<typeof stubBff>) =>
-  fetchMock.mock.calls.map(([r]) => r as Request).filter((r) => new URL(r.url).pathname === "/sbapi/bets/betslip");
+  fetchMock.mock.calls
+    .map(([r]) => r as Request)
+    .filter((r) => new URL(r.url).pathname === "/sbapi/bets/betslip");
 
 afterEach(() => localStorage.clear());
 
@@ -47,10 +36,14 @@ describe("SportsEventsGrid", () => {
     const fetchMock = render();
     const slip = await screen.findByTestId("betslip");
     expect(slip).toHaveTextContent("River vs Boca · Local · 2.30");
-    expect(screen.getByTestId("betslip-total")).toHaveTextContent("Cuota total: 2.30");
+    expect(screen.getByTestId("betslip-total")).toHaveTextContent(
+      "Cuota total: 2.30",
+    );
     const calls = betslipCalls(fetchMock);
     expect(calls).toHaveLength(1);
-    expect(await calls[0]!.json()).toEqual({ selections: [{ eventId: "e1", selectionId: "s-Home", odds: 2.25 }] });
+    expect(await calls[0]!.json()).toEqual({
+      selections: [{ eventId: "e1", selectionId: "s-Home", odds: 2.25 }],
+    });
     expect(localStorage.getItem(STORED_SELECTION)).toBeNull();
     expect(localStorage.getItem(STORED_EVENT)).toBeNull();
   });
