@@ -37,11 +37,7 @@ export function stubBff(responses: Record<string, unknown>) {
   const fetchMock = vi.fn((input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(input);
     const body = responses[new URL(request.url).pathname];
-    return Promise.resolve(
-      body === undefined
-        ? Response.json({ message: "not found" }, { status: 404 })
-        : Response.json(body),
-    );
+    return Promise.resolve(body === undefined ? Response.json({ message: "not found" }, { status: 404 }) : Response.json(body));
   });
   vi.stubGlobal("fetch", fetchMock);
   return fetchMock;
@@ -60,12 +56,7 @@ export const soccerEvent: SportEvent = {
       startDate: "2026-11-24T20:00:00Z",
       homeTeam: "River",
       awayTeam: "Boca",
-      selections: ["Tie", "Home", "Away"].map((o, n) => ({
-        _id: `s-${o}`,
-        outcomeType: o,
-        trueOdds: 2 + n / 4,
-        name: o,
-      })),
+      selections: ["Tie", "Home", "Away"].map((o, n) => ({ _id: `s-${o}`, outcomeType: o, trueOdds: 2 + n / 4, name: o })),
     },
   ],
 };

@@ -3,22 +3,12 @@ import { describe, expect, it, vi } from "vitest";
 
 import type { Game } from "../../api/contracts.gen";
 import i18n from "../../i18n";
-import {
-  loggedOut,
-  skinConfig,
-  soccerEvent as soccer,
-  stubBff,
-} from "../../test/bff";
+import { loggedOut, skinConfig, soccerEvent as soccer, stubBff } from "../../test/bff";
 import { renderWithProviders } from "../../test/render";
 import { TOP_WAIT_MS } from "../../features/lobby/useLobbyTop";
 import { HomeScreen } from "./HomeScreen";
 
-const media = (url: string) => ({
-  url,
-  alternativeText: url,
-  width: 1600,
-  height: 500,
-});
+const media = (url: string) => ({ url, alternativeText: url, width: 1600, height: 500 });
 const games: Game[] = Array.from({ length: 12 }, (_, n) => ({
   gameId: `g${n}`,
   gameName: `Game ${n}`,
@@ -36,40 +26,12 @@ function home(session: unknown = loggedOut) {
     "/bff/session": session,
     "/capi/home-banners": {
       data: [
-        {
-          id: 1,
-          routerLink: "/games/slots",
-          status: "active",
-          locale: "es",
-          heroBanner: media("/hero-es.svg"),
-        },
-        {
-          id: 2,
-          routerLink: "/promotions",
-          status: "inactive",
-          locale: "es",
-          heroBanner: media("/hero-off.svg"),
-        },
-        {
-          id: 3,
-          routerLink: "/promotions",
-          status: "active",
-          locale: "en",
-          heroBanner: media("/hero-en.svg"),
-        },
+        { id: 1, routerLink: "/games/slots", status: "active", locale: "es", heroBanner: media("/hero-es.svg") },
+        { id: 2, routerLink: "/promotions", status: "inactive", locale: "es", heroBanner: media("/hero-off.svg") },
+        { id: 3, routerLink: "/promotions", status: "active", locale: "en", heroBanner: media("/hero-en.svg") },
       ],
     },
-    "/capi/games-lists": {
-      data: [
-        {
-          id: 1,
-          gameProviderName: "rubyplay",
-          status: "active",
-          locale: "es",
-          gamesList: games,
-        },
-      ],
-    },
+    "/capi/games-lists": { data: [{ id: 1, gameProviderName: "rubyplay", status: "active", locale: "es", gamesList: games }] },
     "/sbapi/sports/events": { totalCount: 1, events: [soccer] },
   });
   const view = renderWithProviders(<HomeScreen />, { route: "/home" });
@@ -81,13 +43,8 @@ async function bannersShown() {
   fireEvent.load(await screen.findByAltText("/hero-es.svg"));
 }
 
-const requested = (
-  fetchMock: ReturnType<typeof home>["fetchMock"],
-  path: string,
-) =>
-  fetchMock.mock.calls.some(
-    ([request]) => new URL((request as Request).url).pathname === path,
-  );
+const requested = (fetchMock: ReturnType<typeof home>["fetchMock"], path: string) =>
+  fetchMock.mock.calls.some(([request]) => new URL((request as Request).url).pathname === path);
 
 describe("HomeScreen", () => {
   it("shows only the active hero banners of the current language", async () => {
@@ -95,9 +52,7 @@ describe("HomeScreen", () => {
     expect(await screen.findByAltText("/hero-es.svg")).toBeInTheDocument();
     expect(screen.queryByAltText("/hero-off.svg")).toBeNull();
     expect(screen.queryByAltText("/hero-en.svg")).toBeNull();
-    expect(
-      screen.getByRole("heading", { level: 1, name: "Casino Sandbox" }),
-    ).toBeInTheDocument();
+    expect(screen.getByRole("heading", { level: 1, name: "Casino Sandbox" })).toBeInTheDocument();
   });
 
   it("asks the CMS for active entries in the current language", async () => {
@@ -127,9 +82,7 @@ describe("HomeScreen", () => {
       home();
       await screen.findByAltText("/hero-es.svg");
       await act(() => vi.advanceTimersByTimeAsync(TOP_WAIT_MS));
-      expect(
-        await screen.findByTestId("games-row-rubyplay"),
-      ).toBeInTheDocument();
+      expect(await screen.findByTestId("games-row-rubyplay")).toBeInTheDocument();
     } finally {
       vi.useRealTimers();
     }
@@ -140,14 +93,10 @@ describe("HomeScreen", () => {
     await bannersShown();
     const row = await screen.findByTestId("games-row-rubyplay");
     expect(within(row).getAllByTestId("game-card")).toHaveLength(8);
-    expect(
-      within(row).getByText(i18n.t("lobby:games.new")),
-    ).toBeInTheDocument();
+    expect(within(row).getByText(i18n.t("lobby:games.new"))).toBeInTheDocument();
     fireEvent.click(within(row).getByTestId("carousel-next"));
     expect(within(row).getAllByTestId("game-card")).toHaveLength(12);
-    expect(
-      row.querySelector(".carousel__track")?.getAttribute("style"),
-    ).toContain("translateX(-235px)");
+    expect(row.querySelector(".carousel__track")?.getAttribute("style")).toContain("translateX(-235px)");
   });
 
   it("opens the login popup when a visitor clicks a game or a bet", async () => {
@@ -169,8 +118,6 @@ describe("HomeScreen", () => {
   it("says so when the BFF cannot give the config", async () => {
     stubBff({ "/bff/session": loggedOut });
     renderWithProviders(<HomeScreen />, { route: "/home" });
-    expect(
-      await screen.findByText(i18n.t("status.configUnavailable")),
-    ).toBeInTheDocument();
+    expect(await screen.findByText(i18n.t("status.configUnavailable"))).toBeInTheDocument();
   });
 });

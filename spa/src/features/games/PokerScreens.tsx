@@ -24,11 +24,7 @@ import "../../styles/home.css";
 const DOWNLOADS: readonly PokerSystem[] = ["android", "windows", "mac"];
 
 /** The flash poker lobby's window (site shell, section 7: "opens in an 800x600 window"). */
-export const FLASH_LOBBY = {
-  url: "/lobby/lobbyflash.html",
-  name: "lobbyflash",
-  features: "width=800,height=600",
-} as const;
+export const FLASH_LOBBY = { url: "/lobby/lobbyflash.html", name: "lobbyflash", features: "width=800,height=600" } as const;
 
 /** Poker: banners, PLAY NOW, the three downloads and the HTML5 card; all need a logged-in player. */
 export function PokerScreen() {
@@ -40,34 +36,18 @@ export function PokerScreen() {
   const { loggedIn } = useSession();
   const downloads = useGetConfigQuery().data?.skin.pokerDownloads ?? {};
   const banners = useGetPokerBannersQuery(locale);
-  const slides = (banners.data ?? []).map((b) =>
-    slide(b.id, b.pokerBanner, b.routerLink),
-  );
+  const slides = (banners.data ?? []).map((b) => slide(b.id, b.pokerBanner, b.routerLink));
 
   /** A visitor gets the login popup instead of any poker action. */
-  const gated = (action: () => void) => () =>
-    loggedIn ? action() : dispatch(openAuth("login"));
+  const gated = (action: () => void) => () => (loggedIn ? action() : dispatch(openAuth("login")));
   const html5 = gated(() => void navigate("/Evenbetpoker"));
-  const flashLobby = gated(
-    () =>
-      void window.open(FLASH_LOBBY.url, FLASH_LOBBY.name, FLASH_LOBBY.features),
-  );
+  const flashLobby = gated(() => void window.open(FLASH_LOBBY.url, FLASH_LOBBY.name, FLASH_LOBBY.features));
 
   return (
     <section className="screen">
       <h1 className="visually-hidden">{ts("menu.poker")}</h1>
-      <BannerCarousel
-        banners={slides}
-        loading={banners.isLoading}
-        label={t("poker.banners")}
-        testId="poker-banners"
-      />
-      <button
-        type="button"
-        className="button button--primary poker__play"
-        onClick={html5}
-        data-testid="poker-play-now"
-      >
+      <BannerCarousel banners={slides} loading={banners.isLoading} label={t("poker.banners")} testId="poker-banners" />
+      <button type="button" className="button button--primary poker__play" onClick={html5} data-testid="poker-play-now">
         {t("poker.playNow")}
       </button>
       <h2>{t("poker.online")}</h2>
@@ -82,31 +62,12 @@ export function PokerScreen() {
             onClick={gated(() => {
               const url = downloads[system];
               if (url) window.open(url, "_blank", "noopener");
-              else
-                dispatch(
-                  showNotice({
-                    kind: "notification",
-                    text: t("poker.noDownload"),
-                    variant: "info",
-                  }),
-                );
+              else dispatch(showNotice({ kind: "notification", text: t("poker.noDownload"), variant: "info" }));
             })}
           />
         ))}
-        <PokerTile
-          testId="poker-html5"
-          icon="play"
-          title={t("poker.html5")}
-          text={t("poker.html5Text")}
-          onClick={html5}
-        />
-        <PokerTile
-          testId="poker-flash-lobby"
-          icon="grid"
-          title={t("poker.flashLobby")}
-          text={t("poker.flashLobbyText")}
-          onClick={flashLobby}
-        />
+        <PokerTile testId="poker-html5" icon="play" title={t("poker.html5")} text={t("poker.html5Text")} onClick={html5} />
+        <PokerTile testId="poker-flash-lobby" icon="grid" title={t("poker.flashLobby")} text={t("poker.flashLobbyText")} onClick={flashLobby} />
       </ul>
       {loggedIn && <PokerTournaments />}
     </section>
@@ -114,27 +75,10 @@ export function PokerScreen() {
 }
 
 /** One of the poker page's ways in: an icon, a title and a line, as a button. */
-function PokerTile({
-  testId,
-  icon,
-  title,
-  text,
-  onClick,
-}: {
-  testId: string;
-  icon: IconName;
-  title: string;
-  text: string;
-  onClick: () => void;
-}) {
+function PokerTile({ testId, icon, title, text, onClick }: { testId: string; icon: IconName; title: string; text: string; onClick: () => void }) {
   return (
     <li>
-      <button
-        type="button"
-        className="tile"
-        onClick={onClick}
-        data-testid={testId}
-      >
+      <button type="button" className="tile" onClick={onClick} data-testid={testId}>
         <Icon name={icon} size={28} />
         <span className="tile__title">{title}</span>
         <span className="tile__text">{text}</span>
@@ -152,29 +96,15 @@ function PokerTournaments() {
   const tournaments = data?.tournamentList ?? [];
   if (tournaments.length === 0) return null;
   return (
-    <section
-      className="poker-tournaments"
-      aria-labelledby="poker-tournaments"
-      data-testid="poker-tournaments"
-    >
+    <section className="poker-tournaments" aria-labelledby="poker-tournaments" data-testid="poker-tournaments">
       <h2 id="poker-tournaments">{t("poker.tournaments")}</h2>
       <ul className="poker-tournaments__list">
         {tournaments.map((tournament) => (
           <li key={tournament.id} className="poker-tournaments__item panel">
             <span className="poker-tournaments__name">{tournament.name}</span>
-            <time dateTime={tournament.startDate}>
-              {localDateTime(tournament.startDate, locale)}
-            </time>
-            <span>
-              {t("poker.buyIn", {
-                amount: formatMoney(tournament.buyIn, symbol),
-              })}
-            </span>
-            <span>
-              {t("poker.prizePool", {
-                amount: formatMoney(tournament.prizePool, symbol),
-              })}
-            </span>
+            <time dateTime={tournament.startDate}>{localDateTime(tournament.startDate, locale)}</time>
+            <span>{t("poker.buyIn", { amount: formatMoney(tournament.buyIn, symbol) })}</span>
+            <span>{t("poker.prizePool", { amount: formatMoney(tournament.prizePool, symbol) })}</span>
           </li>
         ))}
       </ul>
@@ -197,16 +127,7 @@ export function EvenbetPokerScreen() {
   const [url, setUrl] = useState<string | null>(null);
   const flags = useShellFlags();
   const due = useElapsed(SCREEN_CHECK_MS);
-  const step =
-    !due || !known
-      ? null
-      : !loggedIn
-        ? "login"
-        : !flags.loaded
-          ? null
-          : flags.poker
-            ? "launch"
-            : "leave";
+  const step = !due || !known ? null : !loggedIn ? "login" : !flags.loaded ? null : flags.poker ? "launch" : "leave";
 
   useEffect(() => {
     if (step === "login") dispatch(openAuth("login"));
@@ -216,14 +137,7 @@ export function EvenbetPokerScreen() {
     void resolve({ kind: "sportsGame" }).then((outcome) => {
       if (!live) return;
       if (outcome.url !== null) setUrl(outcome.url);
-      else if (outcome.code !== SESSION_EXPIRED)
-        dispatch(
-          showNotice({
-            kind: "message",
-            text: outcome.message,
-            variant: "error",
-          }),
-        );
+      else if (outcome.code !== SESSION_EXPIRED) dispatch(showNotice({ kind: "message", text: outcome.message, variant: "error" }));
     });
     return () => {
       live = false;
@@ -250,22 +164,10 @@ export function EvenbetPokerScreen() {
         </div>
       )}
       {url ? (
-        <iframe
-          src={url}
-          title={t("poker.html5")}
-          allow="autoplay; fullscreen"
-          allowFullScreen
-          data-testid="sports-game-frame"
-        />
+        <iframe src={url} title={t("poker.html5")} allow="autoplay; fullscreen" allowFullScreen data-testid="sports-game-frame" />
       ) : (
-        <div
-          className="full-game__logo"
-          role="status"
-          aria-label={t("grid.loading")}
-        >
-          {skin && (
-            <img src={skin.branding.logo} alt="" width={165} height={36} />
-          )}
+        <div className="full-game__logo" role="status" aria-label={t("grid.loading")}>
+          {skin && <img src={skin.branding.logo} alt="" width={165} height={36} />}
         </div>
       )}
     </section>

@@ -11,21 +11,14 @@ function render() {
     "/bff/config": skinConfig,
     "/bff/session": { loggedIn: true, login: "demo1" },
     "/sbapi/sports/events": { totalCount: 1, events: [soccer] },
-    "/sbapi/bets/betslip": {
-      success: true,
-      selections: [{ eventId: "e1", selectionId: "s-Home", odds: 2.3 }],
-      totalOdds: 2.3,
-      potentialWin: 0,
-    },
+    "/sbapi/bets/betslip": { success: true, selections: [{ eventId: "e1", selectionId: "s-Home", odds: 2.3 }], totalOdds: 2.3, potentialWin: 0 },
   });
   renderWithProviders(<SportsEventsGrid />, { route: "/games/sports" });
   return fetchMock;
 }
 
 const betslipCalls = (fetchMock: ReturnType<typeof stubBff>) =>
-  fetchMock.mock.calls
-    .map(([r]) => r as Request)
-    .filter((r) => new URL(r.url).pathname === "/sbapi/bets/betslip");
+  fetchMock.mock.calls.map(([r]) => r as Request).filter((r) => new URL(r.url).pathname === "/sbapi/bets/betslip");
 
 afterEach(() => localStorage.clear());
 
@@ -36,14 +29,10 @@ describe("SportsEventsGrid", () => {
     const fetchMock = render();
     const slip = await screen.findByTestId("betslip");
     expect(slip).toHaveTextContent("River vs Boca · Local · 2.30");
-    expect(screen.getByTestId("betslip-total")).toHaveTextContent(
-      "Cuota total: 2.30",
-    );
+    expect(screen.getByTestId("betslip-total")).toHaveTextContent("Cuota total: 2.30");
     const calls = betslipCalls(fetchMock);
     expect(calls).toHaveLength(1);
-    expect(await calls[0]!.json()).toEqual({
-      selections: [{ eventId: "e1", selectionId: "s-Home", odds: 2.25 }],
-    });
+    expect(await calls[0]!.json()).toEqual({ selections: [{ eventId: "e1", selectionId: "s-Home", odds: 2.25 }] });
     expect(localStorage.getItem(STORED_SELECTION)).toBeNull();
     expect(localStorage.getItem(STORED_EVENT)).toBeNull();
   });
