@@ -38,7 +38,7 @@ HEIGHTS = {390: 844, 768: 1024, 1366: 800}
 LAPTOPS = (1280, 1024)
 ROUTES = route_table()
 SIDE_MENU_BELOW = 991
-# Section 4 and 9: /register opens the registration popup 1 s after a visitor arrives; the
+# /register opens the registration popup 1 s after a visitor arrives; the
 # sweep waits for it (the login popup is checked on the way to logging in).
 POPUP_AFTER_A_SECOND = {"/register"}
 # SWEEP_SCREENSHOTS=1 keeps a full-page screenshot of every screen, not only of the failing ones.
