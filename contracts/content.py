@@ -145,7 +145,7 @@ FAQ_TOPICS: tuple[FaqTopic, ...] = get_args(FaqTopic)
 
 class Faq(Wire, kw_only=True):
     """`faqs`: one frequent question and its answer, per language (the footer's and side
-    menu's Frequent Questions, section 1). The collection is not shown in the spec: chosen
+    menu's Frequent Questions). The collection is not shown in the spec: chosen
     as the other collections are, one entry per question with its topic and its place."""
 
     id: int

@@ -1,4 +1,4 @@
-"""Game launch requests and the response shape of each provider (spec sections 3 and 7)."""
+"""Game launch requests and the response shape of each provider."""
 
 from __future__ import annotations
 

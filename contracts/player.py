@@ -59,7 +59,7 @@ class RegisterRequest(Wire, kw_only=True):
     wmReferenceId: str | None = None
     referralType: str | None = None
     address: RegisterAddress | None = None
-    # The form's promocode (section 3: the form holds it; only acceptTerms is named as not sent).
+    # The form's promocode (the form holds it; the spec names only acceptTerms as not sent).
     promocode: str | None = None
 
 

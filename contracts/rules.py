@@ -1,4 +1,4 @@
-"""Section 5 validation rules of both spec documents, as data.
+"""The validation rules of both spec documents, as data.
 
 One `FieldRule` says everything about one field: what makes it valid and which
 words the player sees when it is not. The same rule produces the `msgspec.Meta`
@@ -112,7 +112,7 @@ NO_SPACE_ASCII = r"^[A-Za-z0-9]+$"
 LETTERS_SPACES = r"^[A-Za-z ]+$"
 # "Valid format" for e-mail is not spelled out; this is the usual HTML5-like shape.
 EMAIL = r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$"
-# Section 5 (cashier): "email in lowercase pattern" for the India gateway.
+# The cashier spec: "email in lowercase pattern" for the India gateway.
 EMAIL_LOWER = r"^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$"
 INDIAN_MOBILE = r"^[6-9][0-9]{9}$"
 DIGITS = r"^[0-9]+$"

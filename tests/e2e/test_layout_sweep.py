@@ -39,7 +39,7 @@ SIDE_MENU_BELOW = 991
 # down to the narrowest width that still shows it instead of the side menu.
 LAPTOPS = (1280, 1024, SIDE_MENU_BELOW)
 ROUTES = route_table()
-# Section 4 and 9: /register opens the registration popup 1 s after a visitor arrives; the
+# /register opens the registration popup 1 s after a visitor arrives; the
 # sweep waits for it (the login popup is checked on the way to logging in).
 POPUP_AFTER_A_SECOND = {"/register"}
 # SWEEP_SCREENSHOTS=1 keeps a full-page screenshot of every screen, not only of the failing ones.

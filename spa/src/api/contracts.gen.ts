@@ -640,7 +640,7 @@ export interface EzugiLaunch {
 }
 /**
  * `faqs`: one frequent question and its answer, per language (the footer's and side
- *     menu's Frequent Questions, section 1). The collection is not shown in the spec: chosen
+ *     menu's Frequent Questions). The collection is not shown in the spec: chosen
  *     as the other collections are, one entry per question with its topic and its place.
  *
  * This interface was referenced by `Contracts`'s JSON-Schema

@@ -3,7 +3,7 @@ import type { FetchBaseQueryError } from "@reduxjs/toolkit/query";
 
 import i18n from "../i18n";
 
-/** The spec's last resort, word for word (site shell, section 8). */
+/** The specification's last-resort message, word for word. */
 export const DEFAULT_FAILURE = "some thing went wrong please contact admin";
 
 /** The platform's one generally handled code: the session is gone. */

@@ -84,8 +84,9 @@ function SkipLabel() {
   return <>{t("menu.skipToContent")}</>;
 }
 
-/** Section 3's session-storage flags, written from the answers they stand for (the screens'
- * checks decide on those answers, never on a flag that may not be written yet). */
+/** The session-storage flags of the providers and the cash flows, written from the answers they
+ * stand for (the screens' checks decide on those answers, never on a flag that may not be written
+ * yet). */
 function useSessionFlags(flags: ProviderFlags): void {
   const access = useScreenAccess();
   useEffect(() => {

@@ -1,4 +1,4 @@
-/** Site shell, section 5: "The F12 key is blocked". The key press is swallowed before the page or
+/** The F12 key is blocked: the key press is swallowed before the page or
  * the browser acts on it; the browser's menus still open the developer tools. */
 export function blockF12(target: Pick<Window, "addEventListener" | "removeEventListener">): () => void {
   const swallow = (event: KeyboardEvent) => {

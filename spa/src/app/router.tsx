@@ -80,7 +80,7 @@ export const LOBBY_PATHS: ReadonlySet<string> = new Set([
   "/register",
 ]);
 
-/** The route table (site shell, section 2 "Full route table"); main.tsx and tests build routers from it. */
+/** The site's full route table; main.tsx and tests build routers from it. */
 export const appRoutes: RouteObject[] = [
   {
     path: "/",
@@ -95,7 +95,7 @@ export const appRoutes: RouteObject[] = [
         async () => (await import("./routes/GamesRoutes")).GamesCategoryRoute,
         GAMES,
       ),
-      // The logged-out top menu's paths (section 2 "Menus"): the same screens as /games/<category>.
+      // The logged-out top menu's paths: the same screens as /games/<category>.
       ...TOP_MENU_CATEGORIES.map((category) =>
         screen(
           category,

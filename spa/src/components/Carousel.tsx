@@ -19,7 +19,7 @@ interface CarouselProps {
 
 /**
  * A row of fixed-width cards (225 px, 10 px gap): next moves one card and wraps to the start
- * at the end, prev moves back one card until the start (site shell, section 4).
+ * at the end, prev moves back one card until the start.
  */
 export function Carousel({ title, count, children, testId, onNext, countAfterNext }: CarouselProps) {
   const { t } = useTranslation("lobby");

@@ -7,7 +7,7 @@ import { PageLoader } from "./PageLoader";
 
 /**
  * A screen of the deposit or withdrawal flow: the page loader until the skin and (logged in) the
- * profile have answered, then the screen, or home 1 s after opening (section 4, flags Dp / widl)
+ * profile have answered, then the screen, or home 1 s after opening (session flags Dp / widl)
  * when the skin's switch or the profile's flag has the flow off.
  */
 export function FlowGate({ flow, children }: { flow: Flow; children: ReactNode }) {

@@ -16,7 +16,7 @@ const SOCIAL = [
   { name: "Telegram", href: "https://telegram.org/" },
 ];
 
-/** Section 1: information links, frequent questions, licences, responsible gaming, terms,
+/** Information links, frequent questions, licences, responsible gaming, terms,
  * contact us, online chat, social links, the 18+ mark and the operator line. */
 export const Footer = memo(function Footer() {
   const { t } = useTranslation("shell");

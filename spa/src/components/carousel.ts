@@ -1,4 +1,4 @@
-/** Carousel arithmetic (site shell, sections 4 and 9): one card is 225 px, the gap 10 px. */
+/** Carousel arithmetic: one card is 225 px, the gap 10 px. */
 export const CARD_WIDTH = 225;
 export const CARD_GAP = 10;
 export const STEP = CARD_WIDTH + CARD_GAP;

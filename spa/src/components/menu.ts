@@ -7,11 +7,11 @@ export type ShellKey = ParseKeys<"shell">;
 type Gate = keyof Omit<ProviderFlags, "loaded">;
 
 export interface MenuEntry {
-  /** The header link id of section 2, where it has one: the CMS's link of that id names it and
-   * says where it leads (`/capi/header-links`, section 3); `path` and `label` are the fallback. */
+  /** The entry's header link id, where it has one: the CMS's link of that id names it and
+   * says where it leads (`/capi/header-links`); `path` and `label` are the fallback. */
   id?: number;
   path: string;
-  /** A path the CMS's url does not replace (the logged-out top menu's own paths, section 2). */
+  /** A path the CMS's url does not replace (the logged-out top menu's own paths). */
   fixedPath?: boolean;
   /** Key in the shell namespace. */
   label: ShellKey;
@@ -20,7 +20,7 @@ export interface MenuEntry {
   gate?: Gate;
 }
 
-/** Header links by numeric id (section 2 "Menus"). */
+/** The menus' header links by numeric id. */
 export const HEADER_LINKS: Record<number, string> = {
   1: "/home",
   2: "/games/slots",
@@ -63,7 +63,7 @@ export const TOP_BAR: MenuEntry[] = [
 const own = (entry: MenuEntry, path: string): MenuEntry => ({ ...entry, path, fixedPath: true });
 
 /** The top bar of a visitor: "Top menu when logged out: /home, /slots, /sports, /horseracing,
- * /livedealer, /promotions, /contactus" (section 2), with the Events dropdown and Poker between. */
+ * /livedealer, /promotions, /contactus", with the Events dropdown and Poker between. */
 export const VISITOR_TOP_BAR: MenuEntry[] = [
   own(link(1, "menu.home", "nav-home"), "/home"),
   own(link(2, "menu.slots", "nav-slots"), "/slots"),

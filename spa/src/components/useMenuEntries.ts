@@ -19,7 +19,7 @@ export function headerLinkName(link: HeaderLink, locale: Locale): string | undef
   return (locale === "en" ? link.name : link.translatedNames[locale]) || undefined;
 }
 
-/** The header links of the CMS (`/capi/header-links`, section 3) by id; empty while it has none. */
+/** The header links of the CMS (`/capi/header-links`) by id; empty while it has none. */
 export function useHeaderLinks(): ReadonlyMap<number, HeaderLink> {
   const { data } = useGetHeaderLinksQuery();
   return useMemo(() => new Map((data ?? []).map((link) => [link.id, link])), [data]);

@@ -8,7 +8,7 @@ function allowOnly(pattern: RegExp) {
   };
 }
 
-/** Usernames: letters and digits only (section 5: no accents or spaces). */
+/** Usernames: letters and digits only (no accents or spaces). */
 export const lettersAndDigitsOnly = allowOnly(/^[A-Za-z0-9]$/);
 /** Phone numbers and other numeric fields. */
 export const digitsOnly = allowOnly(/^[0-9]$/);

@@ -8,7 +8,7 @@ import { checkField, messageKey } from "./rules";
 
 const { login, register, forgotPassword } = contractRules.forms;
 
-describe("checkField (section 5, from the contracts' rules)", () => {
+describe("checkField (the validation rules, from the contracts)", () => {
   it.each([
     [login.login, "", "Enter valid username"],
     [login.login, "abc", "Username must be min 4 characters max 15 characters"],

@@ -4,7 +4,7 @@ import { contractRules } from "../api/rules.gen";
 import { checkField, type FieldRule } from "./rules";
 
 /**
- * The validation tables of cashier-account.md section 5, case by case: each form's field
+ * The spec's validation tables, case by case: each form's field
  * with a value and the message the player must see (null: accepted).
  */
 const forms = contractRules.forms as unknown as Record<string, Record<string, FieldRule>>;
@@ -83,7 +83,7 @@ const CASES: Case[] = [
   ["contact", "userQuestion", "", "Please enter message"],
 ];
 
-describe("cashier-account section 5, field by field", () => {
+describe("the spec's validation tables, field by field", () => {
   it.each(CASES)("%s.%s %j -> %s", (form, field, value, message) => {
     const rule = forms[form]?.[field];
     expect(rule, `${form}.${field} is in the contracts`).toBeDefined();

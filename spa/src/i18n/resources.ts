@@ -15,7 +15,7 @@ export const defaultNS = "common";
 
 /** One namespace per area: common (shared words), shell (header, menus, footer, pages),
  * auth (login, registration, session popups), account (balance, providers, money),
- * forms (field labels, hints and the section 5 validation messages, shared by every form),
+ * forms (field labels, hints and the validation messages, shared by every form),
  * lobby (home page, banners, carousels, sports events), games (launching and game/content screens),
  * cashier (deposit, withdraw, bank accounts), profile (my balance, profile, documents),
  * history (transactions, game rounds), pages (contact us, legal pages). */

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 
-/** Section 9: the deposit, withdrawal and event screens check 1 s after opening, Lucky streak 1.3 s. */
+/** The deposit, withdrawal and event screens check 1 s after opening, Lucky streak 1.3 s. */
 export const SCREEN_CHECK_MS = 1000;
 export const LUCKY_STREAK_CHECK_MS = 1300;
 
@@ -19,7 +19,7 @@ export function useElapsed(ms: number): boolean {
 }
 
 /**
- * The timed checks of section 4, decided on the answers rather than on whatever a storage flag
+ * The screens' timed access checks, decided on the answers rather than on whatever a storage flag
  * holds at the moment: the player goes to /home when the verdict is "leave", no sooner than `ms`
  * after the screen opened (however late the answer). Returns whether the screen may show its
  * content: only on "stay"; until then the caller shows the page loader.

@@ -1,4 +1,4 @@
-// The site's numbers (section 9 "Money display"): Argentine digits, a dot for thousands and a
+// The site's numbers: Argentine digits, a dot for thousands and a
 // comma for decimals, in every language, so a count of points never looks different from the
 // money beside it. Formatters are built on first use, not at start: a first Intl formatter loads
 // locale data (~15 ms on a desktop, several times that on a phone), and a first screen shows none.

@@ -1,4 +1,4 @@
-"""Section 5 rules: each bad value gets the spec's words, each good value passes."""
+"""The validation rules: each bad value gets the spec's words, each good value passes."""
 
 from __future__ import annotations
 

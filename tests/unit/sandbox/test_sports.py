@@ -28,7 +28,7 @@ def main_market_outcomes(event: SportEvent) -> list[str] | None:
 
 
 def shown_by_the_spa(event: SportEvent) -> bool:
-    """Section 5: only ML0 events; soccer needs Tie, Home, Away in that order, others Home, Away."""
+    """Only ML0 events; soccer needs Tie, Home, Away in that order, others Home, Away."""
     return main_market_outcomes(event) == ORDER[event.sportName]
 
 

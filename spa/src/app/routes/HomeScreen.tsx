@@ -16,10 +16,10 @@ import { useShellFlags } from "../../lib/providers/useShellFlags";
 import { SportsCarousel } from "../../features/sports/SportsCarousel";
 import "../../styles/home.css";
 
-/** The providers with a game row on home, in this order (section 3). */
+/** The providers with a game row on home, in this order. */
 export const HOME_ROWS = ["rubyplay", "mancala", "pragmaticplay"] as const;
 
-/** The lobby in the order of section 1: hero banners, quick icons, lobby banners, sports events,
+/** The lobby, in this order: hero banners, quick icons, lobby banners, sports events,
  * game rows per provider, the provider picker, footer promo banners. Everything under the lobby
  * banners mounts once the banners above are on screen (useLobbyTop). */
 export function HomeScreen() {
@@ -37,7 +37,7 @@ export function HomeScreen() {
         <h1 className="visually-hidden">{data?.skin.name ?? t("status.loading")}</h1>
       )}
       <HeroBanners onShown={top.heroShown} />
-      {/* The platform's home search exists but is disabled and hidden (section 1). */}
+      {/* The platform's home search exists but is disabled and hidden. */}
       <input type="search" className="home__search" disabled hidden aria-hidden="true" tabIndex={-1} />
       <LobbyQuickIcons flags={flags} />
       <LobbyBanners onShown={top.bannersShown} />

@@ -104,7 +104,7 @@ describe("MyBalanceScreen", () => {
     expect(await screen.findByTestId("vip-level-error")).toHaveTextContent("No pudimos leer tu nivel VIP: Error desconocido");
   });
 
-  it("shows the description of a balance the platform refuses (section 8, balance failure)", async () => {
+  it("shows the description of a balance the platform refuses", async () => {
     render(levels, { success: false, code: "WALLET_UNAVAILABLE", description: "Wallet service is not available" });
     expect(await screen.findByTestId("balance-error")).toHaveTextContent("Wallet service is not available");
   });

@@ -26,7 +26,7 @@ export function MyBalanceScreen() {
   const skin = useGetConfigQuery().data?.skin;
   const balance = useGetBalanceQuery();
   const levels = useGetPlayerLevelsQuery();
-  // Section 8: a refused balance shows its description (an ended session has its own popup).
+  // A refused balance shows its description (an ended session has its own popup).
   const balanceError = balance.isError ? toAppError(balance.error) : null;
   const balanceFailed =
     balanceError ? (balanceError.code === SESSION_EXPIRED ? null : balanceError.message) : balance.data?.success === false ? replyFailure({ description: balance.data.description }) : null;

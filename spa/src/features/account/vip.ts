@@ -28,7 +28,7 @@ export function levelProgress(levels: PlayerLevelsResponse | undefined): LevelPr
   });
 }
 
-/** The current level: the last one whose points the player has reached (section 4 "VIP level"). */
+/** The current level: the last one whose points the player has reached. */
 export function currentLevel(progress: readonly LevelProgress[]): PlayerLevel | null {
   return [...progress].reverse().find((p) => p.reached)?.level ?? null;
 }
@@ -52,7 +52,7 @@ export function exchangeValue(points: number, perPoints: number, rate: number): 
   return Math.floor(((points / perPoints) * rate) * 100) / 100;
 }
 
-/** Section 8 "Player level failure": what the player is told is the platform's code, or this. */
+/** When the player levels fail, what the player is told is the platform's code, or this. */
 export const UNKNOWN_LEVEL_ERROR = "Unknown error";
 
 /** Why the levels could not be read (a refused reply, or a failed call's code), or null when they were. */

@@ -114,7 +114,7 @@ describe("forgot password", () => {
 });
 
 describe("registration", () => {
-  it("builds the section 3 payload", () => {
+  it("builds the registration payload", () => {
     expect(registerPayload({ login: "Neo2024", password: "secret123", email: "Neo@Matrix.IO", acceptTerms: true }, localStorage)).toEqual({
       login: "Neo2024",
       nickname: "Neo2024",

@@ -16,7 +16,7 @@ const TABS: { tab: AuthTab; label: "tabs.login" | "tabs.forgot" | "tabs.register
   { tab: "register", label: "tabs.register" },
 ];
 
-/** The login popup (section 2): Login, Forgot password and Join Us tabs, at most 500px wide. */
+/** The login popup: Login, Forgot password and Join Us tabs, at most 500px wide. */
 export default function AuthPopup() {
   const { t } = useTranslation("auth");
   const dispatch = useAppDispatch();

@@ -28,7 +28,7 @@ afterEach(() => {
 });
 
 describe("a referral link", () => {
-  it("counts an affiliate hit on any path, not only /register (section 4)", async () => {
+  it("counts an affiliate hit on any path, not only /register", async () => {
     const hits = stubHits();
     renderWithProviders(<AuthUrlEffects />, { route: "/promotions?ID=AFF77&type=affiliate&click_id=c-1" });
     await waitFor(() => expect(hits).toEqual([{ campaignId: "AFF77", campaignType: "affiliate", languageCode: "es" }]));

@@ -9,7 +9,7 @@ import { useSession } from "../../lib/session/useSession";
 import { useAdoptSessionMutation, useAffiliateHitMutation, useVerifyAccountMutation } from "./authApi";
 import { referralFromUrl, rememberReferral } from "./referral";
 
-/** Section 9 timings: the registration popup and the e-mail verification wait 1 s after load. */
+/** Timings: the registration popup and the e-mail verification wait 1 s after load. */
 export const REGISTER_POPUP_DELAY_MS = 1000;
 export const VERIFY_DELAY_MS = 1000;
 
@@ -41,7 +41,7 @@ export function AuthUrlEffects() {
     void adopt({ sid });
   }, [location, adopt]);
 
-  // Section 4: a URL whose type is affiliate counts a hit on any path, not only /register;
+  // A URL whose type is affiliate counts a hit on any path, not only /register;
   // its referral is kept for a sign-up that follows.
   useEffect(() => {
     const referral = referralFromUrl(location.search);

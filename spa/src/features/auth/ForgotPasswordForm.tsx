@@ -10,7 +10,7 @@ import { AuthFailure } from "./AuthFailure";
 import { useForgotPasswordMutation } from "./authApi";
 import { useAuthForm, type AuthOutcome } from "./useAuthForm";
 
-/** Section 4: an unknown account's message shows for 5 s. */
+/** An unknown account's message shows for 5 s. */
 export const FORGOT_ERROR_MS = 5000;
 
 const rules = contractRules.forms.forgotPassword;

@@ -16,14 +16,14 @@ import { loginErrorKey } from "./loginErrors";
 import { referralFields, rememberRegistration } from "./referral";
 import { useAuthForm, type AuthOutcome } from "./useAuthForm";
 
-/** Section 3: the province is always LA RIOJA. */
+/** The province is always LA RIOJA. */
 export const PROVINCE = "LA RIOJA";
 
 const rules = contractRules.forms.register;
 
 type RegisterFields = { login: string; password: string; email: string; promocode?: string; acceptTerms: boolean };
 
-/** The payload of section 3: nickname and firstName from the login, the e-mail lower-cased,
+/** The registration payload: nickname and firstName from the login, the e-mail lower-cased,
  * state LA RIOJA; acceptTerms stays in the form. */
 export function registerPayload(fields: RegisterFields, storage: Storage = localStorage): RegisterRequest {
   return {

@@ -2,7 +2,7 @@ import type { ParseKeys } from "i18next";
 
 type AuthKey = ParseKeys<"auth">;
 
-/** Section 8: platform descriptions the site translates; any other is shown as given. */
+/** Platform descriptions the site translates; any other is shown as given. */
 const TRANSLATED: Record<string, AuthKey> = {
   LOGIN_FAILD: "errors.loginFailed",
   "Invalid Login or Password": "errors.invalidCredentials",

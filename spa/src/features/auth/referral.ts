@@ -1,10 +1,10 @@
-/** Sign-up attribution from a /register?ID=&type=&click_id= link (section 3 storage keys). */
+/** Sign-up attribution from a /register?ID=&type=&click_id= link, and its browser storage keys. */
 export const AGENT_KEY = "agentCid";
 export const AFFILIATE_KEY = "affCid";
 export const CLICK_KEY = "affcheckid";
 
 /**
- * Section 4: "the default campaign code when no agent ID is present is a fixed 8-character
+ * The spec: "the default campaign code when no agent ID is present is a fixed 8-character
  * code". The code itself is not shown; this one names sign-ups that came straight to the site.
  */
 export const DEFAULT_CAMPAIGN_CODE = "DIRECT01";
@@ -48,7 +48,7 @@ export function referralFields(storage: Storage = localStorage): {
   return { campaignCode: DEFAULT_CAMPAIGN_CODE, wmReferenceId: "", referralType: "" };
 }
 
-/** Section 4: a successful registration keeps the affiliate post-back address and a
+/** A successful registration keeps the affiliate post-back address and a
  * just-registered flag (the names are ours: the spec names neither key). */
 export const POSTBACK_KEY = "affiliatePostBackURL";
 export const JUST_REGISTERED_KEY = "justRegistered";

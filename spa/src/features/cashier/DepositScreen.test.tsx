@@ -107,7 +107,7 @@ describe("DepositScreen", () => {
     expect(query("/api/cashier/depositSystems")).toEqual(["328", "300"]);
   });
 
-  it("shows the pending popup once the provider says the deposit has started (section 4)", async () => {
+  it("shows the pending popup once the provider says the deposit has started", async () => {
     stubBff({
       ...platform,
       "/api/cashier/buy": { success: true, seque_no: "SEQ-1", result: { redirectUrl: "/pay/SEQ-1" } },

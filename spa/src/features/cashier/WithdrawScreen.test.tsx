@@ -85,7 +85,7 @@ describe("WithdrawScreen, form B", () => {
     });
   });
 
-  it("hides its success popup after 5 s (section 4)", async () => {
+  it("hides its success popup after 5 s", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     render();
     expect(await sendFormB()).toHaveTextContent("Retiro exitoso");
@@ -105,7 +105,7 @@ describe("WithdrawScreen, form B", () => {
 });
 
 describe("WithdrawScreen, open requests", () => {
-  it("reloads the bank account list after a withdrawal is cancelled (section 4)", async () => {
+  it("reloads the bank account list after a withdrawal is cancelled", async () => {
     const fetchMock = render({
       "/api/cashier/getOpenWithdrawRequests": {
         success: true,

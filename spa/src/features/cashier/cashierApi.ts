@@ -60,7 +60,7 @@ export const cashierApi = api.injectEndpoints({
     }),
     cancelWithdrawal: build.mutation<PlatformReply, { body: CancelWithdrawRequest; key: string }>({
       query: moneyCall("cancelWithdrawRequest"),
-      // Section 4: a cancelled withdrawal reloads the bank account list too.
+      // A cancelled withdrawal reloads the bank account list too.
       invalidatesTags: ["Withdrawals", "Balance", "BankAccounts"],
     }),
   }),

@@ -1,7 +1,7 @@
 import { contractRules } from "../../api/rules.gen";
 import type { FieldRule } from "../../forms/rules";
 
-/** Deposit methods (cashier-account, sections 5 and 9) and their forms. */
+/** Deposit methods and their forms. */
 export type DepositFormId = "326" | "328" | "329" | "332" | "300";
 export type PayMethod = keyof typeof contractRules.paykassmaDepositLimits;
 export const PAY_METHODS = Object.keys(contractRules.paykassmaDepositLimits) as PayMethod[];
@@ -90,7 +90,7 @@ export const LADDER_STEPS = 6;
 const OPEN_TOP = 100;
 
 /**
- * The amounts offered as one-tap choices: the spec's presets (section 9) where at least three fit
+ * The amounts offered as one-tap choices: the spec's presets where at least three fit
  * the method's limits, otherwise a ladder within them: the minimum, then round 1-2-5 amounts up to
  * the maximum, six at most, spread evenly from the smallest to the largest.
  */
@@ -120,13 +120,13 @@ function roundAmounts(low: number, high: number): number[] {
 
 const PERFECT_MONEY = contractRules.perfectMoneyFailure;
 
-/** The message a refused deposit shows (section 8): the perfect-money-style gateway (300) asks the
+/** The message a refused deposit shows: the perfect-money-style gateway (300) asks the
  * player to try again later; any other method shows the platform's own words. */
 export function depositRefusal(method: DepositFormId, platformMessage: string): string {
   return Number(method) === PERFECT_MONEY.method ? PERFECT_MONEY.message : platformMessage;
 }
 
-/** What a status check means (section 4 "Deposit polling"). */
+/** What a deposit status check means while the page polls it. */
 export function depositState(status: string | null | undefined): "pending" | "approved" | "other" {
   if (status === STATUS.approved) return "approved";
   if (status === "false" || status === STATUS.started || !status) return "pending";

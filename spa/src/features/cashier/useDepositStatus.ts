@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useDepositStatusMutation } from "./cashierApi";
 import { depositState } from "./depositForms";
 
-/** Section 4: the first check after 1 s, then every 10 s while pending. */
+/** The deposit status: the first check after 1 s, then every 10 s while pending. */
 export const FIRST_CHECK_MS = 1000;
 export const RECHECK_MS = 10_000;
 

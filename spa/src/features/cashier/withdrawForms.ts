@@ -1,7 +1,7 @@
 import { contractRules } from "../../api/rules.gen";
 import type { FieldRule } from "../../forms/rules";
 
-/** The withdrawal forms (cashier-account, sections 2 and 5) and where each one posts. */
+/** The withdrawal forms and where each one posts. */
 export type WithdrawFormId = "formA" | "formB" | "bank" | "imps" | "transact";
 
 /** The catalogue routes the withdrawal forms post to. */
@@ -91,12 +91,12 @@ export function formFor(methodName: string): WithdrawForm {
 }
 
 /** A form's rules for the account type chosen: on form A, the UPI type's personal number is a
- * UPI ID, id@handle (section 5, the UPI-based reading). */
+ * UPI ID, id@handle (the UPI-based reading of the spec's rule). */
 export function withdrawRules(form: WithdrawForm, accountType: string): Record<string, FieldRule> {
   return form.id === "formA" && accountType === "UPI" ? { ...form.rules, personalNumber: contractRules.paykassmaUpiAddress } : form.rules;
 }
 
-/** Form B's balance check (section 5): from 25 up, more than the cash is refused. */
+/** Form B's balance check: from 25 up, more than the cash is refused. */
 export function exceedsCash(amount: string, cash: number | null | undefined): boolean {
   const value = Number(amount);
   return Number.isFinite(value) && value >= contractRules.balanceCheckFrom && value > (cash ?? 0);

@@ -56,7 +56,7 @@ function eventsVerdict(known: boolean, loggedIn: boolean, flags: ProviderFlags):
   if (!known) return "unknown";
   if (!loggedIn) return "stay";
   if (!flags.loaded) return "unknown";
-  return flags.poker ? "stay" : "leave"; // the Events flag is evenbetpoker's (section 4)
+  return flags.poker ? "stay" : "leave"; // the Events flag is evenbetpoker's
 }
 
 /**

@@ -7,7 +7,7 @@ import { useShownFor } from "../../lib/useShownFor";
 import { rememberFullPage } from "./fullPage";
 import { closeGame, selectGameFrame } from "./gameSlice";
 
-/** Ezugi's lobby shows a loader for its first 4 seconds (section 9). */
+/** Ezugi's lobby shows a loader for its first 4 seconds. */
 export const EZUGI_LOADER_MS = 4000;
 
 /** The launched game at the top of the page, scrolled into view, closed by its X. */

@@ -147,7 +147,7 @@ function Tile({ title, text, testId, onPlay }: TileProps) {
   );
 }
 
-/** The two live-casino providers' image tiles (site shell, section 2), CMS uploads like every image. */
+/** The two live-casino providers' image tiles, CMS uploads like every image. */
 const LIVE_TILE_IMAGES = { evolution: pathOf("media", { file: "live-evolution.svg" }), ezugi: pathOf("media", { file: "live-ezugi.svg" }) } as const;
 
 function ImageTile({ provider, name, text, onPlay }: { provider: keyof typeof LIVE_TILE_IMAGES; name: string; text: string; onPlay: () => void }) {
@@ -161,7 +161,7 @@ function ImageTile({ provider, name, text, onPlay }: { provider: keyof typeof LI
   );
 }
 
-/** Section 4: pragmaticplaylivecasino shows (or hides) the Blackjack League and its road to the cup. */
+/** The pragmaticplaylivecasino switch shows (or hides) the Blackjack League and its road to the cup. */
 function RoadToTheCup() {
   const { t } = useTranslation("games");
   return (
@@ -181,7 +181,7 @@ function LiveDealer({ flags }: { flags: ProviderFlags }) {
   const play = (target: LaunchTarget, title: string) => () => void launch(target, title);
 
   function evolution() {
-    // Section 4: the evolution tile while logged out shows a Please Login popup with OK.
+    // The evolution tile while logged out shows a Please Login popup with OK.
     if (!loggedIn) {
       dispatch(showNotice({ kind: "message", text: t("tiles.pleaseLogin"), variant: "info" }));
       return;

@@ -23,7 +23,7 @@ import "../../styles/home.css";
 
 const DOWNLOADS: readonly PokerSystem[] = ["android", "windows", "mac"];
 
-/** The flash poker lobby's window (site shell, section 7: "opens in an 800x600 window"). */
+/** The flash poker lobby's window: it "opens in an 800x600 window". */
 export const FLASH_LOBBY = { url: "/lobby/lobbyflash.html", name: "lobbyflash", features: "width=800,height=600" } as const;
 
 /** Poker: banners, PLAY NOW, the three downloads and the HTML5 card; all need a logged-in player. */

@@ -1,6 +1,6 @@
 import type { LaunchTarget } from "./launch";
 
-/** The storage key of the game the full-page frame (/opentab) opens (section 3 lists `gameurl`).
+/** The storage key of the game the full-page frame (/opentab) opens (the spec names it `gameurl`).
  * It holds what to launch, never a launch URL: provider tokens stay out of browser storage. */
 export const FULL_PAGE_KEY = "gameurl";
 
@@ -9,11 +9,11 @@ export interface FullPageGame {
   title: string;
 }
 
-/** The stored flag that makes the full-page frame a lottery frame (site shell, section 2: "shows a
+/** The stored flag that makes the full-page frame a lottery frame (the spec: "shows a
  * slots game frame or a lottery frame depending on a stored flag"); the spec does not name its key. */
 export const LOTTERY_KEY = "lottery";
 
-/** What the lottery frame launches: the evenBet sports game, the site's lottery (section 7). */
+/** What the lottery frame launches: the evenBet sports game, the site's lottery. */
 export const LOTTERY_TARGET: LaunchTarget = { kind: "sportsGame" };
 
 export type FullPageMode = "slots" | "lottery";

@@ -3,7 +3,7 @@ import { createSlice, type PayloadAction, type WithSlice } from "@reduxjs/toolki
 import { rootReducer } from "../../lib/store/rootReducer";
 import type { LaunchTarget } from "./launch";
 
-/** The game frame at the top of the page (site shell, section 4): open while a launch URL is set. */
+/** The game frame at the top of the page: open while a launch URL is set. */
 export interface GameFrameState {
   url: string | null;
   title: string;

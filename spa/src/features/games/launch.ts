@@ -13,7 +13,7 @@ import type { Locale } from "../../i18n/language";
 import { pathOf } from "../../api/routes";
 
 /**
- * What a player can launch (site shell, section 7 "Game launches"). Paths that carry the
+ * What a player can launch. Paths that carry the
  * session on the platform (ezugi, habanero, endorphina, bti) are called without it: the
  * BFF fills the `{wsession}` segment server-side, so no URL the browser builds holds it.
  */
@@ -24,7 +24,7 @@ export type LaunchTarget =
   | { kind: "sportsGame" }
   | { kind: "sportsbook" };
 
-/** Live-casino tables (section 9): blackjack 219, roulette 36. */
+/** Live-casino tables: blackjack 219, roulette 36. */
 export const LIVE_TABLES = { blackjack: "219", roulette: "36" } as const;
 export type LiveTable = (typeof LIVE_TABLES)[keyof typeof LIVE_TABLES];
 
@@ -147,7 +147,7 @@ function gameUrl(provider: string, reply: LaunchReply): string | null {
     case "rubyplay":
       return reply.URL ?? null;
     default:
-      // the generic launcher (and vibra): only status 200 launches (section 8)
+      // the generic launcher (and vibra): only status 200 launches
       return reply.status === 200 && reply.gameUrl ? reply.gameUrl : null;
   }
 }

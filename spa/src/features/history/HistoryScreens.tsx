@@ -22,7 +22,7 @@ import { localDateTime } from "../../utils/dates";
 import { formatMoney } from "../../utils/money";
 import "../../styles/history.css";
 
-/** Platform answers that mean "nothing in that period" (section 4 "History"). */
+/** Platform answers that mean "nothing in that period" in a history. */
 const NO_HISTORY = new Set(["TECHNICAL_ERROR", "failed to get transaction history with given input"]);
 const TRANSACTION_LIMIT = 100;
 const GAME_LIMIT = 10_000_000;

@@ -9,7 +9,7 @@ interface PagerProps {
   size: number;
   sizes: readonly number[];
   onPage: (page: number) => void;
-  /** A new size starts again at page 1 (section 4 "History"). */
+  /** A new size starts again at page 1. */
   onSize: (size: number) => void;
   label: string;
 }

@@ -1,4 +1,4 @@
-/** History date rules (cashier-account, section 5 "History dates"). Dates are local calendar
+/** History date rules. Dates are local calendar
  * days as `YYYY-MM-DD` (the date input's value); requests carry `DD-MM-YYYY`. */
 
 export type DateProblem = "selectStart" | "selectEnd" | "range" | null;
@@ -38,12 +38,12 @@ export function moneyFromText(text: string | null | undefined): number {
   return cleaned && Number.isFinite(value) ? value : 0;
 }
 
-/** A deposit the platform reports as Locked is shown as Failed (section 4). */
+/** A deposit the platform reports as Locked is shown as Failed. */
 export function depositStatus(status: string): string {
   return status === "Locked" ? "Failed" : status;
 }
 
-/** The history page sizes (section 9); the game history also offers 99. */
+/** The history page sizes; the game history also offers 99. */
 export const PAGE_SIZES = [5, 15, 25, 40, 50] as const;
 export const GAME_PAGE_SIZES = [...PAGE_SIZES, 99] as const;
 export const DEFAULT_PAGE_SIZE = 5;

@@ -21,7 +21,7 @@ function Tile({ icon, label, children }: { icon: IconName; label: string; childr
 
 /**
  * Lobby, Top, Roulette (a live table in the frame), Jackpot (slots filtered to mancala),
- * Horses and Blackjack League; each gated by its provider (section 4). `onRoulette` launches the
+ * Horses and Blackjack League; each gated by its provider's switch. `onRoulette` launches the
  * live table with the tile's title (the games feature owns launches: the lobby screen wires it).
  */
 export function QuickIcons({ flags, onRoulette }: { flags: ProviderFlags; onRoulette: (title: string) => void }) {

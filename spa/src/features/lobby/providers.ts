@@ -2,7 +2,7 @@ import type { ProviderSwitches } from "../../lib/providers/flags";
 
 /** The sportsbook and horse racing are not casino studios: the home provider list leaves them out. */
 const NOT_ON_HOME = new Set(["bti", "caballo"]);
-/** Provider chips shown on home before See All (section 9). */
+/** Provider chips shown on home before See All. */
 export const HOME_CHIPS = 9;
 
 /** The enabled casino providers in the platform's order. */

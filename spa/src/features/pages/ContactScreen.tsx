@@ -14,7 +14,7 @@ import { useForm, useFormMessage } from "../../forms/useForm";
 import { useLocale } from "../../i18n/useLocale";
 import "../../styles/pages.css";
 
-/** Section 9: the sent or failed message clears after 10 s. */
+/** The sent or failed message clears after 10 s. */
 export const CONTACT_MESSAGE_MS = 10_000;
 
 const rules = contractRules.forms.contact;

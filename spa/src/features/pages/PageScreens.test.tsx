@@ -9,7 +9,7 @@ afterEach(async () => {
   await i18n.changeLanguage("es");
 });
 
-/** What the spec's terms and cashout policy hold (cashier-account, sections 4, 5, 6 and 9), in each language's words. */
+/** What the spec's terms and cashout policy hold, in each language's words. */
 const TERMS = {
   es: ["Versión 1.0", "La Rioja", "Editar apuestas", "1,001", "empate", "condicional", "14 selecciones", "cada 24 horas", "límite más bajo", "09:30 GMT del 2.º día", "5.º día", "tarjeta no tienen costo", "ARS 500.000", "12 meses", "30 días", "5 años", "1 mes", "3 meses", "14 días", "3 horas", "Uso de imágenes y derechos de terceros"],
   pt: ["Versão 1.0", "La Rioja", "Editar apostas", "1,001", "empate", "condicional", "14 seleções", "a cada 24 horas", "limite mais baixo", "09:30 GMT do 2.º dia", "5.º dia", "cartão não têm tarifa", "ARS 500.000", "12 meses", "30 dias", "5 anos", "1 mês", "3 meses", "14 dias", "3 horas", "Uso de imagens e direitos de terceiros"],

@@ -3,7 +3,7 @@ import { gatewayMessage, replyFailure, SESSION_EXPIRED } from "../../api/errors"
 import { pathOf } from "../../api/routes";
 import { readCookie, XSRF_COOKIE, XSRF_HEADER } from "../../api/xsrf";
 
-/** The document kinds and their upload codes (section 3): ID 1, address 2, PAN 3. */
+/** The document kinds and their upload codes: ID 1, address 2, PAN 3. */
 export const DOCUMENT_CODES = { idProof: 1, addressProof: 2, panCard: 3 } as const;
 export type DocumentKind = keyof typeof DOCUMENT_CODES;
 /** The platform's docType names of what it lists (getDocuments). */

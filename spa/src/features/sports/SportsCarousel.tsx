@@ -47,7 +47,7 @@ export function useBet(): (card: EventCard, selection: Selection) => void {
       send(openAuth("login"));
       return;
     }
-    // The sportsbook screen opens the slip on the chosen selection (storage keys of section 3).
+    // The sportsbook screen opens the slip on the chosen selection (StoredBetslip's storage keys).
     localStorage.setItem("selectionsId", selection._id);
     localStorage.setItem("EventId", card.event._id);
     void go("/games/sports");

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { EventCard } from "./events";
 import { usePriceBetslipMutation } from "./sportsApi";
 
-/** The browser storage keys a carousel bet leaves for the sportsbook (site shell, section 3). */
+/** The browser storage keys a carousel bet leaves for the sportsbook. */
 export const STORED_SELECTION = "selectionsId";
 export const STORED_EVENT = "EventId";
 

@@ -3,7 +3,7 @@ import type { Market, Selection, SportEvent } from "../../api/contracts.gen";
 /** The main win market (1X2 / moneyline): the only one the home cards show. */
 export const MAIN_MARKET = "ML0";
 
-/** The outcomes a card needs, in order (site shell, section 5): soccer 1X2, the others two-way. */
+/** The outcomes a card needs, in order: soccer 1X2, the others two-way. */
 const OUTCOMES: Record<string, readonly string[]> = {
   soccer: ["Tie", "Home", "Away"],
   football: ["Tie", "Home", "Away"],
@@ -62,7 +62,7 @@ function formatter(part: DatePart, locale: string, timeZone: string | undefined)
   return found;
 }
 
-/** `EEE, MMM d, hh:mm a` (section 9) in the site's language, e.g. "Tue, Nov 24, 01:30 AM", "Mar, Nov 24, 01:30 a. m.". */
+/** `EEE, MMM d, hh:mm a` in the site's language, e.g. "Tue, Nov 24, 01:30 AM", "Mar, Nov 24, 01:30 a. m.". */
 export function eventDate(iso: string, locale: string, timeZone?: string): string {
   const date = new Date(iso);
   const part = (name: DatePart) => formatter(name, locale, timeZone).format(date).replace(/\.$/, "");

@@ -3,7 +3,7 @@ import { pathOf } from "../../api/routes";
 import type { Betslip, BetslipRequest, SportEvents } from "../../api/contracts.gen";
 import type { Locale } from "../../i18n/language";
 
-/** The combined soccer, basketball and tennis list refreshes every 5 minutes (section 4). */
+/** The combined soccer, basketball and tennis list refreshes every 5 minutes. */
 export const EVENTS_REFRESH_MS = 300_000;
 
 export const sportsApi = api.injectEndpoints({

@@ -39,7 +39,7 @@ interface ProfileSwitches {
 
 /**
  * Both switches of each flow: the skin's (features, on unless set off) and the player's profile
- * flags (section 4 "Profile flags": deposits = 0, withdrawal = 0). `profile` is undefined for a
+ * flags (deposits = 0 or withdrawal = 0 turns that flow off). `profile` is undefined for a
  * visitor (no profile flags apply) and null while a logged-in player's profile is still unknown.
  */
 export function screenAccess(features: SkinFeatures | undefined, profile: ProfileSwitches | null | undefined): ScreenAccess {

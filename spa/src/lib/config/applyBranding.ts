@@ -9,7 +9,7 @@ const BRANDING_PROPERTIES = {
   "--color-text": "text",
 } as const satisfies Record<string, keyof Branding>;
 
-/** Screens of 990px or less get the mobile theme (site shell, section 2): the browser's own bar
+/** Screens of 990px or less get the mobile theme: the browser's own bar
  * takes the colour of the header under it. */
 export const MOBILE_THEME_MEDIA = "(max-width: 990px)";
 

@@ -69,7 +69,7 @@ export const contentApi = api.injectEndpoints({
       transformResponse: (reply: StrapiList<Faq>, _meta, locale) =>
         activeIn(reply.data, locale).sort((a, b) => (a.order ?? 0) - (b.order ?? 0)),
     }),
-    /** The header links by id (section 3): names per language, url, icon. */
+    /** The header links by id: names per language, url, icon. */
     getHeaderLinks: build.query<HeaderLink[], void>({
       query: () => strapiQuery(pathOf("headerLinks"), {}),
       transformResponse: (reply: StrapiList<HeaderLink>) => reply.data,

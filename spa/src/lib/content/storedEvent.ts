@@ -1,7 +1,7 @@
 import type { EventBanner } from "../../api/contracts.gen";
 import type { Locale } from "../../i18n/language";
 
-/** The event a player has open, under the browser storage key `event` (site shell, section 3). */
+/** The event a player has open, under the browser storage key `event`. */
 export const EVENT_KEY = "event";
 
 export interface StoredEvent {

@@ -1,6 +1,6 @@
 import type { BalanceResponse, WalletEntry } from "../../api/contracts.gen";
 
-/** Wallets that are not real money (section 3): play money and VIP points. */
+/** Wallets that are not real money: play money and VIP points. */
 export const PLAYMONEY = "PLAYMONEY";
 export const COMPPOINTS = "COMPPOINTS";
 

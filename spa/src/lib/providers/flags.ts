@@ -1,7 +1,7 @@
 /** A provider's switch: true/1 on, false/0 off, undefined when the list does not name it. */
 export type ProviderSwitches = ReadonlyMap<string, boolean>;
 
-/** What each provider switch shows or hides (site shell, section 4 "Providers"). */
+/** What each provider switch shows or hides. */
 export interface ProviderFlags {
   /** false until a provider list has answered. */
   loaded: boolean;

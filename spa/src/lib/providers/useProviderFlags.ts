@@ -5,7 +5,7 @@ import { useElapsed } from "../useTimedCheck";
 import { providerFlags, toSwitches, type ProviderFlags } from "./flags";
 import { useGetPlayerProviderListQuery, useGetProvidersQuery } from "./providersApi";
 
-/** Spec timings (section 4): the list loads 500 ms after start and refreshes every 5 minutes. */
+/** Spec timings: the provider list loads 500 ms after start and refreshes every 5 minutes. */
 export const PROVIDER_LOAD_DELAY_MS = 500;
 export const PROVIDER_REFRESH_MS = 300_000;
 

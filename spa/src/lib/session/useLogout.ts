@@ -6,7 +6,7 @@ import { useLogoutMutation } from "./sessionApi";
 /** Spec: the page reloads 1 s after logout, so no screen keeps a player's data. */
 export const LOGOUT_RELOAD_MS = 1000;
 
-/** Session flags of section 3 that belong to the player, cleared at logout (`locale`, `localS`
+/** The session flags that belong to the player, cleared at logout (`locale`, `localS`
  * and the remembered login name stay: they belong to the browser). */
 const PLAYER_STORAGE_KEYS = ["Events", "poker", "BlackjackLeague", "Dp", "widl", "profile", "gameurl", "lottery", "event"];
 

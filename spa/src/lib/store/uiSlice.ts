@@ -1,10 +1,10 @@
 import { createSlice, type PayloadAction } from "@reduxjs/toolkit";
 
-/** The login popup's three tabs (site shell, section 2 "Login popup"). */
+/** The login popup's three tabs. */
 export type AuthTab = "login" | "forgot" | "register";
 
 /**
- * The shell's message popups (section 2 "Popups"). `text` is already translated, or a
+ * The shell's message popups. `text` is already translated, or a
  * platform message shown as given; `variant` colours it; a message with `hideAfterMs` also
  * closes by itself (form B's outcome).
  */

@@ -9,7 +9,7 @@ import { useDepositStatus } from "../useDepositStatus";
 import { DepositForm } from "./DepositForm";
 import { ScanAndPay } from "./ScanAndPay";
 
-/** Section 9: "Deposit Successfull" shows for 2 s. */
+/** "Deposit Successfull" shows for 2 s. */
 export const SUCCESS_POPUP_MS = 2000;
 
 type Step = { kind: "form" } | { kind: "qr"; sequeNo: string; link: string } | { kind: "following"; sequeNo: string };
@@ -58,7 +58,7 @@ export function DepositFlow({ method, payMethod, currency, limits }: { method: D
           {progress.state === "pending" && progress.comments && <p className="screen__soon">{progress.comments}</p>}
         </div>
       )}
-      {/* Section 4: a pending status shows the pending popup until the provider approves (the
+      {/* A pending status shows the pending popup until the provider approves (the
           page keeps checking, and says so, if the player closes it). */}
       {step.kind === "following" && progress.state === "pending" && !pendingClosed && (
         <Dialog labelledBy="deposit-pending-title" onClose={() => setPendingClosed(true)} className="notice notice--info" testId="deposit-pending">

@@ -82,7 +82,7 @@ function WithdrawFormView({ form: spec, methodName, cash, limits }: { form: With
     if (!outcome) return;
     if (!outcome.ok) {
       if (outcome.code === SESSION_EXPIRED) return;
-      // Section 8: a refused withdrawal shows result.errorMsg, else the description.
+      // A refused withdrawal shows result.errorMsg, else the description.
       fail(outcome.reply?.result?.errorMsg || outcome.message);
       return;
     }

@@ -11,7 +11,7 @@ import { useAppDispatch } from "../../../lib/store/hooks";
 import { showNotice } from "../../../lib/store/uiSlice";
 import { useUpdatePasswordMutation } from "../profileApi";
 
-/** Section 4: the password error clears after 3 s. */
+/** The password error clears after 3 s. */
 export const PASSWORD_ERROR_MS = 3000;
 /** The platform's refusal of a new password equal to the old one (two spaces, as it sends it). */
 const SAME_PASSWORD = "Old Password and  New Password Cannot be the same";
@@ -50,7 +50,7 @@ export function PasswordForm({ onDone }: { onDone: () => void }) {
     dispatch(showNotice({ kind: "message", text: t("password.messages.success"), variant: "success" }));
   }
 
-  // Printable ASCII only (section 5); letters and digits are what the rule accepts.
+  // Printable ASCII only; letters and digits are what the rule accepts.
   const printable = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key.length === 1 && !/^[\x20-\x7e]$/.test(event.key)) event.preventDefault();
   };
