@@ -149,10 +149,19 @@ class Process:
         return int(line.split()[1]) / 1024
 
     def stop(self) -> None:
+        self.interrupt()
+        self.settle()
+
+    def interrupt(self) -> None:
+        """SIGINT: a developer's Ctrl-C (`settle` waits for the exit)."""
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
+
+    def settle(self, within_s: float = 10) -> None:
+        """Waits for an interrupted process to exit; SIGKILL past `within_s`."""
+        if self.process is not None and self.process.poll() is None:
             try:
-                self.process.wait(timeout=10)
+                self.process.wait(timeout=within_s)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
@@ -166,8 +175,13 @@ class Cluster:
     admin_urls: list[str] = field(default_factory=list)
 
     def stop(self) -> None:
-        for process in [*self.gateways, self.sandbox]:
-            process.stop()
+        """Every process told at once, then waited for: each one's shutdown (its drain, a
+        browser's connection closing) overlaps the others' instead of adding to them."""
+        processes = [*self.gateways, self.sandbox]
+        for process in processes:
+            process.interrupt()
+        for process in processes:
+            process.settle()
         self.redis.stop()
 
     def assert_clean_logs(self, *never: str) -> None:
