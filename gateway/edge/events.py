@@ -87,7 +87,8 @@ class EventStream(Outgoing):
     async def _write(self, send: Any, data: bytes) -> bool:
         try:
             message = {"type": "http.response.body", "body": data, "more_body": True}
-            await asyncio.wait_for(send(message), self.settings.write_timeout_s)
+            async with asyncio.timeout(self.settings.write_timeout_s):
+                await send(message)
         except TimeoutError:
             log.warning("events.dropped_stalled_writer")
             return False
