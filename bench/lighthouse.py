@@ -71,7 +71,7 @@ def pages() -> list[Page]:
         seen.setdefault(route.pattern, Page(route.url, route.guarded))
     categories = re.search(r"TOP_MENU_CATEGORIES = \[([^\]]*)\]", ROUTER.read_text())
     assert categories, f"no TOP_MENU_CATEGORIES in {ROUTER}"
-    top_menu = [Page("/" + json.loads(name), False) for name in categories.group(1).split(",")]
+    top_menu = [Page("/" + name, False) for name in re.findall(r'"([^"]+)"', categories.group(1))]
     return [*seen.values(), *top_menu]
 
 
