@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
-from tests.support.stack import ROOT, Stack, start_stack
+from tests.support.stack import ROOT, Stack, free_port, start_stack
 
 SPA_DIST = ROOT / "spa" / "dist"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -64,9 +64,20 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     }
 
 
+ADMIN_TOKEN = "e2e-admin-token"
+"""The product's bearer token for the admin API (an `admin` client), on its own listener."""
+
+
 @pytest.fixture(scope="session")
-def product(tmp_path_factory: pytest.TempPathFactory, _require_browser: None) -> Iterator[Stack]:
-    stack = start_stack(tmp_path_factory.mktemp("e2e"), env={"SPA_DIST": str(SPA_DIST)})
+def admin_url() -> str:
+    """The product's admin listener, chosen before it starts."""
+    return f"http://127.0.0.1:{free_port()}"
+
+
+@pytest.fixture(scope="session")
+def product(tmp_path_factory: pytest.TempPathFactory, _require_browser: None, admin_url: str) -> Iterator[Stack]:
+    env = {"SPA_DIST": str(SPA_DIST), "ADMIN_PORT": admin_url.rsplit(":", 1)[1], "ADMIN_TOKEN": ADMIN_TOKEN}
+    stack = start_stack(tmp_path_factory.mktemp("e2e"), env=env)
     yield stack
     stack.stop()
     ARTIFACTS.mkdir(exist_ok=True)
@@ -77,6 +88,13 @@ def product(tmp_path_factory: pytest.TempPathFactory, _require_browser: None) ->
 def sandbox_url(product: Stack) -> str:
     """Where `control` (tests/conftest.py) reaches the product's sandbox."""
     return product.sandbox_url
+
+
+@pytest.fixture
+def admin(product: Stack, admin_url: str) -> Iterator[httpx.Client]:
+    """The product's admin API, as an operator's automation calls it."""
+    with httpx.Client(base_url=admin_url, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=10) as client:
+        yield client
 
 
 @pytest.fixture
