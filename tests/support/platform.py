@@ -24,6 +24,21 @@ CARD_DEPOSIT = {
     "type": "card",
 }
 """The demo player's card deposit of 1,000 (method 326), valid as it stands."""
+BANK_WITHDRAW = {
+    "paymentMethod": "bank",
+    "amount": 250,
+    "ifsc": "SBIN0123456",
+    "accountType": "Savings",
+    "bankName": "State Bank",
+    "nameOnAccount": "Lucia Gomez",
+    "personalNumber": "123456789012",
+    "address": "MG Road 1",
+    "city": "Delhi",
+    "state": "Delhi",
+    "zip": "110001",
+    "phone": "9123456789",
+}
+"""The demo player's bank withdrawal of 250 (`interKassaCashout`), valid as it stands."""
 
 
 class PlatformClient:

@@ -174,9 +174,13 @@ class RedisShared:
     ) -> None:
         checked(value)
         keys = [key, lease, slot] if slot is not None else [key, lease]
+
+        async def finish(_ago_s: float = 0.0) -> None:
+            await self._set_and_release(keys, [value, ttl_ms, token])
+
         self.journal.settled(key)
-        await self.guard(lambda: self._set_and_release(keys, [value, ttl_ms, token]))
-        self.journal.wrote("finish", key, lambda _ago: self._set_and_release(keys, [value, ttl_ms, token]))
+        await self.guard(finish)
+        self.journal.wrote("finish", key, finish)
 
     async def swap(self, key: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
         checked(value)
@@ -262,9 +266,12 @@ class RedisShared:
     async def release(self, record: str, lease: str, token: bytes, slot: str | None = None) -> None:
         keys = [record, lease, slot] if slot is not None else [record, lease]
 
-        async def give_up() -> None:
+        async def give_back(_ago_s: float = 0.0) -> None:
             await self._release(keys, [token])
-            self.journal.wrote("give-back", record, lambda _ago: self._release(keys, [token]))
+
+        async def give_up() -> None:
+            await give_back()
+            self.journal.wrote("give-back", record, give_back)
 
         self.journal.settled(record)
         await self._offer(give_up)

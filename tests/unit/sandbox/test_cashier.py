@@ -15,7 +15,7 @@ from litestar.testing import TestClient
 from contracts.cashier import STATUS_APPROVED, STATUS_STARTED
 from sandbox.app import SandboxSettings
 from sandbox.cashier import payment_page
-from tests.support.platform import CARD_DEPOSIT, PlatformClient, sandbox_client
+from tests.support.platform import BANK_WITHDRAW, CARD_DEPOSIT, PlatformClient, sandbox_client
 
 CASHIER = "/api/cashier"
 INSUFFICIENT = "You don’t have enough Amount"
@@ -57,20 +57,6 @@ FORM_B = {
     "cbu": "0110599520000001234567",
     "mobileNumber": "1123456789",
     "amount": 3000,
-}
-BANK_WITHDRAW = {
-    "paymentMethod": "bank",
-    "amount": 250,
-    "ifsc": "SBIN0123456",
-    "accountType": "Savings",
-    "bankName": "State Bank",
-    "nameOnAccount": "Lucia Gomez",
-    "personalNumber": "123456789012",
-    "address": "MG Road 1",
-    "city": "Delhi",
-    "state": "Delhi",
-    "zip": "110001",
-    "phone": "9123456789",
 }
 BANK_ACCOUNT = {
     "bankAccountNumber": "123456789012",

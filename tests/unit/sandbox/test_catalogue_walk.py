@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from contracts.catalogue import ROUTES, ROUTES_BY_NAME, Route
-from tests.support.platform import CARD_DEPOSIT, PlatformClient
+from tests.support.platform import BANK_WITHDRAW, CARD_DEPOSIT, PlatformClient
 
 TODAY = dt.date.today().strftime("%d-%m-%Y")
 HISTORY = {"currency": "ARS", "startDate": "01-01-2020", "endDate": TODAY, "limit": 100, "index": 0}
@@ -93,24 +93,7 @@ EXAMPLES: dict[str, tuple[dict[str, str], dict[str, str], Any]] = {
             "amount": 3000,
         },
     ),
-    "interKassaCashout": (
-        {},
-        {},
-        {
-            "paymentMethod": "bank",
-            "amount": 250,
-            "ifsc": "SBIN0123456",
-            "accountType": "Savings",
-            "bankName": "State Bank",
-            "nameOnAccount": "Lucia Gomez",
-            "personalNumber": "123456789012",
-            "address": "Calle 1",
-            "city": "Delhi",
-            "state": "Delhi",
-            "zip": "110001",
-            "phone": "9123456789",
-        },
-    ),
+    "interKassaCashout": ({}, {}, {**BANK_WITHDRAW, "address": "Calle 1"}),
     "buy": ({}, {}, DEPOSIT),
     "Mbuy": ({}, {}, DEPOSIT),
     "depositCallBack": ({}, {}, {"seque_no": "SEQ0", "txnId": "T123"}),
