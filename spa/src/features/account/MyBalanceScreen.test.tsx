@@ -60,8 +60,9 @@ describe("MyBalanceScreen", () => {
 
   it("shows the level reached last, the balances and the next target", async () => {
     render();
-    expect(await screen.findByTestId("vip-level")).toHaveTextContent("Silver");
-    expect(screen.getByTestId("balance-available")).toHaveTextContent("$ 5.000,00");
+    // The cells are there (showing "—") before the answers are: wait for the answers, not the cells.
+    await waitFor(() => expect(screen.getByTestId("vip-level")).toHaveTextContent("Silver"));
+    await waitFor(() => expect(screen.getByTestId("balance-available")).toHaveTextContent("$ 5.000,00"));
     expect(screen.getByTestId("balance-total")).toHaveTextContent("$ 5.260,50");
     expect(await screen.findByTestId("vip-targets")).toHaveTextContent(/Gold.*3[.,]?800.*\(IST\)/);
   });
