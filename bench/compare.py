@@ -1,6 +1,6 @@
-"""Two checkouts of the gateway side by side, in one run: before and after a change.
+"""Checkouts of the gateway side by side, in one run: before and after a change.
 
-    .venv/bin/python bench/compare.py BEFORE_DIR [AFTER_DIR]   (AFTER_DIR: this checkout)
+    .venv/bin/python bench/compare.py BEFORE_DIR [AFTER_DIR ...]   (no AFTER_DIR: this checkout)
 
 The same fixed upstream, the bare aiohttp proxy as the yardstick, and for each checkout a
 gateway (one process, in memory) running from its own directory with its own virtualenv:
@@ -33,7 +33,18 @@ def gateway_from(checkout: Path, name: str, work: Path, upstream: tp.Server) -> 
     return tp.start(name, [python, "-m", "gateway", "--port", str(port)], port, work, env, cwd=checkout)
 
 
-def main(before: Path, after: Path) -> None:
+def labelled(checkouts: list[Path]) -> list[tuple[str, Path]]:
+    """`before` and `after` for two checkouts; each one's folder name (then its place) for more."""
+    if len(checkouts) == 2:
+        return [("before", checkouts[0]), ("after", checkouts[1])]
+    names = [path.name for path in checkouts]
+    return [
+        (name if names.count(name) == 1 else f"{name}-{i}", path)
+        for i, (name, path) in enumerate(zip(names, checkouts, strict=True))
+    ]
+
+
+def main(checkouts: list[Path]) -> None:
     tp.ensure_tools()
     with tempfile.TemporaryDirectory(prefix="compare-") as tmp, tp.servers() as running:
         work = Path(tmp)
@@ -48,8 +59,7 @@ def main(before: Path, after: Path) -> None:
         )
         running.append(ceiling)
         gateways = {
-            label: gateway_from(path, f"gateway-{label}", work, upstream)
-            for label, path in (("before", before), ("after", after))
+            label: gateway_from(path, f"gateway-{label}", work, upstream) for label, path in labelled(checkouts)
         }
         running += gateways.values()
         plain = tp.lua_script(work, "plain", "POST", "/api/cashier/balance", None, False)
@@ -73,4 +83,5 @@ def main(before: Path, after: Path) -> None:
 
 if __name__ == "__main__":
     here = Path(__file__).resolve().parents[1]
-    main(Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve() if len(sys.argv) > 2 else here)
+    given = [Path(arg).resolve() for arg in sys.argv[1:]]
+    main(given if len(given) > 1 else [*given, here])
