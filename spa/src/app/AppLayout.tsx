@@ -1,6 +1,6 @@
-import { lazy, Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Outlet } from "react-router";
+import { Outlet, useLocation } from "react-router";
 
 import i18n from "../i18n";
 
@@ -9,6 +9,8 @@ import { Footer } from "../components/Footer";
 import { Header } from "../components/Header";
 import { NoticeHost } from "../components/NoticeHost";
 import { PageLoader } from "../components/PageLoader";
+import { urlAsks } from "../features/auth/urlAsks";
+import { selectGameOpen } from "../features/games/gameOpen";
 import { SideMenu } from "../components/SideMenu";
 import { useScreenAccess } from "../lib/access/useScreenAccess";
 import { useBalanceStream } from "../lib/player/useBalanceStream";
@@ -28,9 +30,10 @@ const AuthPopup = lazy(async () => {
   return popup;
 });
 
-// What opens over the screen (a game's frame) and what a link's query asks for (a
-// referral, the registration popup) load right after the first screen's code, not in it: a
-// phone's first download carries only what draws the page.
+// What opens over the screen (a game's frame) and what a link's query asks for (a referral,
+// the registration popup) load when they are needed, not with every page: a game's frame once a
+// game is launched, the link's effects when the address asks something. A phone's first visit
+// loads only what draws the page, and its screen's data is not queued behind them.
 const GameFrame = lazy(async () => ({
   default: (await import("../features/games/GameFrame")).GameFrame,
 }));
@@ -45,6 +48,8 @@ export function AppLayout() {
   const auth = useAppSelector(selectAuth);
   useSessionFlags(flags);
   useBalanceStream();
+  const gameOpen = useAppSelector(selectGameOpen);
+  const urlEffects = useUrlEffectsNeeded();
 
   return (
     <div className="shell">
@@ -55,9 +60,11 @@ export function AppLayout() {
       <Header flags={flags} />
       <SideMenu flags={flags} />
       <main id="main" className="shell-main" tabIndex={-1}>
-        <Suspense fallback={null}>
-          <GameFrame />
-        </Suspense>
+        {gameOpen && (
+          <Suspense fallback={null}>
+            <GameFrame />
+          </Suspense>
+        )}
         {/* A screen whose texts are still loading shows the page loader. */}
         <Suspense fallback={<PageLoader />}>
           <Outlet context={flags} />
@@ -67,9 +74,11 @@ export function AppLayout() {
         <Footer />
       </AfterFirstPaint>
       <NoticeHost />
-      <Suspense fallback={null}>
-        <AuthUrlEffects />
-      </Suspense>
+      {urlEffects && (
+        <Suspense fallback={null}>
+          <AuthUrlEffects />
+        </Suspense>
+      )}
       {auth.open && (
         <Suspense fallback={null}>
           <AuthPopup />
@@ -77,6 +86,16 @@ export function AppLayout() {
       )}
     </div>
   );
+}
+
+/** True from the first address that asks the site for something (a referral, a verification, a
+ * session handed over, /register) on: the effects stay mounted after, as they take the asking keys
+ * out of the address bar themselves and keep what they have handled. */
+function useUrlEffectsNeeded(): boolean {
+  const { pathname, search } = useLocation();
+  const [needed, setNeeded] = useState(() => urlAsks(pathname, search));
+  if (!needed && urlAsks(pathname, search)) setNeeded(true);
+  return needed;
 }
 
 function SkipLabel() {

@@ -16,7 +16,8 @@ export const VERIFY_DELAY_MS = 1000;
 /** What a URL asks of the site on arrival: ?ID=&type=&click_id= (a referral, on any path;
  * /register also opens the registration popup), ?token= (e-mail
  * verification), ?sid= / ?wsession= (a session handed over, adopted by the BFF and removed
- * from the address bar). No UI of its own; kept small because it loads with every page. */
+ * from the address bar). No UI of its own; the layout loads it only when an address asks one
+ * of these (`urlAsks`). */
 export function AuthUrlEffects() {
   const { i18n } = useTranslation();
   const dispatch = useAppDispatch();

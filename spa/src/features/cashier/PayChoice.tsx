@@ -4,9 +4,11 @@ export function initials(name: string): string {
   return (words.length > 1 ? words.slice(0, 2).map((w) => w[0]) : [name.slice(0, 2)]).join("").toUpperCase();
 }
 
-/** A payment method's logo as the platform hands it out (a CMS upload), else its initials. */
+/** A payment method's logo as the platform hands it out (a CMS upload), else its initials. The
+ * name beside it says the same, so on a slow network the logos come after the screen's data
+ * (low fetch priority), not before the limits and the form. */
 export function PayLogo({ src, name }: { src?: string | null; name: string }) {
-  if (src) return <img className="pay-logo" src={src} alt="" width={48} height={32} decoding="async" />;
+  if (src) return <img className="pay-logo" src={src} alt="" width={48} height={32} decoding="async" fetchPriority="low" />;
   return (
     <span className="pay-logo pay-logo--initials" aria-hidden="true">
       {initials(name)}
