@@ -54,20 +54,20 @@ from gateway.pipeline.observe import Observe
 from gateway.pipeline.plan import Plan
 from gateway.pipeline.session import SessionStage
 from gateway.pipeline.skin import SkinStage
-from gateway.shared import keys
 from gateway.shared.balance_bus import MemoryBus, RedisBus
 from gateway.shared.balance_feed import BalanceFeed
 from gateway.shared.cache import CacheConfig, ContentCache
+from gateway.shared.copies import SessionCopies
 from gateway.shared.dedup import SharedFlights
 from gateway.shared.idempotency import IdempotencyRecords
 from gateway.shared.instances import Instances
 from gateway.shared.presence import Presence
 from gateway.shared.ratelimit import RateLimitConfig, RateLimiter
 from gateway.shared.session import Sessions
-from gateway.shared.store.copies import SessionCopies
-from gateway.shared.store.memory import MemoryShared, ProcessStore
-from gateway.shared.store.redis import FailFast, RedisShared, connect
-from gateway.shared.store.sentinel import FollowingPool, close, follow
+from gateway.store import keys
+from gateway.store.memory import MemoryShared, ProcessStore
+from gateway.store.redis import FailFast, RedisShared, connect
+from gateway.store.sentinel import FollowingPool, close, follow
 from gateway.upstream.call import Calls
 from gateway.upstream.caller import Caller
 from gateway.upstream.outcome import decode, encode

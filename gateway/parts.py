@@ -22,7 +22,7 @@ from gateway.shared.dedup import SharedFlights
 from gateway.shared.instances import Instances
 from gateway.shared.presence import Presence
 from gateway.shared.session import Sessions
-from gateway.shared.store import Shared
+from gateway.store import Shared
 from gateway.upstream.outcome import Outcome
 from gateway.upstream.pools import UpstreamClients
 from gateway.upstream.resilience import Breakers

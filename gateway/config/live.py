@@ -34,8 +34,7 @@ from redis.asyncio import Redis
 from gateway.config import history, skins
 from gateway.config.history import Action, Author, Change, Entry, Overrides, Snapshot, Versions
 from gateway.config.skins import Skins, SkinsFileError, changed_upstreams
-from gateway.shared import keys
-from gateway.shared.store import StoreUnavailable
+from gateway.store import StoreUnavailable, keys
 
 SYSTEM = "system"
 """Who made the versions nobody asked for: the file changed, the gateway started."""

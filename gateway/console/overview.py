@@ -26,9 +26,8 @@ from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, invalid
 from gateway.operations.health import Probe
 from gateway.parts import Gateway
-from gateway.shared import keys
 from gateway.shared.instances import Record
-from gateway.shared.store import StoreUnavailable
+from gateway.store import StoreUnavailable, keys
 
 PROBE_EVERY_S = 5.0
 WORST = {"closed": 0, "half-open": 1, "open": 2}

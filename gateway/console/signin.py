@@ -31,9 +31,8 @@ from gateway.console.roles import CSRF_COOKIE, SESSION_COOKIE, Operator, Refused
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.clients import TrustedProxies, address_key
 from gateway.http.errors import FieldError, error, invalid
-from gateway.shared import keys
 from gateway.shared.ratelimit import Limit, RateLimitConfig, RateLimiter
-from gateway.shared.store import Shared
+from gateway.store import Shared, keys
 
 SIGN_IN = "sign-in"
 WINDOW_S = 15 * 60

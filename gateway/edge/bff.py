@@ -32,7 +32,7 @@ from gateway.http.security import cross_site, forgery
 from gateway.operations.health import Health
 from gateway.shared.ratelimit import RateLimiter
 from gateway.shared.session import Session, SessionData, Sessions
-from gateway.shared.store import StoreUnavailable
+from gateway.store import StoreUnavailable
 from gateway.upstream.platform import Platform
 
 if TYPE_CHECKING:

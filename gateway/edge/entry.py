@@ -28,7 +28,7 @@ from gateway.operations.tracing import Tracing
 from gateway.parts import Gateway
 from gateway.pipeline import Pipeline
 from gateway.pipeline.exchange import Exchange
-from gateway.shared.store import StoreUnavailable
+from gateway.store import StoreUnavailable
 
 PROXIED_PREFIXES = tuple(PREFIXES)
 log = structlog.get_logger("gateway")

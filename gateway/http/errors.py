@@ -16,7 +16,7 @@ from litestar.types import ExceptionHandlersMap
 
 from contracts.base import BffError
 from gateway.http.asgi import Outgoing, RequestContext
-from gateway.shared.store import StoreUnavailable
+from gateway.store import StoreUnavailable
 from gateway.upstream.outcome import Outcome
 
 log = structlog.get_logger("gateway.errors")

@@ -11,7 +11,7 @@ from typing import Any
 from gateway.config.live import LiveConfig
 from gateway.operations.lifecycle import Lifecycle
 from gateway.shared.session import Sessions
-from gateway.shared.store import Shared, StoreUnavailable
+from gateway.store import Shared, StoreUnavailable
 from gateway.upstream.pools import UpstreamClients
 
 

@@ -24,8 +24,7 @@ from typing import Any
 import structlog
 from redis.asyncio import Redis
 
-from gateway.shared import keys
-from gateway.shared.store import StoreUnavailable, answered
+from gateway.store import StoreUnavailable, answered, keys
 
 STEP_S = 10
 STEPS = 360

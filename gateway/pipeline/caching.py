@@ -25,8 +25,8 @@ from gateway.pipeline.encoding import on_the_fly
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flight, Flights, sorted_query
 from gateway.pipeline.observe import reply
-from gateway.shared import keys
 from gateway.shared.cache import ContentCache, Entry, directives, validators
+from gateway.store import keys
 from gateway.upstream.outcome import Outcome
 
 Flying = Callable[[Mapping[str, str]], Flight]

@@ -21,7 +21,7 @@ from gateway.http.errors import in_progress, store_unavailable
 from gateway.pipeline.exchange import Exchange
 from gateway.shared.cache import shareable
 from gateway.shared.dedup import Dedup, ExclusiveConflict, LeaderLost, SharedFlights, body_digest
-from gateway.shared.store import StoreUnavailable
+from gateway.store import StoreUnavailable
 from gateway.upstream.outcome import Outcome
 from gateway.upstream.resilience import CallTiming
 

@@ -19,10 +19,9 @@ from gateway.operations.lifecycle import Lifecycle
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flight, Flights
 from gateway.pipeline.observe import reply
-from gateway.shared import keys
 from gateway.shared.dedup import body_digest
 from gateway.shared.idempotency import IdempotencyRecords
-from gateway.shared.store import StoreUnavailable, hand_back
+from gateway.store import StoreUnavailable, hand_back, keys
 from gateway.upstream.outcome import Outcome, decode, encode
 from gateway.upstream.resilience import CallTiming
 

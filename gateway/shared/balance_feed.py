@@ -35,7 +35,7 @@ from gateway.http.asgi import Incoming, RequestContext
 from gateway.http.security import request_id
 from gateway.shared.balance_tabs import EXPIRED, LOGGED_OUT, Closing, Event, SessionEnd, Tab, tag_of
 from gateway.shared.session import Session, Sessions
-from gateway.shared.store import StoreUnavailable
+from gateway.store import StoreUnavailable
 
 if TYPE_CHECKING:
     from gateway.config.live import LiveConfig

@@ -31,8 +31,7 @@ import msgspec
 
 from contracts.catalogue import Caching
 from gateway.http.stored import StoredBody
-from gateway.shared import keys
-from gateway.shared.store import MAX_VALUE_BYTES, Shared, StoreUnavailable, TooLarge
+from gateway.store import MAX_VALUE_BYTES, Shared, StoreUnavailable, TooLarge, keys
 from gateway.upstream.outcome import Outcome
 
 State = Literal["HIT", "STALE", "MISS"]

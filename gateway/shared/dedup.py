@@ -18,8 +18,7 @@ from functools import partial
 from typing import Generic, Literal, TypeVar
 
 from gateway.operations.lifecycle import Lifecycle
-from gateway.shared import keys
-from gateway.shared.store import MAX_VALUE_BYTES, Shared, hand_back
+from gateway.store import MAX_VALUE_BYTES, Shared, hand_back, keys
 
 R = TypeVar("R")
 Role = Literal["leader", "follower"]

@@ -26,8 +26,7 @@ from redis.asyncio import Redis
 
 from gateway.config.history import iso
 from gateway.operations.lifecycle import Lifecycle
-from gateway.shared import keys
-from gateway.shared.store import StoreUnavailable, answered
+from gateway.store import StoreUnavailable, answered, keys
 from gateway.upstream.resilience import Breaker, Breakers
 
 if TYPE_CHECKING:

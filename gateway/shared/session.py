@@ -17,10 +17,9 @@ import time
 import msgspec
 from litestar.stores.base import Store
 
-from gateway.shared import keys
-from gateway.shared.store import Shared, StoreUnavailable
-from gateway.shared.store.copies import SessionCopies
-from gateway.shared.store.memory import MemoryShared
+from gateway.shared.copies import SessionCopies
+from gateway.store import Shared, StoreUnavailable, keys
+from gateway.store.memory import MemoryShared
 
 BROWSER_SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 REMEMBER_SECONDS = 30 * 24 * 3600

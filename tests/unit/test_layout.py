@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 GATEWAY = ROOT / "gateway"
 MAX_MODULE_LINES, MAX_FUNCTION_LINES, MAX_FOLDER_MODULES = 350, 60, 12
-LAYERS = ("http", "config", "shared", "upstream", "pipeline", "edge", "parts", "console", "operations", "app")
+LAYERS = ("store", "http", "config", "shared", "upstream", "pipeline", "edge", "parts", "console", "operations", "app")
 """Lowest first: a module imports from its own layer and the ones before it."""
 BACK_EDGES_LEFT = frozenset(
     {
@@ -28,7 +28,7 @@ BACK_EDGES_LEFT = frozenset(
         ("pipeline.observe", "operations.tracing"),
         ("shared.dedup", "operations.lifecycle"),
         ("shared.instances", "operations.lifecycle"),
-        ("shared.store.redis", "operations.lifecycle"),
+        ("store.redis", "operations.lifecycle"),
         ("upstream.caller", "operations.metrics"),
         ("upstream.caller", "operations.tracing"),
         ("console.overview", "operations.health"),
@@ -42,18 +42,12 @@ BACK_EDGES_LEFT = frozenset(
         ("parts", "console.audit"),
         ("parts", "console.signin"),
         ("edge.entry", "parts"),
-        # The live configuration keeps its versions in the shared store, and the settings hold
-        # the upstream timings; the instances follow the configuration and the breakers.
-        ("config.history", "shared"),
-        ("config.history", "shared.store"),
-        ("config.live", "shared"),
-        ("config.live", "shared.store"),
+        # The settings hold the upstream timings; the instances follow the breakers.
         ("config.settings", "upstream.resilience"),
         ("shared.instances", "upstream.resilience"),
-        # The cache keeps the platform's outcomes; http's error JSON reads them and the store's failure.
+        # The cache keeps the platform's outcomes; http's error JSON reads them.
         ("shared.cache", "upstream.outcome"),
         ("http.errors", "upstream.outcome"),
-        ("http.errors", "shared.store"),
         ("http.cookies", "shared.session"),
     }
 )

@@ -24,7 +24,7 @@ from gateway.config import skins
 from gateway.config.history import Author, Change, FileVersions, RedisVersions
 from gateway.config.live import LiveConfig
 from gateway.config.probe import probe
-from gateway.config.settings import Settings, SharedRedis
+from gateway.config.settings import Settings
 from gateway.console import changes, history, overview
 from gateway.console.operators import token_digest
 from gateway.operations.lifecycle import Lifecycle
@@ -32,7 +32,8 @@ from gateway.operations.observability import configure_logging
 from gateway.operations.series import Series, p95_ms
 from gateway.shared.instances import Instances
 from gateway.shared.presence import Presence
-from gateway.shared.store.redis import connect
+from gateway.store.address import SharedRedis
+from gateway.store.redis import connect
 from gateway.upstream.resilience import BreakerConfig, Breakers
 from tests.support.browser import AsyncBrowser
 from tests.support.cluster import RedisServer

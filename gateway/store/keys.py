@@ -9,7 +9,7 @@ from __future__ import annotations
 SESSIONS = "bff:sessions"
 """The session store's namespace (Litestar's stores join it with ':')."""
 SESSION_CHANGES = "bff:sessions:changed"
-"""Where a session's write or delete is announced, `<instance>|<key>` (`gateway.shared.store.copies`)."""
+"""Where a session's write or delete is announced, `<instance>|<key>` (`gateway.shared.copies`)."""
 CONFIG_OVERRIDES = "bff:config:overrides"
 CONFIG_CHANNEL = "bff:config"
 CONFIG_HISTORY = "bff:config:history"
