@@ -25,6 +25,7 @@ from gateway.config.history import FileVersions, RedisVersions
 from gateway.config.live import Config, LiveConfig
 from gateway.config.settings import Settings
 from gateway.config.skins import Skin, changed_upstreams
+from gateway.console.admin import Workers, create_admin_app
 from gateway.console.audit import AuditEntry, FileTrail, StreamTrail, Trail
 from gateway.console.operators import OperatorsFile
 from gateway.console.signin import Accounts
@@ -37,13 +38,10 @@ from gateway.http.compression import Packed
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import EXCEPTION_HANDLERS
 from gateway.http.security import DeviceTokens, XsrfTokens
-from gateway.operations.admin import Workers, create_admin_app
-from gateway.operations.health import Health
-from gateway.operations.lifecycle import Lifecycle
-from gateway.operations.metrics import Metrics
-from gateway.operations.observability import Access, configure_logging
-from gateway.operations.series import Series
-from gateway.operations.tracing import Tracing
+from gateway.monitoring.health import Health
+from gateway.monitoring.instances import Instances
+from gateway.monitoring.observability import Access, configure_logging
+from gateway.monitoring.series import Series
 from gateway.parts import Gateway, Stores
 from gateway.pipeline import Pipeline
 from gateway.pipeline.caching import ContentPlan
@@ -54,13 +52,15 @@ from gateway.pipeline.observe import Observe
 from gateway.pipeline.plan import Plan
 from gateway.pipeline.session import SessionStage
 from gateway.pipeline.skin import SkinStage
+from gateway.runtime.lifecycle import Lifecycle
+from gateway.runtime.metrics import Metrics
+from gateway.runtime.tracing import Tracing
 from gateway.shared.balance_bus import MemoryBus, RedisBus
 from gateway.shared.balance_feed import BalanceFeed
 from gateway.shared.cache import CacheConfig, ContentCache
 from gateway.shared.copies import SessionCopies
 from gateway.shared.dedup import SharedFlights
 from gateway.shared.idempotency import IdempotencyRecords
-from gateway.shared.instances import Instances
 from gateway.shared.presence import Presence
 from gateway.shared.ratelimit import RateLimitConfig, RateLimiter
 from gateway.shared.session import Sessions

@@ -1,6 +1,6 @@
 """What the console shows at a glance, and does from there: every skin with its upstreams, each
-upstream's last probe and breaker, the charts' figures (`gateway.operations.series`), every
-instance (`gateway.shared.instances`); a skin's cache purged, a player's sessions revoked.
+upstream's last probe and breaker, the charts' figures (`gateway.monitoring.series`), every
+instance (`gateway.monitoring.instances`); a skin's cache purged, a player's sessions revoked.
 
 Upstreams are probed when someone looks (the overview, a Prometheus scrape), at most every
 `PROBE_EVERY_S`, never on a timer. A breaker's state is the worst any live instance reports, as
@@ -24,9 +24,9 @@ from gateway.console.changes import API_REASON, Caller, asked_in, reason_errors,
 from gateway.console.roles import Operator
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, invalid
-from gateway.operations.health import Probe
+from gateway.monitoring.health import Probe
+from gateway.monitoring.instances import Record
 from gateway.parts import Gateway
-from gateway.shared.instances import Record
 from gateway.store import StoreUnavailable, keys
 
 PROBE_EVERY_S = 5.0

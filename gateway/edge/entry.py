@@ -23,11 +23,11 @@ from litestar.types import Send
 from contracts.catalogue import PREFIXES
 from gateway.http.asgi import ClientGone, Incoming, Outgoing, RequestContext
 from gateway.http.errors import error, shutdown, store_unavailable
-from gateway.operations.observability import REQUEST_ID, Access
-from gateway.operations.tracing import Tracing
+from gateway.monitoring.observability import REQUEST_ID, Access
 from gateway.parts import Gateway
 from gateway.pipeline import Pipeline
 from gateway.pipeline.exchange import Exchange
+from gateway.runtime.tracing import Tracing
 from gateway.store import StoreUnavailable
 
 PROXIED_PREFIXES = tuple(PREFIXES)

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from contracts.catalogue import Caching
 from gateway.http.asgi import Outgoing
 from gateway.http.stored import StoredBody, served
-from gateway.operations.lifecycle import Lifecycle
 from gateway.pipeline.encoding import on_the_fly
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flight, Flights, sorted_query
 from gateway.pipeline.observe import reply
+from gateway.runtime.lifecycle import Lifecycle
 from gateway.shared.cache import ContentCache, Entry, directives, validators
 from gateway.store import keys
 from gateway.upstream.outcome import Outcome

@@ -22,7 +22,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ReadOnlyError, RedisError
 
-from gateway.operations.lifecycle import Lifecycle
+from gateway.runtime.lifecycle import Lifecycle
 from gateway.store import Claim, Later, Lead, StoreUnavailable, checked, hand_back
 from gateway.store.address import SharedRedis
 from gateway.store.journal import Journal

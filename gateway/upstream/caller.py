@@ -26,8 +26,8 @@ import structlog
 from contracts.base import SESSION_EXPIRED
 from contracts.catalogue import RouteClass
 from gateway.http.security import XSRF_COOKIE
-from gateway.operations.metrics import Metrics
-from gateway.operations.tracing import Tracing
+from gateway.runtime.metrics import Metrics
+from gateway.runtime.tracing import Tracing
 from gateway.shared.session import Session
 from gateway.upstream.call import UpstreamCall
 from gateway.upstream.outcome import Failure, Outcome, failure_of

@@ -10,7 +10,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 GATEWAY = ROOT / "gateway"
 MAX_MODULE_LINES, MAX_FUNCTION_LINES, MAX_FOLDER_MODULES = 350, 60, 12
-LAYERS = ("store", "http", "config", "shared", "upstream", "pipeline", "edge", "parts", "console", "operations", "app")
+LAYERS = (
+    "runtime",
+    "store",
+    "http",
+    "config",
+    "shared",
+    "upstream",
+    "monitoring",
+    "pipeline",
+    "edge",
+    "parts",
+    "console",
+    "app",
+    "operations",
+)
 """Lowest first: a module imports from its own layer and the ones before it."""
 BACK_EDGES_LEFT = frozenset(
     {
@@ -18,33 +32,12 @@ BACK_EDGES_LEFT = frozenset(
         # (TYPE_CHECKING): a protocol of its own in shared/ would end these two.
         ("shared.balance_feed", "upstream.outcome"),
         ("shared.balance_feed", "upstream.platform"),
-        # operations/ holds the lowest modules (lifecycle, metrics, tracing, logging, series,
-        # health) beside the highest (admin, cli, workers): they are to move to a folder of their own.
-        ("edge.bff", "operations.health"),
-        ("edge.entry", "operations.observability"),
-        ("edge.entry", "operations.tracing"),
-        ("pipeline.caching", "operations.lifecycle"),
-        ("pipeline.keyed", "operations.lifecycle"),
-        ("pipeline.observe", "operations.tracing"),
-        ("shared.dedup", "operations.lifecycle"),
-        ("shared.instances", "operations.lifecycle"),
-        ("store.redis", "operations.lifecycle"),
-        ("upstream.caller", "operations.metrics"),
-        ("upstream.caller", "operations.tracing"),
-        ("console.overview", "operations.health"),
-        ("parts", "operations.health"),
-        ("parts", "operations.lifecycle"),
-        ("parts", "operations.metrics"),
-        ("parts", "operations.series"),
-        ("operations.cli", "app"),
-        ("operations.workers", "app"),
         # parts (the Gateway bundle) names the console's accounts and trail.
         ("parts", "console.audit"),
         ("parts", "console.signin"),
         ("edge.entry", "parts"),
-        # The settings hold the upstream timings; the instances follow the breakers.
+        # The settings hold the upstream timings.
         ("config.settings", "upstream.resilience"),
-        ("shared.instances", "upstream.resilience"),
         # The cache keeps the platform's outcomes; http's error JSON reads them.
         ("shared.cache", "upstream.outcome"),
         ("http.errors", "upstream.outcome"),

@@ -25,7 +25,7 @@ import structlog
 from redis.asyncio import Redis
 
 from gateway.config.history import iso
-from gateway.operations.lifecycle import Lifecycle
+from gateway.runtime.lifecycle import Lifecycle
 from gateway.store import StoreUnavailable, answered, keys
 from gateway.upstream.resilience import Breaker, Breakers
 

@@ -29,8 +29,8 @@ from gateway.console.pages import console_pages
 from gateway.console.roles import Guard, Operator
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.errors import EXCEPTION_HANDLERS
-from gateway.operations.metrics import CONTENT_TYPE
 from gateway.parts import Gateway
+from gateway.runtime.metrics import CONTENT_TYPE
 
 
 class UpstreamChange(msgspec.Struct, forbid_unknown_fields=True):
