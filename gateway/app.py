@@ -20,15 +20,15 @@ from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 
 from contracts.catalogue import Catalogue
+from gateway.accounts.audit import AuditEntry, FileTrail, StreamTrail, Trail
+from gateway.accounts.operators import OperatorsFile
+from gateway.accounts.signin import Accounts
 from gateway.config import skins
 from gateway.config.history import FileVersions, RedisVersions
 from gateway.config.live import Config, LiveConfig
 from gateway.config.settings import Settings
 from gateway.config.skins import Skin, changed_upstreams
 from gateway.console.admin import Workers, create_admin_app
-from gateway.console.audit import AuditEntry, FileTrail, StreamTrail, Trail
-from gateway.console.operators import OperatorsFile
-from gateway.console.signin import Accounts
 from gateway.edge import bff, events
 from gateway.edge.entry import FrontDoor
 from gateway.edge.spa import spa_handlers
@@ -78,7 +78,7 @@ from gateway.upstream.resilience import Breaker, Breakers
 log = structlog.get_logger("gateway")
 
 
-def create_app(settings: Settings | None = None, *, tracer_provider: Any = None) -> FrontDoor:
+def create_app(settings: Settings | None = None, *, tracer_provider: Any = None) -> FrontDoor[Gateway]:
     settings = settings or Settings.from_env()
     configure_logging(settings)
     lifecycle, metrics, instance = Lifecycle(), Metrics(), secrets.token_hex(4)
@@ -323,7 +323,7 @@ def _constant(part: object) -> Callable[[], object]:
     return lambda: part
 
 
-def admin_app(app: FrontDoor, workers: Workers | None = None) -> Litestar:
+def admin_app(app: FrontDoor[Gateway], workers: Workers | None = None) -> Litestar:
     """The admin listener of an app built by `create_app` (needs `ADMIN_TOKEN` or `OPERATORS_FILE`); with `workers`,
     the supervisor's, whose metrics and status are those of the worker processes."""
     return create_admin_app(app.gateway, workers)

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from litestar.stores.base import Store
 from redis.asyncio import Redis
 
+from gateway.accounts.audit import Trail
+from gateway.accounts.signin import Accounts
 from gateway.config.live import LiveConfig
 from gateway.config.settings import Settings
-from gateway.console.audit import Trail
-from gateway.console.signin import Accounts
 from gateway.monitoring.health import Health
 from gateway.monitoring.instances import Instances
 from gateway.monitoring.series import Series

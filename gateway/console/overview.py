@@ -18,10 +18,10 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from contracts.catalogue import UPSTREAMS
+from gateway.accounts.roles import Operator
 from gateway.config.history import iso
 from gateway.config.skins import Skin, origin
 from gateway.console.changes import API_REASON, Caller, asked_in, reason_errors, unknown_skin
-from gateway.console.roles import Operator
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, invalid
 from gateway.monitoring.health import Probe

@@ -20,6 +20,7 @@ LAYERS = (
     "monitoring",
     "pipeline",
     "edge",
+    "accounts",
     "parts",
     "console",
     "app",
@@ -32,10 +33,6 @@ BACK_EDGES_LEFT = frozenset(
         # (TYPE_CHECKING): a protocol of its own in shared/ would end these two.
         ("shared.balance_feed", "upstream.outcome"),
         ("shared.balance_feed", "upstream.platform"),
-        # parts (the Gateway bundle) names the console's accounts and trail.
-        ("parts", "console.audit"),
-        ("parts", "console.signin"),
-        ("edge.entry", "parts"),
         # The settings hold the upstream timings.
         ("config.settings", "upstream.resilience"),
         # The cache keeps the platform's outcomes; http's error JSON reads them.

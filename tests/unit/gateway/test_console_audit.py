@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import redis.asyncio
 
+from gateway.accounts.audit import CHANGES, AuditEntry, FileTrail, Query, StreamTrail, Trail, order
 from gateway.config.settings import Settings
-from gateway.console.audit import CHANGES, AuditEntry, FileTrail, Query, StreamTrail, Trail, order
 from gateway.monitoring.observability import configure_logging
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.store import keys

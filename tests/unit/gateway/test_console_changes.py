@@ -19,6 +19,7 @@ import respx
 import trustme
 from redis.asyncio import Redis
 
+from gateway.accounts.operators import token_digest
 from gateway.app import admin_app
 from gateway.config import skins
 from gateway.config.history import Author, Change, FileVersions, RedisVersions
@@ -26,7 +27,6 @@ from gateway.config.live import LiveConfig
 from gateway.config.probe import probe
 from gateway.config.settings import Settings
 from gateway.console import changes, history, overview
-from gateway.console.operators import token_digest
 from gateway.monitoring.instances import Instances
 from gateway.monitoring.observability import configure_logging
 from gateway.monitoring.series import Series, p95_ms
