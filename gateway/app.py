@@ -61,6 +61,7 @@ from gateway.shared.cache import CacheConfig, ContentCache
 from gateway.shared.copies import SessionCopies
 from gateway.shared.dedup import SharedFlights
 from gateway.shared.idempotency import IdempotencyRecords
+from gateway.shared.outcome import decode, encode
 from gateway.shared.presence import Presence
 from gateway.shared.ratelimit import RateLimitConfig, RateLimiter
 from gateway.shared.session import Sessions
@@ -70,7 +71,6 @@ from gateway.store.redis import FailFast, RedisShared, connect
 from gateway.store.sentinel import FollowingPool, close, follow
 from gateway.upstream.call import Calls
 from gateway.upstream.caller import Caller
-from gateway.upstream.outcome import decode, encode
 from gateway.upstream.platform import Platform
 from gateway.upstream.pools import UpstreamClients
 from gateway.upstream.resilience import Breaker, Breakers

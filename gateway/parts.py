@@ -20,10 +20,10 @@ from gateway.runtime.metrics import Metrics
 from gateway.shared.balance_feed import BalanceFeed
 from gateway.shared.cache import ContentCache
 from gateway.shared.dedup import SharedFlights
+from gateway.shared.outcome import Outcome
 from gateway.shared.presence import Presence
 from gateway.shared.session import Sessions
 from gateway.store import Shared
-from gateway.upstream.outcome import Outcome
 from gateway.upstream.pools import UpstreamClients
 from gateway.upstream.resilience import Breakers
 

@@ -39,7 +39,7 @@ from gateway.store import StoreUnavailable, keys
 SYSTEM = "system"
 """Who made the versions nobody asked for: the file changed, the gateway started."""
 ChangeResult = Literal["applied", "unchanged", "rejected"]
-"""What became of a configuration change (`gateway.upstream.outcome.Outcome` is a platform call's)."""
+"""What became of a configuration change (`gateway.shared.outcome.Outcome` is a platform call's)."""
 Probe = Callable[[str], Awaitable[tuple[bool, Any]]]
 Unreachable = tuple[str, str, str, str]
 """(skin id, upstream name, base URL, why it did not answer)."""

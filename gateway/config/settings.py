@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from contracts.catalogue import RouteClass
+from gateway.config.timings import DEFAULT_TIMINGS, BreakerConfig, CallTiming, parse_timings
 from gateway.store.address import SharedRedis
-from gateway.upstream.resilience import DEFAULT_TIMINGS, BreakerConfig, CallTiming, parse_timings
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -26,8 +26,8 @@ from gateway.pipeline.joining import Flight, Flights, sorted_query
 from gateway.pipeline.observe import reply
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.shared.cache import ContentCache, Entry, directives, validators
+from gateway.shared.outcome import Outcome
 from gateway.store import keys
-from gateway.upstream.outcome import Outcome
 
 Flying = Callable[[Mapping[str, str]], Flight]
 """A flight for the route, asking with these validators (none: the whole answer)."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from contracts.catalogue import RouteClass
+from gateway.config.timings import CallTiming
 from gateway.http.asgi import Outgoing
 from gateway.http.errors import error, in_progress, outcome_unknown, store_unavailable
 from gateway.pipeline.exchange import Exchange
@@ -21,9 +22,8 @@ from gateway.pipeline.observe import reply
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.shared.dedup import body_digest
 from gateway.shared.idempotency import IdempotencyRecords
+from gateway.shared.outcome import Outcome, decode, encode
 from gateway.store import StoreUnavailable, hand_back, keys
-from gateway.upstream.outcome import Outcome, decode, encode
-from gateway.upstream.resilience import CallTiming
 
 
 @dataclass

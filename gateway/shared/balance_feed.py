@@ -39,8 +39,8 @@ from gateway.store import StoreUnavailable
 
 if TYPE_CHECKING:
     from gateway.config.live import LiveConfig
-    from gateway.upstream.outcome import Outcome
-    from gateway.upstream.platform import Platform
+    from gateway.config.skins import Skin
+    from gateway.shared.outcome import Outcome
 
 log = structlog.get_logger("gateway.events")
 
@@ -73,6 +73,14 @@ class PlayerFeed:
         self.urgent = True
         self.follow_ups = sorted([*self.follow_ups, *(now + s for s in follow_ups)])
         self.wake.set()
+
+
+class Platform(Protocol):
+    """How the feed asks the platform (`gateway.upstream.platform.Platform`)."""
+
+    async def ask(
+        self, incoming: Incoming, ctx: RequestContext, skin: Skin, route: Route, session: Session, body: bytes
+    ) -> Outcome: ...
 
 
 class Bus(Protocol):

@@ -31,8 +31,8 @@ import msgspec
 
 from contracts.catalogue import Caching
 from gateway.http.stored import StoredBody
+from gateway.shared.outcome import Outcome
 from gateway.store import MAX_VALUE_BYTES, Shared, StoreUnavailable, TooLarge, keys
-from gateway.upstream.outcome import Outcome
 
 State = Literal["HIT", "STALE", "MISS"]
 FORWARDED: frozenset[str] = frozenset()

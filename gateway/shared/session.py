@@ -90,6 +90,12 @@ class Session(msgspec.Struct, array_like=True):
         self.id = new_id()
         self.is_new = True
 
+    @property
+    def cookie_age(self) -> int | None:
+        """The session cookie's `Max-Age`: a remembered session's lifetime, else none (the cookie
+        goes when the browser closes)."""
+        return REMEMBER_SECONDS if self.data.remember else None
+
     def encoded(self) -> bytes:
         return _encoder.encode(self.data)
 

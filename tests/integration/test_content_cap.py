@@ -10,9 +10,9 @@ import pytest
 
 from gateway.shared.cache import CacheConfig, ContentCache, Entry
 from gateway.shared.copies import SessionCopies
+from gateway.shared.outcome import Outcome
 from gateway.store.address import SharedRedis
 from gateway.store.redis import FailFast, RedisShared, connect
-from gateway.upstream.outcome import Outcome
 from tests.support.cluster import RedisServer, require_redis_server
 from tests.support.stack import free_port
 

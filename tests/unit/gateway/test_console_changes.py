@@ -26,6 +26,7 @@ from gateway.config.history import Author, Change, FileVersions, RedisVersions
 from gateway.config.live import LiveConfig
 from gateway.config.probe import probe
 from gateway.config.settings import Settings
+from gateway.config.timings import BreakerConfig
 from gateway.console import changes, history, overview
 from gateway.monitoring.instances import Instances
 from gateway.monitoring.observability import configure_logging
@@ -34,7 +35,7 @@ from gateway.runtime.lifecycle import Lifecycle
 from gateway.shared.presence import Presence
 from gateway.store.address import SharedRedis
 from gateway.store.redis import connect
-from gateway.upstream.resilience import BreakerConfig, Breakers
+from gateway.upstream.resilience import Breakers
 from tests.support.browser import AsyncBrowser
 from tests.support.cluster import RedisServer
 from tests.support.gateway import ONE_SKIN, UPSTREAM, browser_on, gateway_app
