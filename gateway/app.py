@@ -20,14 +20,15 @@ from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 
 from contracts.catalogue import Catalogue
+from gateway.accounts.audit import AuditEntry, FileTrail, StreamTrail, Trail
+from gateway.accounts.operators import OperatorsFile
+from gateway.accounts.signin import Accounts
 from gateway.config import skins
 from gateway.config.history import FileVersions, RedisVersions
 from gateway.config.live import Config, LiveConfig
 from gateway.config.settings import Settings
 from gateway.config.skins import Skin, changed_upstreams
-from gateway.console.audit import AuditEntry, FileTrail, StreamTrail, Trail
-from gateway.console.operators import OperatorsFile
-from gateway.console.signin import Accounts
+from gateway.console.admin import Workers, create_admin_app
 from gateway.edge import bff, events
 from gateway.edge.entry import FrontDoor
 from gateway.edge.spa import spa_handlers
@@ -37,13 +38,10 @@ from gateway.http.compression import Packed
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import EXCEPTION_HANDLERS
 from gateway.http.security import DeviceTokens, XsrfTokens
-from gateway.operations.admin import Workers, create_admin_app
-from gateway.operations.health import Health
-from gateway.operations.lifecycle import Lifecycle
-from gateway.operations.metrics import Metrics
-from gateway.operations.observability import Access, configure_logging
-from gateway.operations.series import Series
-from gateway.operations.tracing import Tracing
+from gateway.monitoring.health import Health
+from gateway.monitoring.instances import Instances
+from gateway.monitoring.observability import Access, configure_logging
+from gateway.monitoring.series import Series
 from gateway.parts import Gateway, Stores
 from gateway.pipeline import Pipeline
 from gateway.pipeline.caching import ContentPlan
@@ -54,23 +52,25 @@ from gateway.pipeline.observe import Observe
 from gateway.pipeline.plan import Plan
 from gateway.pipeline.session import SessionStage
 from gateway.pipeline.skin import SkinStage
-from gateway.shared import keys
+from gateway.runtime.lifecycle import Lifecycle
+from gateway.runtime.metrics import Metrics
+from gateway.runtime.tracing import Tracing
 from gateway.shared.balance_bus import MemoryBus, RedisBus
 from gateway.shared.balance_feed import BalanceFeed
 from gateway.shared.cache import CacheConfig, ContentCache
+from gateway.shared.copies import SessionCopies
 from gateway.shared.dedup import SharedFlights
 from gateway.shared.idempotency import IdempotencyRecords
-from gateway.shared.instances import Instances
+from gateway.shared.outcome import decode, encode
 from gateway.shared.presence import Presence
 from gateway.shared.ratelimit import RateLimitConfig, RateLimiter
 from gateway.shared.session import Sessions
-from gateway.shared.store.copies import SessionCopies
-from gateway.shared.store.memory import MemoryShared, ProcessStore
-from gateway.shared.store.redis import FailFast, RedisShared, connect
-from gateway.shared.store.sentinel import FollowingPool, close, follow
+from gateway.store import keys
+from gateway.store.memory import MemoryShared, ProcessStore
+from gateway.store.redis import FailFast, RedisShared, connect
+from gateway.store.sentinel import FollowingPool, close, follow
 from gateway.upstream.call import Calls
 from gateway.upstream.caller import Caller
-from gateway.upstream.outcome import decode, encode
 from gateway.upstream.platform import Platform
 from gateway.upstream.pools import UpstreamClients
 from gateway.upstream.resilience import Breaker, Breakers
@@ -78,7 +78,7 @@ from gateway.upstream.resilience import Breaker, Breakers
 log = structlog.get_logger("gateway")
 
 
-def create_app(settings: Settings | None = None, *, tracer_provider: Any = None) -> FrontDoor:
+def create_app(settings: Settings | None = None, *, tracer_provider: Any = None) -> FrontDoor[Gateway]:
     settings = settings or Settings.from_env()
     configure_logging(settings)
     lifecycle, metrics, instance = Lifecycle(), Metrics(), secrets.token_hex(4)
@@ -323,7 +323,7 @@ def _constant(part: object) -> Callable[[], object]:
     return lambda: part
 
 
-def admin_app(app: FrontDoor, workers: Workers | None = None) -> Litestar:
+def admin_app(app: FrontDoor[Gateway], workers: Workers | None = None) -> Litestar:
     """The admin listener of an app built by `create_app` (needs `ADMIN_TOKEN` or `OPERATORS_FILE`); with `workers`,
     the supervisor's, whose metrics and status are those of the worker processes."""
     return create_admin_app(app.gateway, workers)

@@ -8,22 +8,22 @@ from dataclasses import dataclass
 from litestar.stores.base import Store
 from redis.asyncio import Redis
 
+from gateway.accounts.audit import Trail
+from gateway.accounts.signin import Accounts
 from gateway.config.live import LiveConfig
 from gateway.config.settings import Settings
-from gateway.console.audit import Trail
-from gateway.console.signin import Accounts
-from gateway.operations.health import Health
-from gateway.operations.lifecycle import Lifecycle
-from gateway.operations.metrics import Metrics
-from gateway.operations.series import Series
+from gateway.monitoring.health import Health
+from gateway.monitoring.instances import Instances
+from gateway.monitoring.series import Series
+from gateway.runtime.lifecycle import Lifecycle
+from gateway.runtime.metrics import Metrics
 from gateway.shared.balance_feed import BalanceFeed
 from gateway.shared.cache import ContentCache
 from gateway.shared.dedup import SharedFlights
-from gateway.shared.instances import Instances
+from gateway.shared.outcome import Outcome
 from gateway.shared.presence import Presence
 from gateway.shared.session import Sessions
-from gateway.shared.store import Shared
-from gateway.upstream.outcome import Outcome
+from gateway.store import Shared
 from gateway.upstream.pools import UpstreamClients
 from gateway.upstream.resilience import Breakers
 

@@ -26,8 +26,7 @@ import msgspec
 import structlog
 from redis.asyncio import Redis
 
-from gateway.shared import keys
-from gateway.shared.store import answered
+from gateway.store import answered, keys
 
 Overrides = dict[str, dict[str, str]]
 """skin id -> upstream name -> base URL."""

@@ -34,13 +34,12 @@ from redis.asyncio import Redis
 from gateway.config import history, skins
 from gateway.config.history import Action, Author, Change, Entry, Overrides, Snapshot, Versions
 from gateway.config.skins import Skins, SkinsFileError, changed_upstreams
-from gateway.shared import keys
-from gateway.shared.store import StoreUnavailable
+from gateway.store import StoreUnavailable, keys
 
 SYSTEM = "system"
 """Who made the versions nobody asked for: the file changed, the gateway started."""
 ChangeResult = Literal["applied", "unchanged", "rejected"]
-"""What became of a configuration change (`gateway.upstream.outcome.Outcome` is a platform call's)."""
+"""What became of a configuration change (`gateway.shared.outcome.Outcome` is a platform call's)."""
 Probe = Callable[[str], Awaitable[tuple[bool, Any]]]
 Unreachable = tuple[str, str, str, str]
 """(skin id, upstream name, base URL, why it did not answer)."""

@@ -1,4 +1,5 @@
-"""The operators' side of the admin listener: who they are (the operators file), what each role
-may do (the guard), their console sessions, and the audit trail of what they did; what the
-console shows (the overview, its charts, the instances) and changes (previewed, versioned
-upstream changes, their history and rollback, purge and revoke); and the console's page."""
+"""The admin listener (`admin`: every route and the role it needs) and what the operators' console
+does there, for the accounts of `gateway.accounts`: what it shows (`overview`: skins, upstreams'
+health and breakers, charts, instances) and changes (`changes`: previewed, versioned upstream
+changes; `history`: versions and rollback; purge and revoke), the audit trail's API (`trail`),
+the operators' command line (`cli`) and the console's page (`pages`)."""

@@ -23,11 +23,11 @@ from litestar import Request, post
 from litestar.di import NamedDependency, Provide
 
 from contracts.catalogue import UPSTREAMS
+from gateway.accounts.audit import Action, Audit, AuditEntry, AuditResult
+from gateway.accounts.roles import Operator
 from gateway.config.history import Author, Change, Overrides
 from gateway.config.live import Commit
 from gateway.config.probe import Probed, probe
-from gateway.console.audit import Action, Audit, AuditEntry, AuditResult
-from gateway.console.roles import Operator
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
 from gateway.parts import Gateway

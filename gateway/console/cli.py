@@ -24,8 +24,7 @@ from pathlib import Path
 
 from msgspec.structs import replace
 
-from gateway.config.settings import Settings
-from gateway.console.operators import (
+from gateway.accounts.operators import (
     NAME_PATTERN,
     ROLES,
     Account,
@@ -36,6 +35,7 @@ from gateway.console.operators import (
     read,
     token_digest,
 )
+from gateway.config.settings import Settings
 
 MIN_PASSWORD = 12
 MAX_PASSWORD = 1024

@@ -1,6 +1,6 @@
 """What the console shows at a glance, and does from there: every skin with its upstreams, each
-upstream's last probe and breaker, the charts' figures (`gateway.operations.series`), every
-instance (`gateway.shared.instances`); a skin's cache purged, a player's sessions revoked.
+upstream's last probe and breaker, the charts' figures (`gateway.monitoring.series`), every
+instance (`gateway.monitoring.instances`); a skin's cache purged, a player's sessions revoked.
 
 Upstreams are probed when someone looks (the overview, a Prometheus scrape), at most every
 `PROBE_EVERY_S`, never on a timer. A breaker's state is the worst any live instance reports, as
@@ -18,17 +18,16 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from contracts.catalogue import UPSTREAMS
+from gateway.accounts.roles import Operator
 from gateway.config.history import iso
 from gateway.config.skins import Skin, origin
 from gateway.console.changes import API_REASON, Caller, asked_in, reason_errors, unknown_skin
-from gateway.console.roles import Operator
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, invalid
-from gateway.operations.health import Probe
+from gateway.monitoring.health import Probe
+from gateway.monitoring.instances import Record
 from gateway.parts import Gateway
-from gateway.shared import keys
-from gateway.shared.instances import Record
-from gateway.shared.store import StoreUnavailable
+from gateway.store import StoreUnavailable, keys
 
 PROBE_EVERY_S = 5.0
 WORST = {"closed": 0, "half-open": 1, "open": 2}

@@ -19,8 +19,8 @@ import msgspec
 from litestar import Request, get
 from litestar.di import NamedDependency
 
-from gateway.console.audit import CHANGES, Action, AuditEntry, Query, Trail
-from gateway.console.roles import Operator
+from gateway.accounts.audit import CHANGES, Action, AuditEntry, Query, Trail
+from gateway.accounts.roles import Operator
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, invalid
 

@@ -29,10 +29,10 @@ from gateway.http.compression import Packed, represent
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import error, rate_limited
 from gateway.http.security import cross_site, forgery
-from gateway.operations.health import Health
+from gateway.monitoring.health import Health
 from gateway.shared.ratelimit import RateLimiter
 from gateway.shared.session import Session, SessionData, Sessions
-from gateway.shared.store import StoreUnavailable
+from gateway.store import StoreUnavailable
 from gateway.upstream.platform import Platform
 
 if TYPE_CHECKING:

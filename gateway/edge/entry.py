@@ -13,7 +13,7 @@ the instance drains its answer carries `Connection: close`. Then it goes one of 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import httpx
 import structlog
@@ -23,21 +23,32 @@ from litestar.types import Send
 from contracts.catalogue import PREFIXES
 from gateway.http.asgi import ClientGone, Incoming, Outgoing, RequestContext
 from gateway.http.errors import error, shutdown, store_unavailable
-from gateway.operations.observability import REQUEST_ID, Access
-from gateway.operations.tracing import Tracing
-from gateway.parts import Gateway
+from gateway.monitoring.observability import REQUEST_ID, Access
 from gateway.pipeline import Pipeline
 from gateway.pipeline.exchange import Exchange
-from gateway.shared.store import StoreUnavailable
+from gateway.runtime.lifecycle import Lifecycle
+from gateway.runtime.tracing import Tracing
+from gateway.store import StoreUnavailable
 
 PROXIED_PREFIXES = tuple(PREFIXES)
 log = structlog.get_logger("gateway")
 
 
-class FrontDoor:
-    """The gateway's ASGI app (`create_app` builds it); `gateway` holds the parts it was made of."""
+class Parts(Protocol):
+    """What the front door reads of the parts it was made of (`gateway.parts.Gateway`)."""
 
-    def __init__(self, site: Litestar, pipeline: Pipeline, access: Access, gateway: Gateway, tracing: Tracing) -> None:
+    @property
+    def lifecycle(self) -> Lifecycle: ...
+
+
+P = TypeVar("P", bound=Parts)
+
+
+class FrontDoor(Generic[P]):
+    """The gateway's ASGI app (`create_app` builds it); `gateway` holds the parts it was made of
+    (a `gateway.parts.Gateway`, for the CLI, the admin listener and tests)."""
+
+    def __init__(self, site: Litestar, pipeline: Pipeline, access: Access, gateway: P, tracing: Tracing) -> None:
         self.site = site
         self.pipeline = pipeline
         self.access = access

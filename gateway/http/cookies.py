@@ -4,13 +4,27 @@ one, whichever route gave it."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from litestar.datastructures import Cookie
 
 from gateway.http.asgi import Incoming, Outgoing
 from gateway.http.security import XSRF_COOKIE, DeviceTokens, XsrfTokens
-from gateway.shared.session import REMEMBER_SECONDS, Session
 
 DEVICE_SECONDS = 365 * 24 * 3600
+
+
+class CookieSession(Protocol):
+    """What the cookies read of a session (`gateway.shared.session.Session`)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def is_new(self) -> bool: ...
+    @property
+    def cookie_age(self) -> int | None: ...
+    @property
+    def trusted_login(self) -> str | None: ...
 
 
 class BrowserCookies:
@@ -22,14 +36,13 @@ class BrowserCookies:
         self.session = "__Host-bff" if production else "bff"
         self.device = "__Host-bff-device" if production else "bff-device"
 
-    def add(self, answer: Outgoing, session: Session, incoming: Incoming) -> None:
+    def add(self, answer: Outgoing, session: CookieSession, incoming: Incoming) -> None:
         """The session cookie when the browser does not have this id yet, the XSRF token when the
         browser's copy is not the session's, and a device cookie when the player just logged in
         with a password from a browser without one for that account."""
         headers = answer.headers
         if session.is_new:
-            age = REMEMBER_SECONDS if session.data.remember else None
-            headers.append(self._cookie(self.session, session.id, max_age=age))
+            headers.append(self._cookie(self.session, session.id, max_age=session.cookie_age))
         token = self.xsrf.for_session(session.id)
         if incoming.cookie(XSRF_COOKIE) != token:
             headers.append(self._cookie(XSRF_COOKIE, token, httponly=False))

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import msgspec
 import structlog
@@ -16,8 +16,7 @@ from litestar.types import ExceptionHandlersMap
 
 from contracts.base import BffError
 from gateway.http.asgi import Outgoing, RequestContext
-from gateway.shared.store import StoreUnavailable
-from gateway.upstream.outcome import Outcome
+from gateway.store import StoreUnavailable
 
 log = structlog.get_logger("gateway.errors")
 
@@ -71,7 +70,21 @@ def shutdown(ctx: RequestContext) -> Outgoing:
     return error(503, "SHUTTING_DOWN", "This server is restarting, please try again", ctx, (b"retry-after", b"1"))
 
 
-def no_answer(outcome: Outcome, exclusive: bool, ctx: RequestContext) -> Outgoing:
+class Unanswered(Protocol):
+    """What the error JSON reads of a call the platform did not answer well
+    (`gateway.shared.outcome.Outcome`)."""
+
+    @property
+    def status(self) -> int: ...
+    @property
+    def headers(self) -> dict[str, str]: ...
+    @property
+    def failure(self) -> str | None: ...
+    @property
+    def retry_after(self) -> int | None: ...
+
+
+def no_answer(outcome: Unanswered, exclusive: bool, ctx: RequestContext) -> Outgoing:
     """The platform gave no answer (`outcome.failure`), or a 5xx of its own: told in the common
     error JSON, since a 500 from here would read as the gateway failing and the platform's error
     page is no use to a player. A money call that may have gone out says to check first."""

@@ -1,2 +1,3 @@
-"""Operations: the process's life (serving, workers, drain), logs, metrics, tracing, health,
-and the admin listener."""
+"""Operations, on top of everything: how the process is run. The command line (`cli`:
+`python -m gateway`), the supervisor of `--workers N` (`workers`) and the uvicorn server both
+run (`servers`)."""

@@ -38,9 +38,9 @@ import uvicorn
 from prometheus_client.multiprocess import mark_process_dead
 
 from gateway.config.settings import Settings
-from gateway.operations.metrics import aggregate, requests_answered
-from gateway.operations.observability import configure_logging
+from gateway.monitoring.observability import configure_logging
 from gateway.operations.servers import OwnedServer
+from gateway.runtime.metrics import aggregate, requests_answered
 
 if TYPE_CHECKING:
     from gateway.parts import Gateway

@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from contracts.catalogue import Caching
 from gateway.http.asgi import Outgoing
 from gateway.http.stored import StoredBody, served
-from gateway.operations.lifecycle import Lifecycle
 from gateway.pipeline.encoding import on_the_fly
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flight, Flights, sorted_query
 from gateway.pipeline.observe import reply
-from gateway.shared import keys
+from gateway.runtime.lifecycle import Lifecycle
 from gateway.shared.cache import ContentCache, Entry, directives, validators
-from gateway.upstream.outcome import Outcome
+from gateway.shared.outcome import Outcome
+from gateway.store import keys
 
 Flying = Callable[[Mapping[str, str]], Flight]
 """A flight for the route, asking with these validators (none: the whole answer)."""

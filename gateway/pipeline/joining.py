@@ -16,14 +16,14 @@ from urllib.parse import parse_qsl, urlencode
 import structlog
 
 from contracts.catalogue import RouteClass
+from gateway.config.timings import CallTiming
 from gateway.http.asgi import Outgoing
 from gateway.http.errors import in_progress, store_unavailable
 from gateway.pipeline.exchange import Exchange
 from gateway.shared.cache import shareable
 from gateway.shared.dedup import Dedup, ExclusiveConflict, LeaderLost, SharedFlights, body_digest
-from gateway.shared.store import StoreUnavailable
-from gateway.upstream.outcome import Outcome
-from gateway.upstream.resilience import CallTiming
+from gateway.shared.outcome import Outcome
+from gateway.store import StoreUnavailable
 
 Flight = Callable[[], Awaitable[Outcome]]
 """One flight's call to the platform, with what it does to the session (`plan.Plan.flight`)."""

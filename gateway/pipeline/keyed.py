@@ -13,18 +13,17 @@ from dataclasses import dataclass
 from functools import partial
 
 from contracts.catalogue import RouteClass
+from gateway.config.timings import CallTiming
 from gateway.http.asgi import Outgoing
 from gateway.http.errors import error, in_progress, outcome_unknown, store_unavailable
-from gateway.operations.lifecycle import Lifecycle
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flight, Flights
 from gateway.pipeline.observe import reply
-from gateway.shared import keys
+from gateway.runtime.lifecycle import Lifecycle
 from gateway.shared.dedup import body_digest
 from gateway.shared.idempotency import IdempotencyRecords
-from gateway.shared.store import StoreUnavailable, hand_back
-from gateway.upstream.outcome import Outcome, decode, encode
-from gateway.upstream.resilience import CallTiming
+from gateway.shared.outcome import Outcome, decode, encode
+from gateway.store import StoreUnavailable, hand_back, keys
 
 
 @dataclass

@@ -20,13 +20,13 @@ from contracts.base import SESSION_EXPIRED
 from gateway.http.asgi import Outgoing
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import no_answer
-from gateway.operations.tracing import Tracing
 from gateway.pipeline.exchange import Exchange
+from gateway.runtime.tracing import Tracing
 from gateway.shared.balance_feed import BalanceFeed
+from gateway.shared.outcome import Outcome
 from gateway.shared.ratelimit import RateLimiter
 from gateway.shared.session import Session, Sessions
 from gateway.upstream.caller import RETURNED_RESPONSE_HEADERS
-from gateway.upstream.outcome import Outcome
 from gateway.upstream.transport import Answer
 
 STREAMED_RESPONSE_HEADERS = RETURNED_RESPONSE_HEADERS | {"content-encoding", "content-length"}

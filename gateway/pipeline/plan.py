@@ -23,10 +23,10 @@ from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flights
 from gateway.pipeline.keyed import KeyedCalls
 from gateway.pipeline.observe import Observe, passed_through, reply
+from gateway.shared.outcome import Outcome
 from gateway.shared.ratelimit import Throttle
 from gateway.upstream.call import Calls, UpstreamCall
 from gateway.upstream.caller import Caller
-from gateway.upstream.outcome import Outcome
 
 _EXPIRED = msgspec.json.encode({"success": False, "code": SESSION_EXPIRED, "description": "Session expired"})
 Call = Callable[[], Awaitable[Outcome]]

@@ -9,7 +9,7 @@ from gateway.http.asgi import Outgoing
 from gateway.http.errors import store_unavailable
 from gateway.pipeline.exchange import Exchange
 from gateway.shared.session import Sessions
-from gateway.shared.store import StoreUnavailable
+from gateway.store import StoreUnavailable
 
 
 @dataclass

@@ -12,12 +12,11 @@ import time
 import structlog
 from redis.asyncio import Redis
 
-from gateway.shared import keys
 from gateway.shared.balance_feed import BalanceFeed, PlayerFeed
 from gateway.shared.presence import Subscription
-from gateway.shared.store import StoreUnavailable
-from gateway.shared.store.redis import FailFast
-from gateway.shared.store.scripts import ALIVE
+from gateway.store import StoreUnavailable, keys
+from gateway.store.redis import FailFast
+from gateway.store.scripts import ALIVE
 
 log = structlog.get_logger("gateway.events")
 

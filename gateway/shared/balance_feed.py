@@ -35,12 +35,12 @@ from gateway.http.asgi import Incoming, RequestContext
 from gateway.http.security import request_id
 from gateway.shared.balance_tabs import EXPIRED, LOGGED_OUT, Closing, Event, SessionEnd, Tab, tag_of
 from gateway.shared.session import Session, Sessions
-from gateway.shared.store import StoreUnavailable
+from gateway.store import StoreUnavailable
 
 if TYPE_CHECKING:
     from gateway.config.live import LiveConfig
-    from gateway.upstream.outcome import Outcome
-    from gateway.upstream.platform import Platform
+    from gateway.config.skins import Skin
+    from gateway.shared.outcome import Outcome
 
 log = structlog.get_logger("gateway.events")
 
@@ -73,6 +73,14 @@ class PlayerFeed:
         self.urgent = True
         self.follow_ups = sorted([*self.follow_ups, *(now + s for s in follow_ups)])
         self.wake.set()
+
+
+class Platform(Protocol):
+    """How the feed asks the platform (`gateway.upstream.platform.Platform`)."""
+
+    async def ask(
+        self, incoming: Incoming, ctx: RequestContext, skin: Skin, route: Route, session: Session, body: bytes
+    ) -> Outcome: ...
 
 
 class Bus(Protocol):

@@ -31,9 +31,8 @@ import msgspec
 
 from contracts.catalogue import Caching
 from gateway.http.stored import StoredBody
-from gateway.shared import keys
-from gateway.shared.store import MAX_VALUE_BYTES, Shared, StoreUnavailable, TooLarge
-from gateway.upstream.outcome import Outcome
+from gateway.shared.outcome import Outcome
+from gateway.store import MAX_VALUE_BYTES, Shared, StoreUnavailable, TooLarge, keys
 
 State = Literal["HIT", "STALE", "MISS"]
 FORWARDED: frozenset[str] = frozenset()

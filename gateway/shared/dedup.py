@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Generic, Literal, TypeVar
 
-from gateway.operations.lifecycle import Lifecycle
-from gateway.shared import keys
-from gateway.shared.store import MAX_VALUE_BYTES, Shared, hand_back
+from gateway.runtime.lifecycle import Lifecycle
+from gateway.store import MAX_VALUE_BYTES, Shared, hand_back, keys
 
 R = TypeVar("R")
 Role = Literal["leader", "follower"]

@@ -26,14 +26,13 @@ from typing import Literal
 
 import msgspec
 
-from gateway.shared import keys
-from gateway.shared.store import MAX_VALUE_BYTES, Shared
+from gateway.store import MAX_VALUE_BYTES, Shared, keys
 
 KEY = re.compile(r'^"?[A-Za-z0-9_.:+/=-]{8,128}"?$')
 KEEP_MS = 24 * 3600 * 1000
 LEASE_MARGIN_MS = 2000
 PRESENCE_GRACE_S = 1.0
-"""A holder seen dead is looked at once more after this (twice `gateway.shared.store.sentinel.follow`'s period)."""
+"""A holder seen dead is looked at once more after this (twice `gateway.store.sentinel.follow`'s period)."""
 
 
 class Record(msgspec.Struct, array_like=True):

@@ -23,9 +23,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Literal
 
-from gateway.shared import keys
-from gateway.shared.store import Shared, StoreUnavailable
-from gateway.shared.store.memory import MemoryShared
+from gateway.store import Shared, StoreUnavailable, keys
+from gateway.store.memory import MemoryShared
 
 Subject = Literal["ip", "login", "device", "session"]
 Who = dict[Subject, str | None]

@@ -17,10 +17,9 @@ import time
 import msgspec
 from litestar.stores.base import Store
 
-from gateway.shared import keys
-from gateway.shared.store import Shared, StoreUnavailable
-from gateway.shared.store.copies import SessionCopies
-from gateway.shared.store.memory import MemoryShared
+from gateway.shared.copies import SessionCopies
+from gateway.store import Shared, StoreUnavailable, keys
+from gateway.store.memory import MemoryShared
 
 BROWSER_SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 REMEMBER_SECONDS = 30 * 24 * 3600
@@ -90,6 +89,12 @@ class Session(msgspec.Struct, array_like=True):
             self.previous_id = self.id
         self.id = new_id()
         self.is_new = True
+
+    @property
+    def cookie_age(self) -> int | None:
+        """The session cookie's `Max-Age`: a remembered session's lifetime, else none (the cookie
+        goes when the browser closes)."""
+        return REMEMBER_SECONDS if self.data.remember else None
 
     def encoded(self) -> bytes:
         return _encoder.encode(self.data)

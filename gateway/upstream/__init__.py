@@ -1,2 +1,4 @@
-"""The upstream side: connection pools per origin (`transport/`), timeouts, retries and
-breakers, and what one call to the platform came to."""
+"""The upstream side: one call to the platform as a value (`call`) and the caller that runs it
+(`caller`: deadline, attempts, streaming, the outcome it came to), over connection pools per
+origin (`transport/`, `pools`), with retries, their budget and breakers (`resilience`, by the
+timings of `gateway.config.timings`); and the platform's `/bff/*` calls (`platform`)."""

@@ -25,14 +25,15 @@ import structlog
 
 from contracts.base import SESSION_EXPIRED
 from contracts.catalogue import RouteClass
+from gateway.config.timings import CallTiming
 from gateway.http.security import XSRF_COOKIE
-from gateway.operations.metrics import Metrics
-from gateway.operations.tracing import Tracing
+from gateway.runtime.metrics import Metrics
+from gateway.runtime.tracing import Tracing
+from gateway.shared.outcome import Failure, Outcome
 from gateway.shared.session import Session
 from gateway.upstream.call import UpstreamCall
-from gateway.upstream.outcome import Failure, Outcome, failure_of
-from gateway.upstream.resilience import RETRYABLE_STATUS, Breaker, Breakers, CallTiming, RetryBudget, backoff, may_retry
-from gateway.upstream.transport import Answer
+from gateway.upstream.resilience import RETRYABLE_STATUS, Breaker, Breakers, RetryBudget, backoff, may_retry
+from gateway.upstream.transport import Answer, StaleConnection, Timeouts
 
 RETURNED_RESPONSE_HEADERS = frozenset(
     {
@@ -55,12 +56,25 @@ MAX_COOKIES, MAX_COOKIE_BYTES = 32, 4096
 log = structlog.get_logger("gateway.upstream")
 
 
+def failure_of(exc: BaseException) -> Failure:
+    """The one place the transport's exceptions become failures."""
+    if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)):
+        return "unreachable"
+    if isinstance(exc, StaleConnection):
+        return "stale"
+    if isinstance(exc, (httpx.TimeoutException, TimeoutError)):
+        return "timeout"
+    return "broken"
+
+
 class Caller:
     def __init__(
         self, breakers: Breakers, timings: Mapping[RouteClass, CallTiming], metrics: Metrics, tracing: Tracing
     ) -> None:
         self.breakers = breakers
         self.timings = timings
+        self.timeouts = {klass: Timeouts(t.connect_s, t.read_s, t.reuse_idle_s) for klass, t in timings.items()}
+        """The transport's timeouts for each route class's timing."""
         self.metrics = metrics
         self.tracing = tracing
 
@@ -94,7 +108,7 @@ class Caller:
         started = time.perf_counter()
         try:
             with self.tracing.upstream(route.name, route.method, call.target.upstream, sent, call.ctx.request_id):
-                timeouts = self.timings[route.deadline].timeouts
+                timeouts = self.timeouts[route.deadline]
                 answer = await call.target.transport.stream(
                     route.method, call.target.path, sent, body, timeouts, call.length
                 )
@@ -119,7 +133,7 @@ class Caller:
         while True:
             started = time.perf_counter()
             try:
-                answer = await self._send(call, timing)
+                answer = await self._send(call)
             except httpx.TransportError as exc:
                 if not self._may_go_again(call, timing, attempt, budget, failure_of(exc)):
                     raise
@@ -136,15 +150,15 @@ class Caller:
             attempt += 1
             await asyncio.sleep(backoff(attempt))
 
-    async def _send(self, call: UpstreamCall, timing: CallTiming) -> Answer:
+    async def _send(self, call: UpstreamCall) -> Answer:
         """One attempt, its answer read whole (a passed-through read's gzip kept as it came, and
         checked for `SESSION_EXPIRED`: `UpstreamCall.keep_gzip`)."""
         route, target, sent = call.route, call.target, self._with_jar(call)
-        keep = SESSION_EXPIRED_NEEDLE if call.keep_gzip else b""
+        keep, timeouts = SESSION_EXPIRED_NEEDLE if call.keep_gzip else b"", self.timeouts[route.deadline]
         if not self.tracing.enabled:
-            return await target.transport.request(route.method, target.path, sent, call.body, timing.timeouts, keep)
+            return await target.transport.request(route.method, target.path, sent, call.body, timeouts, keep)
         with self.tracing.upstream(route.name, route.method, target.upstream, sent, call.ctx.request_id) as span:
-            answer = await target.transport.request(route.method, target.path, sent, call.body, timing.timeouts, keep)
+            answer = await target.transport.request(route.method, target.path, sent, call.body, timeouts, keep)
             self.tracing.status(span, answer.status)
             return answer
 

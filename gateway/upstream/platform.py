@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from contracts.catalogue import Route
 from gateway.config.skins import Skin
 from gateway.http.asgi import Incoming, RequestContext
+from gateway.shared.outcome import Outcome
 from gateway.shared.session import Session
 from gateway.upstream.call import Calls
 from gateway.upstream.caller import Caller
-from gateway.upstream.outcome import Outcome
 
 
 @dataclass

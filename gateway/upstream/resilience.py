@@ -2,7 +2,7 @@
 circuit breaker per skin and upstream.
 
 - Every call has a connect timeout, a read timeout and one end-to-end deadline that covers
-  its retries (`CallTiming`, per the route's deadline class).
+  its retries (`gateway.config.timings.CallTiming`, per the route's deadline class).
 - Retries, as the route's `retries` say (`contracts.catalogue.retries_of`): GETs on failures
   that say nothing about the request's effect (no connection, a timeout, 502/503/504); the
   platform's POST reads only when the connection failed before a byte was sent; money and
@@ -22,58 +22,13 @@ import random
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Literal
 
-from contracts.catalogue import Retries, RouteClass
-from gateway.upstream.transport import Timeouts
+from contracts.catalogue import Retries
+from gateway.config.timings import BreakerConfig
 
 BreakerState = Literal["closed", "open", "half-open"]
 RETRYABLE_STATUS = frozenset({502, 503, 504})
-
-
-@dataclass(frozen=True)
-class CallTiming:
-    connect_s: float
-    read_s: float
-    deadline_s: float
-    """The whole call, retries and backoff included."""
-    retries: int
-    """Extra attempts, when the failure allows one."""
-    reuse_idle_s: float | None = None
-    """Only connections idle for less than this carry the call (`Timeouts.reuse_idle`)."""
-
-    @cached_property
-    def timeouts(self) -> Timeouts:
-        return Timeouts(connect=self.connect_s, read=self.read_s, reuse_idle=self.reuse_idle_s)
-
-
-DEFAULT_TIMINGS: dict[RouteClass, CallTiming] = {
-    "content": CallTiming(connect_s=1.0, read_s=5.0, deadline_s=8.0, retries=2),
-    "read": CallTiming(connect_s=1.0, read_s=10.0, deadline_s=12.0, retries=2),
-    # Never retried, so never sent on a connection the platform may just have dropped for idleness.
-    "exclusive": CallTiming(connect_s=2.0, read_s=30.0, deadline_s=35.0, retries=0, reuse_idle_s=1.0),
-}
-
-
-def parse_timings(text: str) -> dict[RouteClass, CallTiming]:
-    """`content=1/5/8,read=1/10/12,exclusive=2/30/35` (connect/read/deadline seconds);
-    classes left out keep their defaults."""
-    timings = dict(DEFAULT_TIMINGS)
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        name, _, values = part.partition("=")
-        if name not in timings:
-            raise ValueError(f"UPSTREAM_TIMEOUTS: unknown route class {name!r} (content, read, exclusive)")
-        try:
-            connect, read, deadline = (float(v) for v in values.split("/"))
-        except ValueError:
-            raise ValueError(f"UPSTREAM_TIMEOUTS: {part!r} is not class=connect/read/deadline") from None
-        if min(connect, read, deadline) <= 0 or deadline < connect:
-            raise ValueError(f"UPSTREAM_TIMEOUTS: {part!r} needs positive values and deadline >= connect")
-        klass: RouteClass = name
-        base = timings[klass]
-        timings[klass] = CallTiming(connect, read, deadline, base.retries, base.reuse_idle_s)
-    return timings
 
 
 def may_retry(retries: Retries, failure: str) -> bool:
@@ -109,47 +64,6 @@ class RetryBudget:
             return False
         self.tokens -= 1
         return True
-
-
-@dataclass(frozen=True)
-class BreakerConfig:
-    failures: int = 5
-    """Consecutive failures that open the breaker."""
-    failure_rate: float = 0.5
-    """...or this share of failed calls over the window,"""
-    min_calls: int = 20
-    """...once the window holds at least this many calls."""
-    window_s: int = 10
-    open_s: float = 5.0
-    """How long an open breaker refuses before letting a probe through."""
-
-    @classmethod
-    def parse(cls, text: str) -> BreakerConfig:
-        """`failures=5,rate=0.5,min_calls=20,window=10,open=5`."""
-        names = {
-            "failures": "failures",
-            "rate": "failure_rate",
-            "min_calls": "min_calls",
-            "window": "window_s",
-            "open": "open_s",
-        }
-        values: dict[str, float] = {}
-        for part in filter(None, (p.strip() for p in text.split(","))):
-            key, _, value = part.partition("=")
-            if key not in names:
-                raise ValueError(f"BREAKER: unknown setting {key!r} ({', '.join(names)})")
-            try:
-                values[names[key]] = float(value)
-            except ValueError:
-                raise ValueError(f"BREAKER: {part!r} is not a number") from None
-        base = cls()
-        return cls(
-            failures=int(values.get("failures", base.failures)),
-            failure_rate=values.get("failure_rate", base.failure_rate),
-            min_calls=int(values.get("min_calls", base.min_calls)),
-            window_s=int(values.get("window_s", base.window_s)),
-            open_s=values.get("open_s", base.open_s),
-        )
 
 
 @dataclass

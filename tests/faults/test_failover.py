@@ -19,11 +19,10 @@ from decimal import Decimal
 import httpx
 import pytest
 
-from gateway.config.settings import SharedRedis
-from gateway.shared import keys
-from gateway.shared.store import Claim, StoreUnavailable
-from gateway.shared.store.redis import FailFast, RedisShared, connect
-from gateway.shared.store.sentinel import close
+from gateway.store import Claim, StoreUnavailable, keys
+from gateway.store.address import SharedRedis
+from gateway.store.redis import FailFast, RedisShared, connect
+from gateway.store.sentinel import close
 from tests.support.browser import Browser
 from tests.support.cluster import Cluster, RedisServer, require_redis_server, start_cluster
 from tests.support.sentinels import SERVICE, ReplicaSet, online_replicas, start_replica_set

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from gateway.console.operators import token_digest
+from gateway.accounts.operators import token_digest
 from tests.support.cluster import Cluster, start_cluster
 from tests.support.rawhttp import exchange
 

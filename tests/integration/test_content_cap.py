@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from gateway.config.settings import SharedRedis
 from gateway.shared.cache import CacheConfig, ContentCache, Entry
-from gateway.shared.store.copies import SessionCopies
-from gateway.shared.store.redis import FailFast, RedisShared, connect
-from gateway.upstream.outcome import Outcome
+from gateway.shared.copies import SessionCopies
+from gateway.shared.outcome import Outcome
+from gateway.store.address import SharedRedis
+from gateway.store.redis import FailFast, RedisShared, connect
 from tests.support.cluster import RedisServer, require_redis_server
 from tests.support.stack import free_port
 
@@ -50,7 +50,7 @@ async def test_a_flood_of_distinct_content_urls_keeps_only_the_newest_copies(sha
 async def test_a_flight_result_and_its_lease_release_are_one_round_trip(shared: RedisShared) -> None:
     """A leader stores its result and gives up its lease together (one command instead of two
     per proxied call), and never releases a lease that has passed to another instance."""
-    from gateway.shared.store.memory import MemoryShared
+    from gateway.store.memory import MemoryShared
 
     for store in (shared, MemoryShared()):
         assert await store.set_nx("bff:flight:lease:k", b"mine", 5000)

@@ -16,11 +16,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from gateway.config.settings import SharedRedis
-from gateway.shared import keys
-from gateway.shared.store import Shared
-from gateway.shared.store.memory import MemoryShared
-from gateway.shared.store.redis import FailFast, RedisShared, connect
+from gateway.store import Shared, keys
+from gateway.store.address import SharedRedis
+from gateway.store.memory import MemoryShared
+from gateway.store.redis import FailFast, RedisShared, connect
 from tests.support.browser import Browser
 from tests.support.cluster import RedisServer, commands_between, require_redis_server, start_cluster
 from tests.support.stack import free_port, start_stack

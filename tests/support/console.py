@@ -14,11 +14,11 @@ import httpx
 from argon2 import PasswordHasher
 from litestar import Litestar
 
+from gateway.accounts.audit import Trail
+from gateway.accounts.operators import Account, Role, RosterFile, Token, token_digest
+from gateway.accounts.signin import Accounts
 from gateway.app import admin_app
-from gateway.console.audit import Trail
 from gateway.console.cli import render
-from gateway.console.operators import Account, Role, RosterFile, Token, token_digest
-from gateway.console.signin import Accounts
 from gateway.edge.entry import FrontDoor
 from tests.support.gateway import gateway_app
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 import respx
 
-from gateway.config.settings import SharedRedis
+from gateway.store.address import SharedRedis
 from tests.support.browser import AsyncBrowser
 from tests.support.gateway import browser_on, gateway_app
 from tests.support.stack import free_port

@@ -15,8 +15,8 @@ import httpx
 import pytest
 from argon2 import PasswordHasher
 
-from gateway.console.audit import Query
-from gateway.console.operators import ROLES, Passwords, Role
+from gateway.accounts.audit import Query
+from gateway.accounts.operators import ROLES, Passwords, Role
 from tests.support.console import OPERATORS, PASSWORDS, TOKENS, Listener, admin_listener, bearer, write_operators
 
 pytestmark = pytest.mark.anyio

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 import redis.asyncio
 
+from gateway.accounts.audit import CHANGES, AuditEntry, FileTrail, Query, StreamTrail, Trail, order
 from gateway.config.settings import Settings
-from gateway.console.audit import CHANGES, AuditEntry, FileTrail, Query, StreamTrail, Trail, order
-from gateway.operations.lifecycle import Lifecycle
-from gateway.operations.observability import configure_logging
-from gateway.shared import keys
+from gateway.monitoring.observability import configure_logging
+from gateway.runtime.lifecycle import Lifecycle
+from gateway.store import keys
 from tests.support.cluster import RedisServer
 from tests.support.console import SECRETS, Listener, admin_listener, bearer, hashes
 

@@ -19,21 +19,23 @@ import respx
 import trustme
 from redis.asyncio import Redis
 
+from gateway.accounts.operators import token_digest
 from gateway.app import admin_app
 from gateway.config import skins
 from gateway.config.history import Author, Change, FileVersions, RedisVersions
 from gateway.config.live import LiveConfig
 from gateway.config.probe import probe
-from gateway.config.settings import Settings, SharedRedis
+from gateway.config.settings import Settings
+from gateway.config.timings import BreakerConfig
 from gateway.console import changes, history, overview
-from gateway.console.operators import token_digest
-from gateway.operations.lifecycle import Lifecycle
-from gateway.operations.observability import configure_logging
-from gateway.operations.series import Series, p95_ms
-from gateway.shared.instances import Instances
+from gateway.monitoring.instances import Instances
+from gateway.monitoring.observability import configure_logging
+from gateway.monitoring.series import Series, p95_ms
+from gateway.runtime.lifecycle import Lifecycle
 from gateway.shared.presence import Presence
-from gateway.shared.store.redis import connect
-from gateway.upstream.resilience import BreakerConfig, Breakers
+from gateway.store.address import SharedRedis
+from gateway.store.redis import connect
+from gateway.upstream.resilience import Breakers
 from tests.support.browser import AsyncBrowser
 from tests.support.cluster import RedisServer
 from tests.support.gateway import ONE_SKIN, UPSTREAM, browser_on, gateway_app
@@ -177,7 +179,7 @@ async def test_the_step_under_way_has_its_rate_so_far() -> None:
 
 
 def test_a_p95_is_read_within_its_bucket() -> None:
-    from gateway.operations.series import BOUNDS_S
+    from gateway.monitoring.series import BOUNDS_S
 
     buckets = [0] * (len(BOUNDS_S) + 1)
     buckets[20] = 100  # all between BOUNDS_S[19] and BOUNDS_S[20]

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from argon2 import PasswordHasher
 
+from gateway.accounts.operators import read, token_digest
 from gateway.console import cli
-from gateway.console.operators import read, token_digest
 
 
 class Terminal:

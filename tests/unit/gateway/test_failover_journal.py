@@ -9,11 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from gateway.config.settings import SharedRedis
-from gateway.shared import keys
-from gateway.shared.store.journal import KEEP_S, Journal
-from gateway.shared.store.redis import FailFast, RedisShared, connect
-from gateway.shared.store.sentinel import close
+from gateway.store import keys
+from gateway.store.address import SharedRedis
+from gateway.store.journal import KEEP_S, Journal
+from gateway.store.redis import FailFast, RedisShared, connect
+from gateway.store.sentinel import close
 from tests.support.cluster import RedisServer, require_redis_server
 from tests.support.stack import free_port
 

@@ -1,10 +1,10 @@
-"""The one-process store (gateway/shared/store/memory.py, MemoryShared) stays bounded under a flood."""
+"""The one-process store (gateway/store/memory.py, MemoryShared) stays bounded under a flood."""
 
 from __future__ import annotations
 
 import pytest
 
-from gateway.shared.store.memory import MemoryShared
+from gateway.store.memory import MemoryShared
 
 pytestmark = pytest.mark.anyio
 
@@ -37,7 +37,7 @@ async def test_sessions_in_one_process_expire_stay_bounded_and_never_wait_on_the
     trip through the event loop) on each read; the one-process session store is MemoryShared."""
     import asyncio
 
-    from gateway.shared.store.memory import ProcessStore
+    from gateway.store.memory import ProcessStore
 
     now = [1000.0]
     memory = MemoryShared(clock=lambda: now[0], max_entries=300)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.operations.observability import REDACTED, redact
+from gateway.monitoring.observability import REDACTED, redact
 
 
 def test_secret_fields_are_redacted_at_any_depth() -> None:
@@ -28,7 +28,7 @@ def test_secret_fields_are_redacted_at_any_depth() -> None:
 def test_the_access_line_passes_on_its_own_keys_and_is_redacted_on_any_other() -> None:
     """The access chain checks its fixed keys once; a key added to the line later (a header,
     a token) is still redacted, since the line is then walked in full."""
-    from gateway.operations.observability import ACCESS_KEYS, redact_access
+    from gateway.monitoring.observability import ACCESS_KEYS, redact_access
 
     line = dict.fromkeys(ACCESS_KEYS, "x")
     assert redact_access(None, "info", dict(line)) == line
@@ -50,7 +50,7 @@ def test_every_logger_writes_one_format_redacted_with_tracebacks(capfd: object) 
     import structlog
 
     from gateway.config.settings import Settings
-    from gateway.operations.observability import configure_logging
+    from gateway.monitoring.observability import configure_logging
 
     configure_logging(Settings(log_format="json", secret_key="x"))
     structlog.contextvars.bind_contextvars(request_id="req-42")

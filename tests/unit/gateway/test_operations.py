@@ -19,7 +19,8 @@ from contracts.catalogue import retries_of
 from gateway.app import admin_app, create_app
 from gateway.config import skins
 from gateway.config.live import LiveConfig
-from gateway.upstream.resilience import Breaker, BreakerConfig, may_retry, parse_timings
+from gateway.config.timings import BreakerConfig, parse_timings
+from gateway.upstream.resilience import Breaker, may_retry
 from tests.support.browser import AsyncBrowser
 from tests.support.gateway import ONE_SKIN, UPSTREAM, browser_on, gateway_app
 from tests.support.gateway import test_settings as settings_for_tests

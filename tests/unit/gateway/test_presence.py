@@ -11,10 +11,10 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
-from gateway.config.settings import SharedRedis
-from gateway.shared import keys
 from gateway.shared.presence import Presence
-from gateway.shared.store.redis import connect
+from gateway.store import keys
+from gateway.store.address import SharedRedis
+from gateway.store.redis import connect
 from tests.support.cluster import RedisServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]

@@ -17,8 +17,8 @@ import pytest
 import respx
 
 from contracts.catalogue import ROUTES, SECRET_ANSWERS
-from gateway.config.settings import SharedRedis
 from gateway.http import compression, stored
+from gateway.store.address import SharedRedis
 from gateway.upstream.transport import MAX_BODY
 from tests.support.browser import AsyncBrowser
 from tests.support.cluster import RedisServer

@@ -10,8 +10,8 @@ import httpx
 import pytest
 import respx
 
+from gateway.config.timings import parse_timings
 from gateway.pipeline.guard import refused_path
-from gateway.upstream.resilience import parse_timings
 from tests.support.browser import AsyncBrowser
 from tests.support.gateway import browser_on, gateway_app
 

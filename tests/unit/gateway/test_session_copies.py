@@ -1,4 +1,4 @@
-"""This instance's copies of sessions (`gateway.shared.store.copies`) over a real redis-server: a found
+"""This instance's copies of sessions (`gateway.shared.copies`) over a real redis-server: a found
 session is read from Redis once, a change heard while a read was in flight keeps that read's
 answer out of the copies, deafness serves no copy, and the copies are bounded in number, age and
 the key's own TTL."""
@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from gateway.config.settings import SharedRedis
-from gateway.shared.store.copies import SessionCopies
-from gateway.shared.store.redis import FailFast, connect
+from gateway.shared.copies import SessionCopies
+from gateway.store.address import SharedRedis
+from gateway.store.redis import FailFast, connect
 from tests.support.cluster import RedisServer, commands_between
 from tests.support.stack import free_port
 
@@ -181,7 +181,7 @@ async def test_a_copy_never_outlives_the_keys_own_ttl(copies: SessionCopies) -> 
 
 
 async def test_redis_down_is_store_unavailable_fast(tmp_path: Path) -> None:
-    from gateway.shared.store import StoreUnavailable
+    from gateway.store import StoreUnavailable
 
     store = SessionCopies(connect(SharedRedis(url=f"redis://127.0.0.1:{free_port()}/0")), FailFast(), "me")
     store.hearing()

@@ -11,10 +11,11 @@ from redis.asyncio.sentinel import MasterNotFoundError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ReadOnlyError
 
-from gateway.config.settings import Settings, SharedRedis
-from gateway.shared.store import StoreUnavailable
-from gateway.shared.store.redis import FailFast
-from gateway.shared.store.sentinel import Sentinels
+from gateway.config.settings import Settings
+from gateway.store import StoreUnavailable
+from gateway.store.address import SharedRedis
+from gateway.store.redis import FailFast
+from gateway.store.sentinel import Sentinels
 
 SENTINELS = {"REDIS_SENTINELS": "10.0.0.1:26379, [fd00::2]:26380,sentinel-3:26379", "REDIS_SENTINEL_MASTER": "bff"}
 

@@ -8,8 +8,8 @@ import contextlib
 
 import pytest
 
-from gateway.shared.store import StoreUnavailable, settled
-from gateway.shared.store.redis import FailFast
+from gateway.store import StoreUnavailable, settled
+from gateway.store.redis import FailFast
 
 pytestmark = pytest.mark.anyio
 

@@ -3,7 +3,7 @@
 Each route handler says what it needs: `opt={"role": "viewer" | "operator" | "admin"}`, or
 `opt={"public": True}` (the console's page and assets, signing in); one that says neither
 needs `admin`. A caller is a bearer token (one of the operators file's, or `ADMIN_TOKEN`, an
-`admin` token of that name) or a console session (cookie `console`, `gateway.console.signin`);
+`admin` token of that name) or a console session (cookie `console`, `gateway.accounts.signin`);
 a cookie's unsafe request must come from this site and echo its session's CSRF token in
 `X-CSRF-Token`. The caller is put on the scope (`scope["operator"]`) and reaches handlers as
 the dependency `operator`.
@@ -22,8 +22,8 @@ from litestar.exceptions import HTTPException
 from litestar.handlers.base import BaseRouteHandler
 from litestar.types import ExceptionHandlersMap
 
-from gateway.console.audit import Audit, AuditEntry
-from gateway.console.operators import ROLES, OperatorsFile, Role, token_digest
+from gateway.accounts.audit import Audit, AuditEntry
+from gateway.accounts.operators import ROLES, OperatorsFile, Role, token_digest
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.clients import TrustedProxies
 from gateway.http.security import SAFE_METHODS, cross_site

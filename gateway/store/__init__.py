@@ -1,6 +1,8 @@
-"""State the gateway instances share: Redis when `REDIS_URL` is set, process memory otherwise.
+"""The store: where the gateway instances keep what they share, Redis when `REDIS_URL` (or
+`REDIS_SENTINELS`, `address`) is set, process memory otherwise; and every key's name (`keys`).
 
-`Shared` is what the gateway asks of either (`gateway.shared.store.memory`, `gateway.shared.store.redis`).
+`Shared` is what the gateway asks of either (`gateway.store.memory`, `gateway.store.redis`:
+its scripts, the journal of money records made again after a failover, the Sentinel's primary).
 Nothing larger than `MAX_VALUE_BYTES` is ever written (`TooLarge` instead): one oversized
 write would hold Redis past every instance's socket timeout and read as an outage to all.
 """

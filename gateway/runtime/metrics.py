@@ -16,18 +16,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, values
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.mmap_dict import MmapedDict
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from gateway.upstream.resilience import Breaker
-
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 BREAKER_VALUES = {"closed": 0, "half-open": 1, "open": 2}
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+
+class BreakerView(Protocol):
+    """What the metrics read of a breaker (`gateway.upstream.resilience.Breaker`)."""
+
+    @property
+    def skin(self) -> str: ...
+    @property
+    def upstream(self) -> str: ...
+    @property
+    def state(self) -> str: ...
 
 
 class Metrics:
@@ -161,7 +170,7 @@ class Metrics:
             series = self._series[key] = metric.labels(*values)
         return series
 
-    def breaker_changed(self, breaker: Breaker) -> None:
+    def breaker_changed(self, breaker: BreakerView) -> None:
         self.breaker_state.labels(breaker.skin, breaker.upstream).set(BREAKER_VALUES[breaker.state])
         if breaker.state == "open":
             self.breaker_opened.labels(breaker.skin, breaker.upstream).inc()

@@ -21,8 +21,7 @@ import structlog
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from gateway.shared import keys
-from gateway.shared.store import Later, StoreUnavailable, hand_back
+from gateway.store import Later, StoreUnavailable, hand_back, keys
 
 log = structlog.get_logger("gateway.audit")
 

@@ -21,8 +21,8 @@ import structlog
 
 from gateway.config.settings import Settings
 from gateway.http.asgi import RequestContext
-from gateway.operations.metrics import Metrics
-from gateway.operations.series import Series
+from gateway.monitoring.series import Series
+from gateway.runtime.metrics import Metrics
 
 SECRET_KEYS = re.compile(
     r"pass(word)?|session|wsession|cookie|token|secret|authorization|ssn|cbu|cuit|bankaccount|accountnumber|"

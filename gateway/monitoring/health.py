@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gateway.config.live import LiveConfig
-from gateway.operations.lifecycle import Lifecycle
+from gateway.runtime.lifecycle import Lifecycle
 from gateway.shared.session import Sessions
-from gateway.shared.store import Shared, StoreUnavailable
+from gateway.store import Shared, StoreUnavailable
 from gateway.upstream.pools import UpstreamClients
 
 

@@ -3,7 +3,7 @@
 
 Served on its own address (`ADMIN_HOST:ADMIN_PORT`), never on a skin's public host, and only
 when `ADMIN_TOKEN` or `OPERATORS_FILE` is set. Every route goes through the console's guard
-(`gateway.console.roles`): a bearer token or a console session whose role may do what the
+(`gateway.accounts.roles`): a bearer token or a console session whose role may do what the
 route's `opt={"role": ...}` says. Changes go to the audit trail with the caller's name.
 """
 
@@ -19,18 +19,19 @@ from litestar.params import FromPath, JSONBody
 from litestar.types import ASGIApp
 
 from contracts.catalogue import UPSTREAMS
+from gateway.accounts import roles, signin
+from gateway.accounts.audit import Action, Audit, AuditEntry, AuditResult
+from gateway.accounts.roles import Guard, Operator
 from gateway.config.history import Author
 from gateway.config.live import Result
 from gateway.config.skins import Skin
-from gateway.console import changes, history, overview, roles, signin, trail
-from gateway.console.audit import Action, Audit, AuditEntry, AuditResult
+from gateway.console import changes, history, overview, trail
 from gateway.console.changes import API_REASON
 from gateway.console.pages import console_pages
-from gateway.console.roles import Guard, Operator
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.errors import EXCEPTION_HANDLERS
-from gateway.operations.metrics import CONTENT_TYPE
 from gateway.parts import Gateway
+from gateway.runtime.metrics import CONTENT_TYPE
 
 
 class UpstreamChange(msgspec.Struct, forbid_unknown_fields=True):

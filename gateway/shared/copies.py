@@ -28,9 +28,9 @@ from datetime import timedelta
 from litestar.stores.base import Store
 from redis.asyncio import Redis
 
-from gateway.shared import keys
 from gateway.shared.dedup import Dedup
-from gateway.shared.store.redis import FailFast
+from gateway.store import keys
+from gateway.store.redis import FailFast
 
 MAX_COPIES = 100_000
 MAX_AGE_S = 60.0

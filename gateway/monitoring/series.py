@@ -1,7 +1,7 @@
 """The figures behind the overview's charts: per skin, for every 10 s of the last hour, requests
 per second, the share of 5xx answers, the p95 latency and the cache hit ratio.
 
-Counted on the front door's access path (`gateway.operations.observability.Access`), beside the
+Counted on the front door's access path (`gateway.monitoring.observability.Access`), beside the
 Prometheus metrics, once per request with a skin: a few integer increments into its step's
 counts, nothing else. Latency goes into a histogram whose buckets grow
 by a quarter from 0.25 ms to 100 s, so that counts from several instances add up and a p95 read
@@ -24,8 +24,7 @@ from typing import Any
 import structlog
 from redis.asyncio import Redis
 
-from gateway.shared import keys
-from gateway.shared.store import StoreUnavailable, answered
+from gateway.store import StoreUnavailable, answered, keys
 
 STEP_S = 10
 STEPS = 360

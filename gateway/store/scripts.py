@@ -6,7 +6,7 @@ instance still listens on its presence channel (`gateway.shared.presence`).
 
 from __future__ import annotations
 
-from gateway.shared import keys
+from gateway.store import keys
 
 # Finishes (or, for '' , abandons: deletes) an idempotency record and gives up its holder's lease
 # and exclusive slot while they are still ours: one round trip.

@@ -25,9 +25,8 @@ import structlog
 from redis.asyncio import Redis
 
 from gateway.config.history import iso
-from gateway.operations.lifecycle import Lifecycle
-from gateway.shared import keys
-from gateway.shared.store import StoreUnavailable, answered
+from gateway.runtime.lifecycle import Lifecycle
+from gateway.store import StoreUnavailable, answered, keys
 from gateway.upstream.resilience import Breaker, Breakers
 
 if TYPE_CHECKING:

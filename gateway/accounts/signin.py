@@ -25,15 +25,14 @@ from litestar.datastructures import Cookie
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
-from gateway.console.audit import Audit, AuditEntry
-from gateway.console.operators import Account, OperatorsFile, Passwords
-from gateway.console.roles import CSRF_COOKIE, SESSION_COOKIE, Operator, Refused, Signed, signed_out
+from gateway.accounts.audit import Audit, AuditEntry
+from gateway.accounts.operators import Account, OperatorsFile, Passwords
+from gateway.accounts.roles import CSRF_COOKIE, SESSION_COOKIE, Operator, Refused, Signed, signed_out
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.clients import TrustedProxies, address_key
 from gateway.http.errors import FieldError, error, invalid
-from gateway.shared import keys
 from gateway.shared.ratelimit import Limit, RateLimitConfig, RateLimiter
-from gateway.shared.store import Shared
+from gateway.store import Shared, keys
 
 SIGN_IN = "sign-in"
 WINDOW_S = 15 * 60

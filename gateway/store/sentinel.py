@@ -4,7 +4,7 @@ redis-py's `SentinelConnectionPool` asks the sentinels for the primary's address
 opens a connection, and a connection to a primary that was demoted (it answers `READONLY`) is
 dropped and raised as a connection error; the store turns that into a 503, and the next
 connection goes to the new primary. Two things are added here: the pool blocks briefly when
-all its connections are busy (like the single-address pool, `gateway.shared.store.redis.connect`),
+all its connections are busy (like the single-address pool, `gateway.store.redis.connect`),
 a connection still open to a former primary is closed when it comes back to the pool instead
 of being handed out again (redis-py's synchronous pool does this; its asyncio one does not), and
 `follow` asks the sentinels twice a second: on a planned failover the old primary stays up and
@@ -24,7 +24,7 @@ from redis.asyncio.connection import AbstractConnection, parse_url
 from redis.asyncio.sentinel import MasterNotFoundError, Sentinel, SentinelConnectionPool
 from redis.exceptions import RedisError
 
-from gateway.config.settings import SharedRedis
+from gateway.store.address import SharedRedis
 
 log = structlog.get_logger("gateway.store")
 
@@ -34,7 +34,7 @@ class FollowingPool(SentinelConnectionPool, BlockingConnectionPool):
 
     on_change: Callable[[], None] | None = None
     """Called once when a connection or `follow` finds another primary named (the store makes
-    its money records' last writes again there: `gateway.shared.store.journal`)."""
+    its money records' last writes again there: `gateway.store.journal`)."""
 
     async def get_master_address(self) -> tuple[str, int]:
         known = self.master_address

@@ -8,8 +8,7 @@ from datetime import timedelta
 
 from litestar.stores.base import Store
 
-from gateway.shared import keys
-from gateway.shared.store import Claim, Lead, checked
+from gateway.store import Claim, Lead, checked, keys
 
 
 class MemoryShared:

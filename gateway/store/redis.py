@@ -3,7 +3,7 @@
 Redis trouble must cost milliseconds, not hang players: calls have short socket timeouts,
 and after a failure the store answers `StoreUnavailable` at once for a second before it
 tries Redis again (so service resumes by itself when Redis returns, or when Sentinel has
-promoted a replica: `gateway.shared.store.sentinel`). A server that answers `READONLY` was demoted:
+promoted a replica: `gateway.store.sentinel`). A server that answers `READONLY` was demoted:
 every connection is dropped, so the next ones find the new primary.
 """
 
@@ -22,11 +22,11 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ReadOnlyError, RedisError
 
-from gateway.config.settings import SharedRedis
-from gateway.operations.lifecycle import Lifecycle
-from gateway.shared.store import Claim, Later, Lead, StoreUnavailable, checked, hand_back
-from gateway.shared.store.journal import Journal
-from gateway.shared.store.scripts import (
+from gateway.runtime.lifecycle import Lifecycle
+from gateway.store import Claim, Later, Lead, StoreUnavailable, checked, hand_back
+from gateway.store.address import SharedRedis
+from gateway.store.journal import Journal
+from gateway.store.scripts import (
     CLAIM,
     GIVE_BACK,
     HIT,
@@ -38,7 +38,7 @@ from gateway.shared.store.scripts import (
     SET_AND_RELEASE,
     SWAP,
 )
-from gateway.shared.store.sentinel import primary
+from gateway.store.sentinel import primary
 
 T = TypeVar("T")
 RETRY_AFTER_S = 1.0

@@ -1,17 +1,16 @@
 """What one call to the platform came to: its answer (the headers a browser may see), or why
 there was none, and the session as the call left it. One type, kept as it is in flights shared
-between instances, idempotency records and cached copies.
+between instances, idempotency records and cached copies; the upstream caller makes it
+(`gateway.upstream.caller`, where the transport's exceptions become a `Failure`).
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-import httpx
 import msgspec
 
 from gateway.shared.session import Session
-from gateway.upstream.transport import StaleConnection
 
 Failure = Literal["unreachable", "stale", "timeout", "broken", "open", "lost"]
 """Why the platform gave no answer: `unreachable` (no connection: never sent), `stale` (a kept-
@@ -20,17 +19,6 @@ failed or spoke nonsense), `open` (the breaker is open: never sent), `lost` (the
 made the call went away: nobody here knows what the platform did)."""
 UNSENT: frozenset[str] = frozenset({"unreachable", "open"})
 """Failures that prove the platform never saw the call (an idempotency key may be used again)."""
-
-
-def failure_of(exc: BaseException) -> Failure:
-    """The one place the transport's exceptions become failures."""
-    if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)):
-        return "unreachable"
-    if isinstance(exc, StaleConnection):
-        return "stale"
-    if isinstance(exc, (httpx.TimeoutException, TimeoutError)):
-        return "timeout"
-    return "broken"
 
 
 class Outcome(msgspec.Struct, array_like=True):
