@@ -1,11 +1,11 @@
 // Prints the gzip size of the JS a first visit loads before any lazy route: the entry
 // chunk of index.html plus its static imports (recursively; dynamic imports are lazy).
-// Usage: node scripts/bundle-size.mjs [budget in kB, default 173]; exits 1 over budget.
+// Usage: node scripts/bundle-size.mjs [budget in kB, default 170]; exits 1 over budget.
 import { readFile } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
 
 const dist = new URL("../dist/", import.meta.url);
-const budgetKb = Number(process.argv[2] ?? 173);
+const budgetKb = Number(process.argv[2] ?? 170);
 if (!Number.isFinite(budgetKb) || budgetKb <= 0) {
   console.error(`budget must be a positive number of kB, got ${process.argv[2]}`);
   process.exit(2);
