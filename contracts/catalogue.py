@@ -170,18 +170,18 @@ _LAUNCHES = (
     "mPlayGameURL",
 )
 """A launch token, or a URL holding one, beside the game the request named."""
-SECRET_ANSWERS = frozenset({*_SECRET_ACCOUNTS, *_LAUNCHES, "sportsAuth", "buy", "Mbuy"})
-"""Routes whose answers carry a secret (a launch token or a URL holding one, a session id, the
-payment form's fields) beside something the request named: never compressed (BREACH, issue 30;
-`Route.secret_answer`). The gateway's own `/bff/session` and `/bff/session/adopt` are never
-compressed either (they set cookies)."""
+SECRET_ANSWER_NAMES = frozenset({*_SECRET_ACCOUNTS, *_LAUNCHES, "sportsAuth", "buy", "Mbuy"})
+"""The platform's routes whose answers carry a secret (a launch token or a URL holding one, a
+session id, the payment form's fields) beside something the request named: never compressed
+(BREACH; `Route.secret_answer`, which a new route may also set in its own entry). The gateway's
+own `/bff/session` and `/bff/session/adopt` are never compressed either (they set cookies)."""
 
 
 def _route(method: Method, name: str, path: str, policy: RouteClass, auth: bool, **kw: Any) -> Route:
     """A route with its class's facts, overridden by any given here."""
     facts = dict(CLASS_FACTS[policy])
     facts["retries"] = retries_of(policy, method)
-    facts["secret_answer"] = name in SECRET_ANSWERS
+    facts["secret_answer"] = name in SECRET_ANSWER_NAMES
     if kw.get("multipart"):
         facts["body"] = "upload"
     upstream = PREFIXES["/" + path.split("/")[1] + "/"]
@@ -574,6 +574,8 @@ ROUTES: tuple[Route, ...] = (
 )
 
 ROUTES_BY_NAME: Mapping[str, Route] = {route.name: route for route in ROUTES}
+SECRET_ANSWERS = frozenset(route.name for route in ROUTES if route.secret_answer)
+"""Every route whose answer is never compressed: those named above and any whose entry says so."""
 PROFILE = ROUTES_BY_NAME["getProfile"]
 """What the gateway asks to confirm a session id it is handed (`/bff/session/adopt`)."""
 PAYMENT_REDIRECT = ROUTES_BY_NAME["paymentRedirect"]

@@ -16,7 +16,7 @@ import httpx
 import pytest
 import respx
 
-from contracts.catalogue import ROUTES, SECRET_ANSWERS
+from contracts.catalogue import ROUTES, SECRET_ANSWER_NAMES, SECRET_ANSWERS
 from gateway.http import compression, stored
 from gateway.store.address import SharedRedis
 from gateway.upstream.transport import MAX_BODY
@@ -300,7 +300,10 @@ async def test_an_answer_setting_a_cookie_is_never_compressed(visitor: AsyncBrow
 
 
 def test_every_secret_answer_is_a_catalogue_fact() -> None:
+    names = {route.name for route in ROUTES}
+    assert SECRET_ANSWER_NAMES - names == set(), "a secret answer names a route that does not exist"
     assert {route.name for route in ROUTES if route.secret_answer} == SECRET_ANSWERS
+    assert SECRET_ANSWER_NAMES <= SECRET_ANSWERS
     assert {"login", "register", "logout", "sportsAuth", "buy", "Mbuy", "genericLaunch"} <= SECRET_ANSWERS
 
 
