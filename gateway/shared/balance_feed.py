@@ -119,8 +119,8 @@ class BalanceFeed:
         self.streams = 0
         self.per_session: Counter[str] = Counter()
         self.draining = False
-        self._seen: dict[tuple[str, str], str] = {}
-        """The last balance a proxied read showed, by player: an unchanged one is not stored again."""
+        self._seen: dict[tuple[str, str], tuple[int | None, str]] = {}
+        """Per player, the hash of the last balance answer read here (None: heard since) and its value."""
         self.bus = bus_of(self)
 
     # --- streams -----------------------------------------------------------------------------
@@ -206,7 +206,7 @@ class BalanceFeed:
             event_id, _, value = rest.partition("\n")
             player.last = (event_id, value)
             if (skin_id, login) in self._seen:  # a later read of the value before this one is new again
-                self._seen[(skin_id, login)] = value
+                self._seen[(skin_id, login)] = (None, value)
             for tab in list(player.tabs):
                 tab.offer(Event("balance", event_id, value))
         elif kind == "p":
@@ -230,18 +230,22 @@ class BalanceFeed:
         if not session.data.logged_in:
             reason: SessionEnd = LOGGED_OUT if route.session == "ends" else EXPIRED
             self.later(self.session_ended(skin_id, login, before, reason))
+        elif route is BALANCE and outcome.status == 200:  # before the set: the read polled most
+            self._balance_read(skin_id, login.lower(), outcome.body)
         elif route in MONEY_CALLS and outcome.status == 200 and _succeeded(outcome.body):
             self.later(self._publish(skin_id, login, "p"))
-        elif route is BALANCE and outcome.status == 200:
-            value = _balance(outcome.body)
-            player = (skin_id, login.lower())
-            # Only a value this process has not seen for the player goes to Redis: a read that
-            # repeats the last one costs the store nothing (a logged-in read sends Redis nothing).
-            if value is not None and self._seen.get(player) != value:
-                if len(self._seen) >= SEEN_MAX:
-                    self._seen.clear()
-                self._seen[player] = value
-                self.later(self._quietly(self.bus.store(skin_id, login.lower(), value)))
+
+    def _balance_read(self, skin_id: str, login: str, body: bytes) -> None:
+        """Only a value this process has not seen for the player goes to Redis (a logged-in read sends
+        Redis nothing); an answer the same to the byte as the last one read is not even parsed."""
+        player, digest, last = (skin_id, login), hash(body), self._seen.get((skin_id, login))
+        if (last is not None and last[0] == digest) or (value := _balance(body)) is None:
+            return
+        if len(self._seen) >= SEEN_MAX:
+            self._seen.clear()
+        self._seen[player] = (digest, value)
+        if last is None or last[1] != value:
+            self.later(self._quietly(self.bus.store(skin_id, login, value)))
 
     async def session_ended(self, skin_id: str, login: str, session_id: str, reason: SessionEnd) -> None:
         await self._publish(skin_id, login, f"e\n{tag_of(session_id)}\n{reason}")
