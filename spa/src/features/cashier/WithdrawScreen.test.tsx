@@ -123,6 +123,7 @@ describe("WithdrawScreen, open requests", () => {
     const subscription = fetchMock.store.dispatch(bankAccounts.endpoints.bankAccountsProbe.initiate());
     const loads = () => fetchMock.mock.calls.filter(([r]) => new URL((r as Request).url).pathname === "/api/cashier/getBankAccounts").length;
     await waitFor(() => expect(loads()).toBe(1));
+    expect(await screen.findByText("Pendiente")).toBeInTheDocument(); // the platform's "Pending", in Spanish
     fireEvent.click(await screen.findByTestId("withdraw-cancel"));
     await waitFor(() => expect(loads()).toBe(2));
     subscription.unsubscribe();

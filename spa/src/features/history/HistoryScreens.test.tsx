@@ -21,15 +21,35 @@ async function bodyOf(fetchMock: ReturnType<typeof stubBff>, path: string): Prom
 }
 
 describe("TransactionHistoryScreen", () => {
-  it("shows the last week on arrival, Locked as Failed, five rows a page", async () => {
+  it("shows the last week on arrival, Locked as Failed (in the player's language), five rows a page", async () => {
     stubBff({ "/bff/config": skinConfig, "/bff/session": player, "/api/history/transactionCheck": { success: true, deposits, cashouts: [] } });
     renderWithProviders(<TransactionHistoryScreen />);
     const table = await screen.findByTestId("history-deposits-table");
     expect(within(table).getAllByRole("row")).toHaveLength(6);
-    expect(within(table).getByText("Failed")).toBeInTheDocument();
+    expect(within(table).getByText(i18n.t("common:statuses.Failed"))).toBeInTheDocument();
+    expect(within(table).getAllByText("Aprobado")).toHaveLength(4);
     expect(screen.queryByTestId("history-cashouts-table")).toBeNull();
     fireEvent.change(screen.getByLabelText(i18n.t("history:pager.size")), { target: { value: "15" } });
     expect(within(table).getAllByRole("row")).toHaveLength(8);
+  });
+
+  it("says each cashout's status in the player's language, and one it does not know as sent", async () => {
+    const cashouts = ["Paid", "Cancelled", "Reversed"].map((status, n) => ({
+      createdOn: `2026-11-2${n}T10:00:00Z`,
+      amount: 500,
+      cancelledAmount: 0,
+      paidAmount: 0,
+      status,
+      cashoutId: `C${n}`,
+    }));
+    stubBff({ "/bff/config": skinConfig, "/bff/session": player, "/api/history/transactionCheck": { success: true, deposits: [], cashouts } });
+    renderWithProviders(<TransactionHistoryScreen />);
+    const table = await screen.findByTestId("history-cashouts-table");
+    const statuses = within(table)
+      .getAllByRole("row")
+      .slice(1)
+      .map((row) => within(row).getAllByRole("cell").at(-1)?.textContent);
+    expect(statuses.sort()).toEqual(["Cancelado", "Pagado", "Reversed"]);
   });
 
   it("says so when nothing happened in the period", async () => {

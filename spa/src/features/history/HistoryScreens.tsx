@@ -18,6 +18,7 @@ import { useLazyGameHistoryQuery, useLazyRemoteGamesHistoryQuery, useLazyTransac
 import { PagedTable } from "./PagedTable";
 import { RangeForm } from "./RangeForm";
 import { useLocale } from "../../i18n/useLocale";
+import { useStatusText } from "../../i18n/useStatusText";
 import { localDateTime } from "../../utils/dates";
 import { formatMoney } from "../../utils/money";
 import "../../styles/history.css";
@@ -48,6 +49,7 @@ function useShowOnArrival(currency: string, show: () => void): void {
 export function TransactionHistoryScreen() {
   const { t } = useTranslation("history");
   const locale = useLocale();
+  const statusText = useStatusText();
   const money = useMoney();
   const currency = useCurrency();
   const id = useId();
@@ -127,7 +129,7 @@ export function TransactionHistoryScreen() {
             { header: t("columns.date"), cell: (row) => localDateTime(row.startDate, locale) },
             { header: t("columns.amount"), cell: (row) => money(row.cashAmount), numeric: true, lead: 2 },
             { header: t("columns.bonus"), cell: (row) => money(row.bonus), numeric: true },
-            { header: t("columns.status"), cell: (row) => depositStatus(row.status), lead: 1 },
+            { header: t("columns.status"), cell: (row) => statusText(depositStatus(row.status)), lead: 1 },
           ]}
         />
       )}
@@ -143,7 +145,7 @@ export function TransactionHistoryScreen() {
             { header: t("columns.amount"), cell: (row) => money(row.amount), numeric: true, lead: 2 },
             { header: t("columns.cancelled"), cell: (row) => money(row.cancelledAmount), numeric: true },
             { header: t("columns.paid"), cell: (row) => money(row.paidAmount), numeric: true },
-            { header: t("columns.status"), cell: (row) => row.status, lead: 1 },
+            { header: t("columns.status"), cell: (row) => statusText(row.status), lead: 1 },
           ]}
         />
       )}

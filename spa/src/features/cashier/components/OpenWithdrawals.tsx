@@ -4,6 +4,7 @@ import { SESSION_EXPIRED } from "../../../api/errors";
 import { useExclusiveCall } from "../../../api/useExclusiveCall";
 import { useFormMessage } from "../../../forms/useForm";
 import { useLocale } from "../../../i18n/useLocale";
+import { useStatusText } from "../../../i18n/useStatusText";
 import { useGetConfigQuery } from "../../../lib/config/configApi";
 import { useAppDispatch } from "../../../lib/store/hooks";
 import { showNotice } from "../../../lib/store/uiSlice";
@@ -15,6 +16,7 @@ import { useCancelWithdrawalMutation, useGetOpenWithdrawalsQuery } from "../cash
 export function OpenWithdrawals() {
   const { t } = useTranslation("cashier");
   const locale = useLocale();
+  const statusText = useStatusText();
   const dispatch = useAppDispatch();
   const tf = useFormMessage();
   const symbol = useGetConfigQuery().data?.skin.currencySymbol ?? "";
@@ -61,7 +63,7 @@ export function OpenWithdrawals() {
                     {formatMoney(row.amount, symbol)}
                   </td>
                   <td className="cell--lead1" data-label={t("open.status")}>
-                    {row.status}
+                    {statusText(row.status)}
                   </td>
                   <td>
                     <button type="button" className="link-button" disabled={call.busy} onClick={() => void drop(row.refTxnID)} data-testid="withdraw-cancel">
