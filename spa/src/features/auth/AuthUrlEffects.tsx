@@ -8,6 +8,7 @@ import { useGetConfigQuery } from "../../lib/config/configApi";
 import { useSession } from "../../lib/session/useSession";
 import { useAdoptSessionMutation, useAffiliateHitMutation, useVerifyAccountMutation } from "./authApi";
 import { referralFromUrl, rememberReferral } from "./referral";
+import { URL_KEYS } from "./urlAsks";
 
 /** Timings: the registration popup and the e-mail verification wait 1 s after load. */
 export const REGISTER_POPUP_DELAY_MS = 1000;
@@ -32,11 +33,11 @@ export function AuthUrlEffects() {
   // A session id must never stay in the address bar: take it out first, then adopt it.
   useEffect(() => {
     const params = new URLSearchParams(location.search);
-    const sid = params.get("sid") ?? params.get("wsession");
+    const sid = params.get(URL_KEYS.session) ?? params.get(URL_KEYS.walletSession);
     if (!sid || handled.current.has("sid")) return;
     handled.current.add("sid");
-    params.delete("sid");
-    params.delete("wsession");
+    params.delete(URL_KEYS.session);
+    params.delete(URL_KEYS.walletSession);
     const query = params.toString();
     window.history.replaceState(window.history.state, "", `${location.pathname}${query ? `?${query}` : ""}${location.hash}`);
     void adopt({ sid });
@@ -63,7 +64,7 @@ export function AuthUrlEffects() {
   }, [location, known, loggedIn, dispatch]);
 
   useEffect(() => {
-    const token = new URLSearchParams(location.search).get("token");
+    const token = new URLSearchParams(location.search).get(URL_KEYS.verification);
     if (!token || !config || handled.current.has("token")) return;
     handled.current.add("token");
     const timer = setTimeout(() => {

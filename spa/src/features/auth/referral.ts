@@ -1,3 +1,5 @@
+import { URL_KEYS } from "./urlAsks";
+
 /** Sign-up attribution from a /register?ID=&type=&click_id= link, and its browser storage keys. */
 export const AGENT_KEY = "agentCid";
 export const AFFILIATE_KEY = "affCid";
@@ -20,10 +22,10 @@ export interface Referral {
 /** The referral a /register URL carries, or null. */
 export function referralFromUrl(search: string): Referral | null {
   const params = new URLSearchParams(search);
-  const id = params.get("ID")?.trim();
-  const type = params.get("type")?.trim().toLowerCase();
+  const id = params.get(URL_KEYS.referralId)?.trim();
+  const type = params.get(URL_KEYS.referralType)?.trim().toLowerCase();
   if (!id || (type !== "agent" && type !== "affiliate")) return null;
-  return { id, type, clickId: params.get("click_id")?.trim() || null };
+  return { id, type, clickId: params.get(URL_KEYS.clickId)?.trim() || null };
 }
 
 export function rememberReferral(referral: Referral, storage: Storage = localStorage): void {
