@@ -16,8 +16,10 @@ from collections.abc import Awaitable, Callable, Hashable, Mapping
 import msgspec
 
 from contracts.base import SESSION_EXPIRED
+from contracts.conformance import media_breach
 from gateway.http.asgi import BodyTooLarge, Outgoing
-from gateway.http.errors import error, in_progress, no_answer, rate_limited
+from gateway.http.errors import FieldError, error, in_progress, invalid, no_answer, rate_limited
+from gateway.http.uploads import FILE_FIELD, inspected
 from gateway.pipeline.caching import ContentPlan
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flights
@@ -81,8 +83,9 @@ class Plan:
         return self.calls.build(x.incoming, x.ctx, skin, route, x.session, x.params, x.body, x.upload)
 
     async def streamed(self, x: Exchange) -> Outgoing:
-        """Binary answers (captcha) and uploads pass through without being held; one exclusive
-        upload per session and route at once."""
+        """Binary answers (captcha, media) and uploads pass through without being held; one
+        exclusive upload per session and route at once. An upload's file is checked first
+        (`gateway.http.uploads`), and an answer of a type its route may not have never passes."""
         skin, route = x.site()
         slot = (skin.id, x.session.id, route.name) if route.exclusive else None
         if slot is not None and slot in self._streaming:
@@ -90,7 +93,14 @@ class Plan:
         if slot is not None:
             self._streaming.add(slot)
         try:
-            answer, jar_changed = await self.caller.stream(self.build(x))
+            if x.upload is not None and route.upload_types:
+                x.upload, refused = await inspected(
+                    x.upload, x.incoming.headers.get("content-type"), route.upload_types
+                )
+                if refused is not None:
+                    return invalid(x.ctx, [FieldError(FILE_FIELD, refused.code, refused.message)], refused.message)
+            call = self.build(x)
+            answer, jar_changed = await self.caller.stream(call)
         except BodyTooLarge:
             return error(413, "TOO_LARGE", "Request body too large", x.ctx)
         finally:
@@ -101,5 +111,8 @@ class Plan:
         if answer.status >= 500 and answer.status != 501:
             await answer.aclose()
             return no_answer(Outcome(answer.status, {}, b""), route.exclusive, x.ctx)
+        if answer.status < 300 and (why := media_breach(route, answer.header("content-type"))) is not None:
+            await answer.aclose()
+            return no_answer(self.caller.broke(call, why), route.exclusive, x.ctx)
         await self.observe.after_stream(x, jar_changed)
         return passed_through(answer)
