@@ -163,7 +163,7 @@ def shown_in_every_tab(pages: list[Page], balance: str, since: float) -> None:
         expect(page.get_by_test_id("balance-cash")).to_have_text(balance, timeout=left_ms)
 
 
-def deposit(page: Page, site: str) -> float:
+def deposit(page: Page, site: str, profile: str) -> float:
     """500 by PhonePe (method 328): the provider's page opens in a new window. When it was asked."""
     page.goto(site + "/deposit")
     page.get_by_test_id("deposit-method-328").click()
@@ -175,7 +175,8 @@ def deposit(page: Page, site: str) -> float:
     asked = time.monotonic()
     payment = opened.value
     payment.wait_for_url(re.compile(r"/_sandbox/pay/"), timeout=10_000)
-    expect(payment.locator("body")).not_to_be_empty()
+    expect(payment.locator(".amount")).to_contain_text("500")  # the provider's page, for this deposit
+    payment.screenshot(path=artifact(profile, "provider_page"))
     return asked
 
 
@@ -212,7 +213,7 @@ def test_the_cashier_journey_and_the_balance_in_every_tab_hold_behind_nginx(
     pages = logged_in_tabs(context, site)
     shown_in_every_tab(pages, "Bs. 5.000,00", time.monotonic())
 
-    shown_in_every_tab(pages, "Bs. 5.500,00", deposit(pages[0], site))
+    shown_in_every_tab(pages, "Bs. 5.500,00", deposit(pages[0], site, profile))
     pages[0].screenshot(path=artifact(profile, "deposit"))
     shown_in_every_tab(pages, "Bs. 2.000,00", withdraw(pages[0], site))
     shown_in_every_tab(pages, "Bs. 5.500,00", cancel_withdrawal(pages[0]))
