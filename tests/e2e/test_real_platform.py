@@ -25,7 +25,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.e2e.conftest import ARTIFACTS, SPA_DIST
+from tests.e2e.conftest import ARTIFACTS, SPA_DIST, Site
 from tests.support.browser import Browser as Player
 from tests.support.cluster import Process
 from tests.support.nginx import Nginx, ServerCertificate, require_nginx, start_nginx
@@ -142,13 +142,9 @@ def context(browser: Browser, browser_context_args: dict[str, Any], control: htt
 
 def logged_in_tabs(context: BrowserContext, site: str) -> list[Page]:
     """demo1 logged in in the first tab; a second tab of the same session beside it."""
-    first = context.new_page()
-    first.goto(site + "/home")
-    first.get_by_test_id("header-login").click()
-    popup = first.get_by_test_id("auth-popup")
-    popup.locator("input[name=login]").fill("demo1")
-    popup.locator("input[name=password]").fill("demo123")
-    popup.get_by_test_id("login-submit").click()
+    tab = Site(site, context.new_page())
+    first = tab.open("/home")
+    tab.log_in()
     expect(first.get_by_test_id("profile-name")).to_have_text("demo1")
     second = context.new_page()
     second.goto(site + "/home")
@@ -158,9 +154,10 @@ def logged_in_tabs(context: BrowserContext, site: str) -> list[Page]:
 def shown_in_every_tab(pages: list[Page], balance: str, since: float) -> None:
     """Every tab's header shows `balance` within `SHOWN_WITHIN_S` of `since` (the money call)."""
     deadline = since + SHOWN_WITHIN_S
-    for page in pages:
+    for n, page in enumerate(pages, 1):
         left_ms = max(50.0, (deadline - time.monotonic()) * 1000)
-        expect(page.get_by_test_id("balance-cash")).to_have_text(balance, timeout=left_ms)
+        header = expect(page.get_by_test_id("balance-cash"), f"tab {n} shows {balance} within {SHOWN_WITHIN_S:g} s")
+        header.to_have_text(balance, timeout=left_ms)
 
 
 def deposit(page: Page, site: str, profile: str) -> float:
@@ -174,7 +171,7 @@ def deposit(page: Page, site: str, profile: str) -> float:
         form.get_by_test_id("deposit-submit").click()
     asked = time.monotonic()
     payment = opened.value
-    payment.wait_for_url(re.compile(r"/_sandbox/pay/"), timeout=10_000)
+    expect(payment).to_have_url(re.compile(r"/_sandbox/pay/"), timeout=10_000)  # not left on /bff/pay
     expect(payment.locator(".amount")).to_contain_text("500")  # the provider's page, for this deposit
     payment.screenshot(path=artifact(profile, "provider_page"))
     return asked
