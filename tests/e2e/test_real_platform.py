@@ -226,8 +226,11 @@ def test_the_cashier_journey_and_the_balance_in_every_tab_hold_behind_nginx(
 
 def went_through(front: Nginx) -> None:
     """What the journey met at nginx: compressed answers, connections closed every 3 requests,
-    and the balancer's cookie, changing, sent back on the player's calls."""
+    the upstream's host name in every TLS hello, and the balancer's cookie, changing, sent back on the
+    player's calls."""
     seen = front.requests()
+    if front.url.startswith("https:"):
+        assert {r["sni"] for r in seen} == {"localhost"}, "SNI by the upstream's host name"
     assert any(r["uri"] == "/api/player/logout" and r["status"] == "200" for r in seen), "logout reached the platform"
     assert any(r["uri"] == "/api/cashier/balance" and r["encoding"] == "gzip" for r in seen), "balances came gzipped"
     assert max(int(r["request"]) for r in seen) <= 3 and len({r["connection"] for r in seen}) > 3

@@ -103,9 +103,10 @@ class Nginx:
 LOG_FORMAT = (
     '{"uri":"$request_uri","status":"$status","connection":"$connection","request":"$connection_requests",'
     '"encoding":"$sent_http_content_encoding","sticky":"$cookie_' + STICKY_COOKIE + '",'
-    '"setSticky":"$sticky_value","player":"$player","requestId":"$http_x_request_id"}'
+    '"setSticky":"$sticky_value","player":"$player","requestId":"$http_x_request_id","sni":"$ssl_server_name"}'
 )
-"""`player`: whether the call carried a platform session (`wsession`), never the id itself."""
+"""`player`: whether the call carried a platform session (`wsession`), never the id itself; `sni`:
+the name the client asked for in its TLS hello (empty over plain http)."""
 
 
 def configuration(prefix: Path, port: int, upstream: str, tls: tuple[Path, Path] | None) -> str:
