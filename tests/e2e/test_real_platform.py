@@ -222,6 +222,8 @@ def test_the_cashier_journey_and_the_balance_in_every_tab_hold_behind_nginx(
     expect(pages[0].get_by_test_id("notice-popup")).to_be_visible(timeout=5000)  # the session ended everywhere
     pages[0].screenshot(path=artifact(profile, "logged_out"))
     went_through(front)
+    log = platform.gateway.log.read_text()
+    assert '"status":50' not in log, "no call failed behind nginx (its keep-alive closes included)"
 
 
 def went_through(front: Nginx) -> None:
