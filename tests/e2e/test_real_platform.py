@@ -107,7 +107,9 @@ def start_gateway(workdir: Path, skins: str, ca_file: Path) -> Process:
     return gateway
 
 
-@pytest.fixture(scope="module")
+# Session-scoped though only this module uses it: pytest runs the browser-parametrized tests
+# apart from the others, and a module fixture would start everything twice (15 s on this machine).
+@pytest.fixture(scope="session")
 def platform(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealPlatform]:
     require_nginx()
     workdir = tmp_path_factory.mktemp("real-platform")
