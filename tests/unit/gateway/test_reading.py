@@ -179,3 +179,37 @@ async def test_unknown_fields_are_ignored_and_reach_the_browser(visitor: AsyncBr
     await visitor.login()
     answer = await visitor.post("/api/cashier/balance")
     assert answer.status_code == 200 and answer.json() == extra
+
+
+async def test_a_balancers_sticky_cookie_is_kept_per_session_and_follows_its_changes(upstream: respx.Router) -> None:
+    """A load balancer pins each player session to a backend with its cookie, and may move it
+    (a backend drained): each session sends back its own, the newest, and never the browser."""
+    sticky = iter(["AWSALB=node-a; Path=/", "AWSALB=node-b; Path=/", "AWSALB=node-c; Path=/"])
+    sent: list[tuple[str | None, str]] = []
+
+    def login(request: httpx.Request) -> httpx.Response:
+        sid = f"UPSTREAM-SID-{len(sent)}"
+        sent.append((request.headers.get("cookie"), "login"))
+        body = {"success": True, "sessionId": sid}
+        return httpx.Response(200, json=body, headers={"set-cookie": next(sticky)})
+
+    def balance(request: httpx.Request) -> httpx.Response:
+        sent.append((request.headers.get("cookie"), request.headers["wsession"]))
+        moved = {"set-cookie": next(sticky)} if len(sent) == 3 else {}
+        return httpx.Response(200, json=WALLETS, headers=moved)
+
+    upstream.post("/api/player/login").mock(side_effect=login)
+    upstream.post("/api/cashier/balance").mock(side_effect=balance)
+    app = gateway_app(upstream)
+    async with browser_on(app) as one, browser_on(app) as two:
+        for player in (one, two):
+            await player.start()
+            await player.login()
+        reads = [await one.post("/api/cashier/balance") for _ in range(2)] + [await two.post("/api/cashier/balance")]
+    assert [r.status_code for r in reads] == [200, 200, 200]
+    assert sent[2:] == [
+        ("AWSALB=node-a", "UPSTREAM-SID-0"),
+        ("AWSALB=node-c", "UPSTREAM-SID-0"),
+        ("AWSALB=node-b", "UPSTREAM-SID-1"),
+    ]
+    assert all("AWSALB" not in str(r.headers) for r in reads), "the balancer's cookie never reaches the browser"
