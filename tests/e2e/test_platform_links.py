@@ -9,6 +9,7 @@ content)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -156,6 +157,7 @@ class Visit:
 
     def __init__(self, browser: Browser, stack: Stack, width: int) -> None:
         self.base = stack.url
+        self.sandbox = stack.sandbox_url
         self.context: BrowserContext = browser.new_context(
             viewport={"width": width, "height": 900}, locale="es-AR", reduced_motion="reduce"
         )
@@ -293,6 +295,17 @@ def test_a_players_menus_keep_their_paths_when_the_cms_sends_hostile_links(deskt
     expect(sports).to_have_attribute("href", f"{ALLOWED}/book")
     expect(sports).to_have_attribute("rel", "noopener noreferrer")
     page.screenshot(path=str(ARTIFACTS / "links_player_menu_1366.png"))
+    page.keyboard.press("Escape")
+    tile = page.get_by_test_id("games-row-rubyplay").get_by_test_id("game-card").first
+    expect(tile).to_contain_text(MARKUP)
+    tile.click()  # the game opens on the frame host, its name as text in the frame too
+    frame = page.get_by_test_id("game-frame")
+    expect(frame.locator("iframe")).to_have_attribute(
+        "src", re.compile("^" + re.escape(desktop.sandbox) + "/_sandbox/game/")
+    )
+    expect(page.frame_locator("[data-testid=game-frame] iframe").locator("h1")).to_have_text(MARKUP)
+    assert page.frames[-1].evaluate("window.__pwned") is None
+    page.get_by_test_id("game-frame-close").click()
     page.get_by_test_id("nav-poker").click()
     expect(page).to_have_url(desktop.base + "/poker")
     expect(page.get_by_test_id("poker-banners")).to_be_visible()
