@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { NavLink } from "react-router";
 
+import { ExternalLink } from "./ExternalLink";
 import { useSameUrlReload } from "./SiteLink";
 
 import { flowOf } from "../lib/access/screenAccess";
@@ -25,9 +26,9 @@ type ScreenMenuLinkProps = Omit<MenuLinkProps, "to"> & { to: string };
 export function MenuLink({ to, ...props }: MenuLinkProps) {
   if (typeof to !== "string" && to.kind === "external") {
     return (
-      <a href={to.href} className={props.className} data-testid={props.testId} onClick={props.onNavigate} role={props.role} target="_blank" rel="noopener noreferrer">
+      <ExternalLink href={to.href} className={props.className} data-testid={props.testId} onClick={props.onNavigate} role={props.role}>
         {props.children}
-      </a>
+      </ExternalLink>
     );
   }
   const path = typeof to === "string" ? to : to.path;

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 
+import { ExternalLink } from "./ExternalLink";
 import { SiteLink } from "./SiteLink";
 
 import { flowOf } from "../lib/access/screenAccess";
@@ -22,9 +23,9 @@ export function PlatformLink({ to, label, children, className }: PlatformLinkPro
   switch (decision?.kind) {
     case "external":
       return (
-        <a href={decision.href} className={className} aria-label={label} target="_blank" rel="noopener noreferrer">
+        <ExternalLink href={decision.href} className={className} aria-label={label}>
           {children}
-        </a>
+        </ExternalLink>
       );
     case "site": {
       const screen = { path: decision.path, label, children, className };

@@ -1,7 +1,7 @@
 import { routes } from "../../api/routes";
 
 /**
- * Every link the platform sends (the CMS's header links, banners, promotions, FAQ answers) is
+ * Every link the platform sends (the CMS's header links, banners of every kind, promotions) is
  * read here, as the browser will read it: with the WHATWG URL parser against the site's origin,
  * never as a string. The parser is what turns `/\evil.example`, `/<tab>/evil.example` and
  * `\\evil.example` into `http://evil.example/`, so the decision is made on what it gives.
@@ -41,7 +41,7 @@ export interface LinkRule {
 
 // Controls (C0, DEL, C1), format characters (soft hyphen, bidi marks and overrides, zero-width
 // ones, BOM) and every kind of space: browsers strip some before parsing and show none.
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Z}\s]/u;
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Z}]/u;
 const ENCODED_TRICK = /%(2f|5c|[01][0-9a-f]|7f)/i;
 const PLATFORM_PREFIXES = new Set(["bff", ...Object.values(routes).map((route) => route.path.split("/")[1]!.toLowerCase())]);
 
