@@ -224,6 +224,7 @@ def banner_links(page: Page, collection: str) -> dict[str, str | None]:
 
 
 def assert_banners(page: Page, collection: str, *, hostile_shown: bool = True) -> None:
+    expect(page.locator(f"a:has(img[alt='legit-{collection}-0'])")).to_be_attached()  # shown, and linked
     found = banner_links(page, collection)
     legit = {f"legit-{collection}-{n}": href for n, href in enumerate(LEGITIMATE.values())}
     if collection == "eventBanners":
