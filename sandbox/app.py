@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
 
-from sandbox import cashier, content, control, history, launches, players, sports
+from sandbox import cashier, content, control, history, hostile, launches, players, sports
 from sandbox.platform import Registry
 from sandbox.seed import build
 from sandbox.state import PlatformState
@@ -52,7 +52,9 @@ def create_app(settings: SandboxSettings | None = None) -> Litestar:
         route_handlers=[
             *handlers,
             *control.route_handlers(state, settings, new_state),
+            *hostile.route_handlers(state),
             launches.demo_game_page,
+            cashier.payment_page,
         ],
         openapi_config=OpenAPIConfig(title="Casino platform sandbox", version="1", path="/_sandbox/schema"),
         # Document uploads go up to 20 MB and more (uploadFile); Litestar's default is 10 MB.

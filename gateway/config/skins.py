@@ -23,6 +23,8 @@ from contracts.locales import DEFAULT_LOCALE, LOCALES, Locale
 PokerSystem = Literal["android", "windows", "mac"]
 POKER_SYSTEMS: tuple[PokerSystem, ...] = ("android", "windows", "mac")
 HttpUrl = Annotated[str, msgspec.Meta(pattern=r"^https?://[^\s/?#]+(/[^\s?#]*)?$")]
+HttpsOrigin = Annotated[str, msgspec.Meta(pattern=r"^https://[A-Za-z0-9.-]+(:[0-9]{1,5})?/?$")]
+"""`https://host[:port]`, nothing after; an IDN host in its punycode (`xn--`) form."""
 Colour = Annotated[str, msgspec.Meta(pattern=r"^#[0-9a-fA-F]{3,8}$")]
 HostName = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9.-]+$", min_length=1, max_length=253)]
 
@@ -93,6 +95,9 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """Origins the deposit redirect (/bff/pay) may send a player to; nothing else."""
     poker_downloads: dict[PokerSystem, HttpUrl] = {}
     """The operator's poker client installers, offered to logged-in players on /poker."""
+    link_hosts: list[HttpsOrigin] = []
+    """Origins a link from the platform (CMS header links, banners, promotions) may lead to, besides
+    the site itself (the sportsbook, a provider's page); the SPA drops a link to anywhere else."""
     branding: Branding = Branding()
     features: Features = Features()
 
@@ -117,6 +122,7 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
             "features": msgspec.to_builtins(self.features),
             "sportsbookUrl": self.sportsbook_url,
             "pokerDownloads": dict(self.poker_downloads),
+            "linkHosts": [host.rstrip("/").lower() for host in self.link_hosts],
         }
 
 
