@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import gzip
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -27,14 +26,12 @@ from gateway.app import create_app
 from gateway.config.conformity import conformity
 from sandbox.app import SandboxSettings
 from sandbox.app import create_app as create_sandbox
+from tests.support.default_page import nginx_default_page
 from tests.support.gateway import test_settings as gateway_settings
 from tests.support.respx_platform import RespxPlatform
 from tests.support.stack import ROOT, free_port
 
 pytestmark = pytest.mark.anyio
-
-NGINX = "/usr/sbin/nginx"
-DEFAULT_PAGE = Path("/usr/share/nginx/html/index.html")
 
 
 @asynccontextmanager
@@ -61,35 +58,8 @@ async def sandbox() -> AsyncIterator[str]:
 
 @pytest.fixture
 def nginx_default(tmp_path: Path) -> Iterator[str]:
-    """Debian's nginx serving its welcome page for every path: a base URL mistyped onto a web
-    server that is not the platform (a default site, a catch-all that answers 200)."""
-    if not Path(NGINX).exists():
-        pytest.skip("nginx is not installed")
-    html = tmp_path / "html"
-    html.mkdir()
-    shutil.copy(DEFAULT_PAGE, html / "index.html")
-    port = free_port()
-    user = "user root;\n" if os.geteuid() == 0 else ""  # the tmp folder is its owner's alone
-    kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    temp = " ".join(f"{kind}_temp_path {tmp_path}/{kind};" for kind in kinds)
-    (tmp_path / "nginx.conf").write_text(
-        f"{user}worker_processes 1;\nerror_log {tmp_path}/error.log;\npid {tmp_path}/nginx.pid;\nevents {{}}\n"
-        f"http {{ access_log off; {temp} include /etc/nginx/mime.types; gzip on;\n"
-        f"  server {{ listen 127.0.0.1:{port}; root {html}; location / {{ try_files $uri /index.html; }} }} }}\n"
-    )
-    process = subprocess.Popen([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"])
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            httpx.get(url, timeout=1)
-            break
-        except httpx.TransportError:
-            assert process.poll() is None and time.monotonic() < deadline, (tmp_path / "error.log").read_text()
-            time.sleep(0.05)
-    yield url
-    process.terminate()
-    process.wait(10)
+    with nginx_default_page(tmp_path) as url:
+        yield url
 
 
 async def test_the_sandbox_speaks_the_platform_on_every_upstream(sandbox: str) -> None:
@@ -133,7 +103,12 @@ async def test_the_gateways_own_address_is_not_the_platform(tmp_path: Path) -> N
 
 
 def events(selection: dict[str, Any]) -> dict[str, Any]:
-    market: dict[str, Any] = {"_id": "m", "marketType": {"_id": "ML0"}, "startDate": "2026-12-02T09:00:00Z", "homeTeam": "A"}
+    market: dict[str, Any] = {
+        "_id": "m",
+        "marketType": {"_id": "ML0"},
+        "startDate": "2026-12-02T09:00:00Z",
+        "homeTeam": "A",
+    }
     market |= {"awayTeam": "B", "selections": [selection]}
     event = {"_id": "e", "leagueName": "NBA", "sportName": "Basketball", "startEventDate": "2026-12-02T09:00:00Z"}
     return {"totalCount": 1, "events": [{**event, "markets": [market]}]}

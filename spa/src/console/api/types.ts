@@ -126,7 +126,30 @@ export interface Probe {
   tls: { subject: string; issuer: string; notAfter: string; daysLeft: number } | null;
 }
 
-/** changes/preview and rollback/preview. A rollback may probe several URLs (`probes`). */
+/** One documented call of the platform's check of a new base URL. */
+export interface CheckedCall {
+  name: string;
+  path: string;
+  ok: boolean;
+  status: number | null;
+  /** Why it breaks its contract (the gateway's words, naming the place, never a value). */
+  why: string | null;
+  latencyMs: number | null;
+}
+
+/** Whether a new base URL speaks the platform: its documented calls for one skin's upstream. */
+export interface Check {
+  skin: string;
+  upstream: string;
+  url: string;
+  ok: boolean;
+  valid: number;
+  total: number;
+  summary: string;
+  calls: CheckedCall[];
+}
+
+/** changes/preview and rollback/preview. A rollback may probe and check several URLs (`probes`, `checks`). */
 export interface Preview {
   baseVersion: string;
   current: string;
@@ -134,7 +157,14 @@ export interface Preview {
   changes: Change[];
   probe?: Probe | null;
   probes?: Probe[];
+  check?: Check | null;
+  checks?: Check[];
   fileDiffers?: boolean;
+}
+
+/** Apply although a new base URL failed the platform's check: why, kept in the audit trail. */
+export interface Override {
+  reason: string;
 }
 
 export interface Live {

@@ -239,7 +239,9 @@ export class FakeConsole {
     if (!apply) {
       const probe = { url: changes[0]?.after ?? FILE_URL, ok: true, status: 200, latencyMs: 41.2, error: null,
                       tls: { subject: "CN=wallet-2.example", issuer: "CN=Test CA", notAfter: "2027-02-15T00:00:00Z", daysLeft: 81 } };
-      return json(200, { baseVersion: body.baseVersion, current: this.version, stale, changes, probe });
+      const check = { skin: "aurora", upstream: changes[0]?.upstream ?? "api", url: probe.url, ok: true, valid: 5, total: 5,
+                      summary: "speaks the platform: 5/5 documented calls valid", calls: [] };
+      return json(200, { baseVersion: body.baseVersion, current: this.version, stale, changes, probe, check, checks: [check] });
     }
     if (text(body.reason).trim().length < 3) return this.invalid("reason", "REASON_TOO_SHORT");
     if (stale) {
