@@ -78,8 +78,8 @@ class Check(msgspec.Struct, frozen=True, kw_only=True):
 
     query: str = ""
     """Appended to the path as it is (Strapi's `filters[...]` included)."""
-    body: Any = None
-    """A POST's JSON body (None: `{}`, as the platform's empty reads send)."""
+    body: str = "{}"
+    """A POST's JSON body, as text (a route is hashable); `{}` as the platform's empty reads send."""
     refused: bool = False
     """The route needs a player: made without one, its documented answer is the platform's
     `SESSION_EXPIRED` refusal (HTTP 200, `success: false`), and that is what is checked. For an
@@ -562,7 +562,7 @@ ROUTES: tuple[Route, ...] = (
         True,
         games.ProviderGameRequest,
         games.LiveCasinoSession,
-        check=Check(body={"gameId": "", "provider": "vivo"}, refused=True),
+        check=Check(body='{"gameId": "", "provider": "vivo"}', refused=True),
     ),
     _post("vibraLaunch", "/rest/vibra/launch", "read", True, games.ProviderGameRequest, games.GenericLaunch),
     _post("genericLaunch", "/rest/game/launch", "read", True, games.GameLaunchRequest, games.GenericLaunch),

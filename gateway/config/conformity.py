@@ -26,9 +26,10 @@ import httpx
 import msgspec
 
 from contracts.base import SESSION_EXPIRED, PlatformReply
-from contracts.catalogue import CHECKS, Route, Upstream
+from contracts.catalogue import CHECKS, HEALTH, Route, Upstream
 from contracts.conformance import breach
 from gateway.config.probe import failure
+from gateway.config.skins import HealthCheck, documented
 
 MAX_BODY = 8 * 1024 * 1024
 """A documented answer is far smaller; past this the call fails rather than the check swelling."""
@@ -122,6 +123,36 @@ async def checked(
     return Called(route.name, target, why is None, status, why, _since(started))
 
 
+async def healthy(
+    client: httpx.AsyncClient, base: str, upstream: Upstream, site_id: str, check: HealthCheck | None, within_s: float
+) -> Called:
+    """An upstream's health: the skins file's check for it (a documented call held to its contract,
+    or any other path and the status it must answer), else its default documented call."""
+    if check is None:
+        return await checked(client, base, HEALTH[upstream], site_id, within_s)
+    route = documented(check.path)
+    if route is not None and route.check is not None:
+        return await checked(client, base, route, site_id, within_s, path=check.path)
+    return await answered(client, base, check, site_id, within_s)
+
+
+async def answered(client: httpx.AsyncClient, base: str, check: HealthCheck, site_id: str, within_s: float) -> Called:
+    """A GET of a path that is not a documented call: up when it answers the status expected."""
+    started = time.perf_counter()
+    headers = {"siteid": site_id, "user-agent": USER_AGENT}
+    try:
+        async with asyncio.timeout(within_s + 1):
+            async with client.stream("GET", base.rstrip("/") + check.path, headers=headers) as answer:
+                status = answer.status_code  # the body is not read: only its status is expected
+    except (TimeoutError, httpx.TimeoutException):
+        return Called(check.path, check.path, False, why=f"no answer within {within_s:g} s")
+    except httpx.HTTPError as exc:
+        return Called(check.path, check.path, False, why=failure(exc))
+    ok = status == check.status
+    why = None if ok else f"HTTP {status}, not {check.status}"
+    return Called(check.path, check.path, ok, status, why, _since(started))
+
+
 class _Refused(Exception):
     """An answer that cannot be read (its encoding, its size), with its status."""
 
@@ -152,7 +183,7 @@ async def _once(
     content = None
     if route.method != "GET":
         headers["content-type"] = "application/json"
-        content = msgspec.json.encode(route.check.body if route.check.body is not None else {})
+        content = route.check.body.encode()
     if xsrf:
         headers["x-xsrf-token"], headers["cookie"] = xsrf, f"XSRF-TOKEN={xsrf}"
     async with client.stream(route.method, url, headers=headers, content=content) as answer:

@@ -25,7 +25,7 @@ from gateway.accounts.roles import Guard, Operator
 from gateway.config.history import Author
 from gateway.config.live import Result
 from gateway.config.skins import Skin
-from gateway.console import changes, history, overview, trail
+from gateway.console import changes, contract, history, overview, trail
 from gateway.console.changes import API_REASON
 from gateway.console.pages import console_pages
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
@@ -41,7 +41,7 @@ class UpstreamChange(msgspec.Struct, forbid_unknown_fields=True):
     baseVersion: str | None = None
     """The version the change was made from (409 when it is not current); None: whatever is current."""
     reason: str | None = None
-    override: changes.Override | None = None
+    override: contract.Override | None = None
     """Apply although the URL fails the platform's check (`{"reason"}`, audited)."""
 
 
@@ -134,7 +134,7 @@ async def clear_upstream(
         url=None,
         baseVersion=query.get("baseVersion"),
         reason=query.get("reason"),
-        override=changes.Override(given) if given is not None else None,
+        override=contract.Override(given) if given is not None else None,
     )
     return await changes.api_change(gateway, caller, asked, RequestContext.of(request.scope), True)
 

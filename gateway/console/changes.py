@@ -25,26 +25,18 @@ import msgspec
 from litestar import Request, post
 from litestar.di import NamedDependency, Provide
 
-from contracts.catalogue import UPSTREAMS, Upstream
+from contracts.catalogue import UPSTREAMS
 from gateway.accounts.audit import Action, Audit, AuditEntry, AuditResult
 from gateway.accounts.roles import Operator
-from gateway.config.conformity import Conformity, conformity
 from gateway.config.history import Author, Change, Overrides
 from gateway.config.live import Commit
 from gateway.config.probe import Probed, probe
+from gateway.console.contract import Checked, Override, conformities, contract
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
 from gateway.parts import Gateway
 
 API_REASON = "(none given, via API)"
-CHECK_WITHIN_S = 3.0
-"""Each documented call of a preview's or an apply's check, as long as its probe may take."""
-
-
-class Override(msgspec.Struct):
-    """Apply although the new base URL failed the platform's check: why (3-500 characters), audited."""
-
-    reason: str | None = None
 
 
 class Asked(msgspec.Struct):
@@ -194,47 +186,6 @@ async def previewed(gateway: Gateway, base: str, changes: list[Change], ctx: Req
 
 def _first(found: list[Probed] | list[Checked]) -> Any:
     return msgspec.to_builtins(found[0]) if found else None
-
-
-class Checked(Conformity, rename="camel"):
-    """A new base URL's check for one skin's upstream."""
-
-    skin: str = ""
-
-
-async def conformities(gateway: Gateway, changes: list[Change]) -> list[Checked]:
-    """Each changed upstream's new base URL, checked with its documented calls for its skin."""
-    site_ids = {skin.id: skin.site_id for skin in gateway.config.skins.all}
-    wanted = [c for c in changes if c.after and c.upstream in UPSTREAMS]
-
-    async def one(change: Change) -> Checked:
-        upstream: Upstream = change.upstream  # type: ignore[assignment]  # one of UPSTREAMS, as just seen
-        found = await conformity(
-            change.after or "", upstream, site_ids.get(change.skin, change.skin), within_s=CHECK_WITHIN_S
-        )
-        return Checked(**msgspec.structs.asdict(found), skin=change.skin)
-
-    return list(await asyncio.gather(*(one(change) for change in wanted)))
-
-
-async def contract(
-    gateway: Gateway, asked: Asked, changes: list[Change], field: str, *, probe: bool = True
-) -> tuple[list[FieldError], dict[str, Any] | None]:
-    """The platform's check of an apply's new base URLs: the field error that refuses it (none when
-    every one speaks the platform, or the operator overrode the check with a reason), and what the
-    audit trail says of it (None: not checked, as a change that does not probe is not)."""
-    stale = asked.baseVersion is not None and asked.baseVersion != gateway.config.version
-    if not probe or not gateway.settings.probe_upstreams or stale:  # a stale one is a conflict: commit says so
-        return [], None
-    found = await conformities(gateway, changes)
-    failed = [f"skins[{c.skin}].upstreams.{c.upstream}: {c.summary}" for c in found if not c.ok]
-    account: dict[str, Any] = {"ok": not failed, "checks": [c.summary for c in found]}
-    if not failed:
-        return [], account
-    if asked.override is None:
-        return [FieldError(field, "CONTRACT_BROKEN", "; ".join(failed))], account
-    account["overridden"] = (asked.override.reason or "").strip()
-    return [], account
 
 
 async def committed(

@@ -27,11 +27,11 @@ from gateway.console.changes import (
     asked_in,
     base_errors,
     committed,
-    contract,
     override_errors,
     previewed,
     reason_errors,
 )
+from gateway.console.contract import contract
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
 from gateway.parts import Gateway

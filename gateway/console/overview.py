@@ -2,9 +2,10 @@
 upstream's last probe and breaker, the charts' figures (`gateway.monitoring.series`), every
 instance (`gateway.monitoring.instances`); a skin's cache purged, a player's sessions revoked.
 
-Upstreams are probed when someone looks (the overview, a Prometheus scrape), at most every
-`PROBE_EVERY_S`, never on a timer. A breaker's state is the worst any live instance reports, as
-each instance writes its tripped breakers into its record.
+Upstreams' health is checked when someone looks (the overview, a Prometheus scrape), at most every
+`PROBE_EVERY_S`, never on a timer: each skin's upstream as its skins file says, by default with one
+documented call held to its contract (`gateway.monitoring.health`). A breaker's state is the
+worst any live instance reports, as each instance writes its tripped breakers into its record.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from litestar.params import FromPath
 from contracts.catalogue import UPSTREAMS
 from gateway.accounts.roles import Operator
 from gateway.config.history import iso
-from gateway.config.skins import Skin, origin
+from gateway.config.skins import Skin
 from gateway.console.changes import API_REASON, Caller, asked_in, reason_errors, unknown_skin
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, invalid
@@ -57,16 +58,17 @@ def _breakers(records: list[Record]) -> dict[str, dict[str, Any]]:
 def _health(probe: Probe | None) -> dict[str, Any]:
     if probe is None:
         return {"status": "unknown", "latencyMs": None, "checkedAt": None, "detail": None}
-    detail = f"HTTP {probe.detail}" if isinstance(probe.detail, int) else str(probe.detail)
     return {
         "status": "up" if probe.up else "down",
         "latencyMs": probe.latency_ms,
         "checkedAt": iso(probe.checked_at),
-        "detail": detail,
+        "detail": probe.detail,
     }
 
 
-def _skin(gateway: Gateway, skin: Skin, probes: dict[str, Probe], breakers: dict[str, dict[str, Any]]) -> Any:
+def _skin(
+    gateway: Gateway, skin: Skin, probes: dict[tuple[str, str], Probe], breakers: dict[str, dict[str, Any]]
+) -> Any:
     current = gateway.config.current
     from_file, overrides = current.file_bases.get(skin.id, {}), current.overrides.get(skin.id, {})
     upstreams = []
@@ -80,7 +82,7 @@ def _skin(gateway: Gateway, skin: Skin, probes: dict[str, Probe], breakers: dict
                 "url": url,
                 "overridden": name in overrides,
                 "fileUrl": from_file.get(name),
-                "health": _health(probes.get(origin(url))),
+                "health": _health(probes.get((skin.id, name))),
                 "breaker": {"state": tripped["state"], "since": iso(since) if since is not None else None},
             }
         )
@@ -133,7 +135,7 @@ async def measured(gateway: Gateway) -> bytes:
     metrics.upstream_latency.clear()
     for skin in gateway.config.skins.all:
         for name in UPSTREAMS:
-            probe = probes.get(origin(skin.upstreams.base(name)))
+            probe = probes.get((skin.id, name))
             if probe is not None:
                 metrics.upstream_up.labels(skin.id, name).set(1 if probe.up else 0)
                 metrics.upstream_latency.labels(skin.id, name).set(probe.latency_ms / 1000)
