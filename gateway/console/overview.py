@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from litestar import Request, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath
+from prometheus_client.parser import text_string_to_metric_families
 
 from contracts.catalogue import UPSTREAMS
 from gateway.accounts.roles import Operator
@@ -32,6 +33,27 @@ from gateway.store import StoreUnavailable, keys
 
 PROBE_EVERY_S = 5.0
 WORST = {"closed": 0, "half-open": 1, "open": 2}
+BREACHES = "bff_upstream_contract_breaches"
+
+
+class Aggregate(Protocol):
+    """The worker processes of `--workers N` (`gateway.console.admin.Workers`): their metrics summed."""
+
+    def metrics(self) -> bytes: ...
+
+
+def breaches(text: bytes) -> dict[str, list[dict[str, Any]]]:
+    """Per skin, the platform answers refused as breaking their route's contract, by route, most
+    first (`bff_upstream_contract_breaches_total` as `/metrics` says it)."""
+    counted: dict[str, list[dict[str, Any]]] = {}
+    for family in text_string_to_metric_families(text.decode()):
+        if family.name != BREACHES:
+            continue
+        for sample in family.samples:
+            if sample.name == BREACHES + "_total" and sample.value > 0:
+                route = {"route": sample.labels["route"], "count": int(sample.value)}
+                counted.setdefault(sample.labels["skin"], []).append(route)
+    return {skin: sorted(routes, key=lambda r: (-r["count"], r["route"])) for skin, routes in counted.items()}
 
 
 async def live_records(gateway: Gateway) -> list[Record]:
@@ -67,7 +89,11 @@ def _health(probe: Probe | None) -> dict[str, Any]:
 
 
 def _skin(
-    gateway: Gateway, skin: Skin, probes: dict[tuple[str, str], Probe], breakers: dict[str, dict[str, Any]]
+    gateway: Gateway,
+    skin: Skin,
+    probes: dict[tuple[str, str], Probe],
+    breakers: dict[str, dict[str, Any]],
+    broken: dict[str, list[dict[str, Any]]],
 ) -> Any:
     current = gateway.config.current
     from_file, overrides = current.file_bases.get(skin.id, {}), current.overrides.get(skin.id, {})
@@ -86,15 +112,27 @@ def _skin(
                 "breaker": {"state": tripped["state"], "since": iso(since) if since is not None else None},
             }
         )
-    return {"id": skin.id, "name": skin.name, "siteId": skin.site_id, "hosts": list(skin.hosts), "upstreams": upstreams}
+    return {
+        "id": skin.id,
+        "name": skin.name,
+        "siteId": skin.site_id,
+        "hosts": list(skin.hosts),
+        "upstreams": upstreams,
+        "contractBreaches": broken.get(skin.id, []),
+    }
 
 
 @get("/admin/api/overview", opt={"role": "viewer"})
 async def overview(
-    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], operator: NamedDependency[Operator]
+    request: Request[Any, Any, Any],
+    gateway: NamedDependency[Gateway],
+    operator: NamedDependency[Operator],
+    workers: NamedDependency[Aggregate | None],
 ) -> Outgoing:
     probes = await gateway.health.probed(PROBE_EVERY_S)
     breakers = _breakers(await live_records(gateway))
+    # The counts this listener's `/metrics` gives: its workers' summed, or this process's own.
+    broken = breaches(workers.metrics() if workers is not None else gateway.metrics.render())
     store = await gateway.health.store()
     config = gateway.config.describe()
     operators = {"error": None, "errorAt": None}
@@ -104,7 +142,8 @@ async def overview(
         "config": {k: config[k] for k in ("version", "source", "changedAt", "error", "errorAt")},
         "operatorsFile": operators,
         "store": {"kind": "redis" if gateway.stores.shared.distributed else "memory", "status": store or "ok"},
-        "skins": [_skin(gateway, skin, probes, breakers) for skin in gateway.config.skins.all],
+        "contractBreaches": {"scope": "workers" if workers is not None else "instance"},
+        "skins": [_skin(gateway, skin, probes, breakers, broken) for skin in gateway.config.skins.all],
     }
     return Outgoing.json(200, answer, RequestContext.of(request.scope))
 

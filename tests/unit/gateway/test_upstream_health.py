@@ -17,9 +17,10 @@ import respx
 from gateway.app import admin_app, create_app
 from gateway.config import skins
 from gateway.config.skins import SkinsFileError
+from gateway.edge.entry import FrontDoor
 from tests.support.gateway import UPSTREAM
 from tests.support.gateway import test_settings as gateway_settings
-from tests.support.healthy import healthy
+from tests.support.healthy import ANSWERS, healthy
 from tests.support.respx_platform import RespxPlatform
 from tests.support.stack import free_port
 
@@ -42,6 +43,7 @@ def skins_file(path: Path, platform: str, health: str = "") -> Path:
 class Admin:
     router: respx.Router
     ops: httpx.AsyncClient
+    app: FrontDoor
 
     async def health(self) -> dict[str, dict[str, object]]:
         overview = (await self.ops.get("/admin/api/overview")).json()
@@ -67,7 +69,7 @@ async def admin(router: respx.Router, tmp_path: Path, request: pytest.FixtureReq
         platform,
         httpx.AsyncClient(transport=transport, base_url="http://admin", headers=headers) as ops,
     ):
-        yield Admin(router, ops)
+        yield Admin(router, ops, app)
     await app.gateway.clients.aclose()
 
 
@@ -134,3 +136,17 @@ def test_a_health_check_the_skins_file_cannot_have_is_named() -> None:
         assert said in str(refused.value), (given, str(refused.value))
     data["skins"][0]["health"] = {"capi": {"path": "/capi/home-banners"}, "api": {"path": "/healthz"}}
     assert skins.parse(data).all[0].health.of("capi") is not None
+
+
+async def test_the_overview_counts_the_answers_that_broke_their_contract(admin: Admin) -> None:
+    healthy(admin.router)
+    admin.router.get("/cms/capi/header-links").mock(return_value=httpx.Response(200, json=ANSWERS["headerLinks"]))
+    breaches = admin.app.gateway.metrics.contract_breaches  # as the proxied path counts its 502s
+    breaches.labels("aurora", "balance").inc(12)
+    breaches.labels("aurora", "getProfile").inc()
+    overview = (await admin.ops.get("/admin/api/overview")).json()
+    assert overview["contractBreaches"] == {"scope": "instance"}, "this process's own counts"
+    assert overview["skins"][0]["contractBreaches"] == [
+        {"route": "balance", "count": 12},
+        {"route": "getProfile", "count": 1},
+    ]

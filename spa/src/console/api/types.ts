@@ -46,18 +46,28 @@ export interface Upstream {
   breaker: Breaker;
 }
 
+/** Platform answers refused (a 502 for that call) as breaking their route's contract. */
+export interface ContractBreach {
+  route: string;
+  count: number;
+}
+
 export interface Skin {
   id: string;
   name: string;
   siteId: string;
   hosts: string[];
   upstreams: Upstream[];
+  /** Per route, most first; empty when none broke it. */
+  contractBreaches?: ContractBreach[];
 }
 
 export interface Overview {
   config: { version: string; source: string; changedAt: string | null; error: string | null; errorAt: string | null };
   operatorsFile: { error: string | null; errorAt: string | null };
   store: { kind: "memory" | "redis"; status: string };
+  /** Whose counts the skins' `contractBreaches` are: this process's, or its workers' summed. */
+  contractBreaches?: { scope: "instance" | "workers" };
   skins: Skin[];
 }
 

@@ -81,11 +81,15 @@ export class FakeConsole {
     return this.requests.filter((r) => r.method === method && r.path === path);
   }
 
+  /** The answers the platform sent that broke their route's contract, per route (the overview's). */
+  breaches: { route: string; count: number }[] = [];
+
   skins(): Skin[] {
     const url = (name: string) => this.overrides[`aurora/${name}`] ?? FILE_URL;
     return [
       { id: "aurora", name: "Aurora Casino", siteId: "aurora", hosts: ["127.0.0.1", "localhost"],
-        upstreams: ["api", "capi", "sbapi", "rest"].map((n) => upstream(n, url(n), `aurora/${n}` in this.overrides)) },
+        upstreams: ["api", "capi", "sbapi", "rest"].map((n) => upstream(n, url(n), `aurora/${n}` in this.overrides)),
+        contractBreaches: this.breaches },
     ];
   }
 
@@ -94,6 +98,7 @@ export class FakeConsole {
       config: { version: this.version, source: "file+overrides", changedAt: this.history[0]!.at, error: null, errorAt: null },
       operatorsFile: { error: null, errorAt: null },
       store: { kind: "redis", status: "ok" },
+      contractBreaches: { scope: "instance" },
       skins: this.skins(),
     };
   }
