@@ -119,6 +119,8 @@ async def checked(
         return Called(route.name, target, False, why=failure(exc))
     except _Refused as refused:
         return Called(route.name, target, False, refused.status, str(refused), _since(started))
+    except httpx.InvalidURL:
+        return Called(route.name, target, False, why="not a URL")
     why = _why(route, status, kind, body)
     return Called(route.name, target, why is None, status, why, _since(started))
 

@@ -115,6 +115,8 @@ def test_applying_a_url_that_fails_the_check_needs_an_override_with_a_reason(
 
 def test_the_bearer_api_and_rollbacks_go_the_same_way(product: tuple[Stack, str], nginx: str) -> None:
     start = version(product)
+    dead = admin(product, "PUT", "/admin/skins/aurora/upstreams/sbapi", {"url": f"http://127.0.0.1:{free_port()}"})
+    assert dead.json()["errors"][0]["code"] == "URL_UNREACHABLE", "what answers nothing breaks no contract"
     put = admin(product, "PUT", "/admin/skins/aurora/upstreams/sbapi", {"url": nginx})
     assert put.status_code == 422 and put.json()["errors"][0]["code"] == "CONTRACT_BROKEN"
     forced = admin(
