@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from litestar import Request, get, post
 from litestar.di import NamedDependency
@@ -36,6 +36,7 @@ WORST = {"closed": 0, "half-open": 1, "open": 2}
 BREACHES = "bff_upstream_contract_breaches"
 
 
+@runtime_checkable  # Litestar checks a dependency's value against its annotation
 class Aggregate(Protocol):
     """The worker processes of `--workers N` (`gateway.console.admin.Workers`): their metrics summed."""
 
