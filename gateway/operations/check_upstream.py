@@ -3,7 +3,8 @@ platform, before a skin is pointed at it (`gateway.config.conformity`).
 
 One line per documented call (ok or FAILED, its name, its path, its status or why), then the total.
 Exit status 0 when every call keeps its contract, 1 when one does not, 2 for a usage error, so a
-pipeline can gate a change on it; `--json` prints the result as the console's preview answers it.
+pipeline can gate a change on it. It trusts what the gateway's calls trust (`UPSTREAM_CA_FILE`);
+`--json` prints the result as the console's preview answers it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from contracts.catalogue import UPSTREAMS
 from gateway.config import skins
 from gateway.config.conformity import Conformity, conformity
 from gateway.config.settings import Settings
+from gateway.config.trust import upstream_trust
 from gateway.console.changes import url_errors
 
 
@@ -27,8 +29,13 @@ def main(argv: list[str]) -> int:
         parser.error(f"URL: {errors[0].message}")
     if args.timeout <= 0:
         parser.error("--timeout: a number of seconds above 0")
-    site_id, said = _site_id(parser, args.skin)
-    result = asyncio.run(conformity(args.url, args.upstream, site_id, within_s=args.timeout))
+    settings = _settings(parser)
+    site_id, said = _site_id(parser, settings, args.skin)
+    try:
+        trust = upstream_trust(settings.upstream_ca_file)  # what the gateway's calls would trust
+    except ValueError as exc:
+        parser.error(str(exc))
+    result = asyncio.run(conformity(args.url, args.upstream, site_id, within_s=args.timeout, context=trust))
     if args.json:
         print(msgspec.json.encode(result).decode())
     else:
@@ -50,11 +57,18 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _site_id(parser: argparse.ArgumentParser, skin_id: str) -> tuple[str, str]:
+def _settings(parser: argparse.ArgumentParser) -> Settings:
+    try:
+        return Settings.from_env()
+    except ValueError as exc:
+        parser.error(str(exc))
+
+
+def _site_id(parser: argparse.ArgumentParser, settings: Settings, skin_id: str) -> tuple[str, str]:
     """The skin's site id from the skins file (or the built-in skins), else the id as given; and
     where it came from, for the report."""
     try:
-        path = Settings.from_env().skins_file
+        path = settings.skins_file
         known = skins.load(path).all if path is not None else skins.builtin("http://127.0.0.1").all
     except (ValueError, skins.SkinsFileError) as exc:
         parser.error(str(exc))
