@@ -24,6 +24,7 @@ from gateway.pipeline.caching import ContentPlan
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flights
 from gateway.pipeline.keyed import KeyedCalls
+from gateway.pipeline.links import ContentLinks
 from gateway.pipeline.observe import Observe, passed_through, reply
 from gateway.shared.outcome import Outcome
 from gateway.shared.ratelimit import Throttle
@@ -42,12 +43,14 @@ class Plan:
         observe: Observe,
         plans: tuple[ContentPlan, KeyedCalls, Flights],
         visitors: Throttle,
+        links: ContentLinks,
     ) -> None:
         self.calls = calls
         self.caller = caller
         self.observe = observe
         self.content, self.keyed, self.flights = plans
         self.visitors = visitors
+        self.links = links
         self._streaming: set[Hashable] = set()
 
     async def run(self, x: Exchange) -> Outgoing | Outcome:
@@ -69,11 +72,13 @@ class Plan:
 
     def flight(self, x: Exchange, conditions: Mapping[str, str] | None = None) -> Call:
         """One flight's call: built when the flight starts (a cached copy or a joined request
-        never pays for it), run, then what the platform's answer does to the session."""
+        never pays for it), run, then what the platform's answer does to the session (content: its links checked)."""
 
         async def fly() -> Outcome:
             call = self.build(x)
             outcome = await self.caller.run(call.asking(conditions) if conditions else call)
+            if call.route.policy == "content":  # before it is kept or served: its links checked
+                return self.links.checked(call.skin, call.route, outcome)
             return await self.observe.after_call(x, outcome)
 
         return fly

@@ -12,13 +12,21 @@ import httpx
 import pytest
 import respx
 
+from contracts.catalogue import ROUTES
+from gateway.config.skins import builtin
+from gateway.pipeline.links import ContentLinks
+from gateway.runtime.metrics import Metrics
+from gateway.shared.outcome import Outcome
 from tests.support.browser import AsyncBrowser
 from tests.support.cms import banners
+from tests.support.gateway import browser_on, gateway_app
+from tests.support.platform import sandbox_client
 
 pytestmark = pytest.mark.anyio
 SCRIPT_SVG = b'<svg xmlns="http://www.w3.org/2000/svg"><script>fetch("/api/player/getProfile")</script></svg>'
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
 CSP = "default-src 'none'; sandbox"
+sandbox = sandbox_client()
 DOCUMENTS = {
     "text/html": b"<html><script>alert(document.cookie)</script></html>",
     "application/xhtml+xml": b'<html xmlns="http://www.w3.org/1999/xhtml"><script>1</script></html>',
@@ -155,3 +163,36 @@ async def test_an_upload_without_a_file_is_a_field_error(visitor: AsyncBrowser, 
     )
     assert refused.status_code == 422 and refused.json()["errors"][0]["code"] == "NO_FILE"
     assert uploads.call_count == 0
+
+
+async def test_a_poisoned_cms_link_is_blanked_before_it_is_kept_or_served(
+    upstream: respx.Router, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """For clients other than the SPA, and so that one poisoned entry is not the copy every player
+    gets for its life: the link is blanked once, when the copy is made; the others are untouched."""
+    answer = banners(1, 2, 3, 4)
+    answer["data"][1]["routerLink"] = "/\\evil.example"
+    answer["data"][2]["routerLink"] = "javascript:alert(document.cookie)"
+    calls = upstream.get("/capi/home-banners").respond(200, json=answer, headers={"cache-control": "max-age=60"})
+    app = gateway_app(upstream)
+    async with browser_on(app) as visitor:
+        first, again = await visitor.get("/capi/home-banners"), await visitor.get("/capi/home-banners")
+    assert again.headers["x-cache"] == "HIT" and calls.call_count == 1
+    for served in (first, again):
+        links = [entry["routerLink"] for entry in served.json()["data"]]
+        assert links == ["/promotions/1", "", "", "/promotions/4"]
+    logged = [line for line in capsys.readouterr().out.splitlines() if "content.link_refused" in line]
+    assert len(logged) == 2 and "data.1.routerLink" in logged[0] and "data.2.routerLink" in logged[1]
+    assert app.gateway.metrics.links_refused.labels("aurora", "homeBanners")._value.get() == 2
+
+
+def test_the_sandboxs_content_passes_the_link_rule_whole() -> None:
+    """Nothing a real platform sends in the documented shapes is lost: every link of every content
+    collection of every built-in skin is kept."""
+    checker = ContentLinks(Metrics())
+    for skin in builtin("http://127.0.0.1:8001").all:
+        for route in (r for r in ROUTES if r.policy == "content" and not r.binary):
+            answer = sandbox.get(route.upstream_path({}), headers={"siteid": skin.site_id})
+            assert answer.status_code == 200, route.name
+            outcome = Outcome(200, {"content-type": "application/json"}, answer.content)
+            assert checker.checked(skin, route, outcome) is outcome, (skin.id, route.name)
