@@ -28,8 +28,8 @@ import msgspec
 from contracts.base import SESSION_EXPIRED, PlatformReply
 from contracts.catalogue import CHECKS, HEALTH, Route, Upstream
 from contracts.conformance import breach
+from gateway.config.health_checks import HealthCheck, documented
 from gateway.config.probe import failure
-from gateway.config.skins import HealthCheck, documented
 
 MAX_BODY = 8 * 1024 * 1024
 """A documented answer is far smaller; past this the call fails rather than the check swelling."""

@@ -18,8 +18,9 @@ from typing import Any
 
 from contracts.catalogue import UPSTREAMS, Upstream
 from gateway.config.conformity import client, healthy
+from gateway.config.health_checks import HealthCheck
 from gateway.config.live import LiveConfig
-from gateway.config.skins import HealthCheck, Skin
+from gateway.config.skins import Skin
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.shared.session import Sessions
 from gateway.store import Shared, StoreUnavailable
