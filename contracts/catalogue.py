@@ -118,6 +118,11 @@ class Route(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     body: BodyCap = "json"
     secret_answer: bool = False
     """The answer carries a secret beside something the request named: never compressed (BREACH)."""
+    media_types: tuple[str, ...] = ()
+    """A binary route's: the types its answers may have (`IMAGE_TYPES` by default); anything else
+    the platform sends is refused. A JSON route's answers are always `application/json`."""
+    upload_types: tuple[str, ...] = ()
+    """An upload's: the types its file may be, checked against the file's first bytes."""
     gateway_reads: bool = False
     """The gateway itself reads this route's answers (the balance stream, its `/bff/*` calls, a
     session's start, a rate limit's `success`, a money call's outcome): the platform's gzip never
@@ -214,6 +219,13 @@ _MONEY_CALL_NAMES = (
 """The player's own money calls: the balance stream reads whether they succeeded (`MONEY_CALLS`)."""
 
 
+IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/svg+xml")
+DOCUMENT_TYPES = ("application/pdf",)
+ATTACHED_TYPES = frozenset({"image/svg+xml", "application/pdf"})
+"""Types a browser would open as a document of the site's origin when navigated to (an SVG can hold
+script): served as attachments, beside the sandboxing CSP every proxied answer carries."""
+
+
 def _route(method: Method, name: str, path: str, policy: RouteClass, auth: bool, **kw: Any) -> Route:
     """A route with its class's facts, overridden by any given here."""
     facts = dict(CLASS_FACTS[policy])
@@ -221,6 +233,8 @@ def _route(method: Method, name: str, path: str, policy: RouteClass, auth: bool,
     facts["secret_answer"] = name in SECRET_ANSWER_NAMES
     if kw.get("multipart"):
         facts["body"] = "upload"
+    if kw.get("binary"):
+        facts["media_types"] = IMAGE_TYPES
     if kw.get("session") or kw.get("limit") or name in _MONEY_CALL_NAMES:
         facts["gateway_reads"] = True
     upstream = PREFIXES["/" + path.split("/")[1] + "/"]
@@ -334,6 +348,7 @@ ROUTES: tuple[Route, ...] = (
         None,
         player.UploadFileResponse,
         multipart=True,
+        upload_types=("image/jpeg", "image/png", "application/pdf"),
         summary="multipart: file, docType (0-3), docNumber",
     ),
     _post("getDocuments", "/api/player/getDocuments", "read", True, None, player.DocumentsResponse),
@@ -625,7 +640,8 @@ ROUTES: tuple[Route, ...] = (
         False,
         None,
         binary=True,
-        summary="CMS media (images).",
+        summary="CMS media (images, and documents such as the terms as PDF).",
+        media_types=(*IMAGE_TYPES, *DOCUMENT_TYPES),
         cache=Caching(ttl_s=3600.0),
     ),
     # --- Sportsbook (/sbapi, BTi) ------------------------------------------------------

@@ -1,5 +1,6 @@
 """Whether a platform answer keeps its route's contract: the one check the gateway's proxied path,
-its own `/bff/*` calls and `python -m gateway check-upstream` all make of a plain (decoded) answer.
+its own `/bff/*` calls and `python -m gateway check-upstream` all make of a plain (decoded) answer
+(`breach`), and of a streamed answer's type (`media_breach`).
 
 Tolerant where a real platform varies and strict where the product reads: fields the types do not
 name are ignored (msgspec's default), a failure envelope (`success: false`, or any `code`) is held
@@ -28,10 +29,12 @@ def breach(route: Route, status: int, content_type: str | None, body: bytes) -> 
     """Why this answer of `route` breaks the platform's contract, or None when it keeps it.
 
     `body` is the answer as the platform meant it (any content-encoding undone). Answers that are
-    not the route's to judge pass: 5xx (the platform failing, told as such), 204 and 304, and the
-    binary routes' bodies (images and documents: their types are checked where they are served)."""
-    if route.binary or status >= 500 or status in (204, 304):
+    not the route's to judge pass: 5xx (the platform failing, told as such), 204 and 304; a binary
+    route's answer is held to its declared types (`media_breach`), not read."""
+    if status >= 500 or status in (204, 304):
         return None
+    if route.binary:
+        return media_breach(route, content_type) if status < 300 else None
     kind = (content_type or "").split(";", 1)[0].strip().lower()
     if any(marker in kind for marker in _ELSEWHERE):
         return f"answered {kind}, not JSON"
@@ -66,3 +69,18 @@ def _held(decoder: msgspec.json.Decoder[Any], body: bytes) -> str | None:
 
 def _short(exc: Exception) -> str:
     return str(exc)[:200]
+
+
+def media_breach(route: Route, content_type: str | None) -> str | None:
+    """Why a streamed answer's type is not one its route may have (a binary route's declared
+    types; an upload's reply is JSON), or None."""
+    kind = (content_type or "").split(";", 1)[0].strip().lower()
+    if route.binary:
+        return (
+            None
+            if kind in route.media_types
+            else f"answered {kind or 'no type'}, not {route.media_types[0]} or its like"
+        )
+    if kind in ("", "application/json") or kind.endswith("+json"):
+        return None
+    return f"answered {kind}, not JSON"

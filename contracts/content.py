@@ -11,6 +11,7 @@ from typing import Generic, Literal, TypeVar, get_args
 import msgspec
 
 from contracts.base import Wire
+from contracts.links import Link
 from contracts.locales import LOCALES, Locale
 
 T = TypeVar("T")
@@ -54,7 +55,7 @@ class Media(Wire, kw_only=True):
 
 class HomeBanner(Wire, kw_only=True):
     id: int
-    routerLink: str
+    routerLink: Link
     status: BannerStatus
     locale: Locale
     heroBanner: Media
@@ -63,7 +64,7 @@ class HomeBanner(Wire, kw_only=True):
 class LobbyBanner(Wire, kw_only=True):
     id: int
     title: str
-    routerLink: str
+    routerLink: Link
     status: BannerStatus
     locale: Locale
     LobbyImage: Media
@@ -72,7 +73,7 @@ class LobbyBanner(Wire, kw_only=True):
 class FooterBanner(Wire, kw_only=True):
     id: int
     title: str
-    routerLink: str
+    routerLink: Link
     status: BannerStatus
     locale: Locale
     FooterImage: Media
@@ -81,7 +82,7 @@ class FooterBanner(Wire, kw_only=True):
 class EventBanner(Wire, kw_only=True):
     id: int
     eventName: str
-    routerLink: str
+    routerLink: Link
     status: BannerStatus
     locale: Locale
     eventBanner: Media
@@ -91,7 +92,7 @@ class PokerBanner(Wire, kw_only=True):
     id: int
     status: BannerStatus
     locale: Locale
-    routerLink: str
+    routerLink: Link
     pokerBanner: Media
 
 
@@ -138,7 +139,7 @@ class HeaderLink(Wire, kw_only=True):
     id: int
     name: str
     translatedNames: dict[str, str]
-    url: str
+    url: Link
     icon: str | None = None
 
 

@@ -49,6 +49,7 @@ from gateway.pipeline.caching import ContentPlan
 from gateway.pipeline.guard import Guard
 from gateway.pipeline.joining import Flights, shared_outcome
 from gateway.pipeline.keyed import KeyedCalls
+from gateway.pipeline.links import ContentLinks
 from gateway.pipeline.observe import Observe
 from gateway.pipeline.plan import Plan
 from gateway.pipeline.session import SessionStage
@@ -124,7 +125,7 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
         KeyedCalls(IdempotencyRecords(stores.shared, instance), flights, settings.timings, lifecycle),
         flights,
     )
-    plan = Plan(calls, caller, observe, plans, limiter.visitors)
+    plan = Plan(calls, caller, observe, plans, limiter.visitors, ContentLinks(metrics))
     pipeline = Pipeline(
         SkinStage(config),
         Guard(Catalogue(), cookies, limiter, proxies, settings),

@@ -27,6 +27,10 @@ class FaultSpec(msgspec.Struct, kw_only=True):
     count: int | None = None
     headers: dict[str, str] = {}
     """Extra headers on the route's answers (a platform's Cache-Control, Vary...)."""
+    body: str | None = None
+    """The route answers this, as given, with `contentType` and `errorStatus` (say 200): what a
+    hostile or compromised platform sends (an HTML page, a script, an SVG with script)."""
+    contentType: str | None = None
 
 
 class ProviderSwitch(msgspec.Struct):
@@ -79,6 +83,8 @@ def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any],
             description=data.description,
             remaining=data.count,
             headers=dict(data.headers),
+            body=data.body.encode() if data.body is not None else None,
+            body_type=data.contentType,
         )
         return {"route": name, "fault": msgspec.to_builtins(data)}
 

@@ -215,6 +215,8 @@ async def _inject(state: PlatformState, name: str, fault: Fault) -> Response[Any
         await asyncio.sleep(fault.latency_ms / 1000)
     if fault.timeout:
         await asyncio.sleep(3600)
+    if fault.body is not None:
+        return Response(content=fault.body, status_code=fault.error_status, media_type=fault.body_type)
     if fault.session_expired:
         return _reply(PlatformReply(success=False, code=SESSION_EXPIRED, description="Session expired"))
     if fault.error_rate and random.random() < fault.error_rate:

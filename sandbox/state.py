@@ -210,6 +210,9 @@ class Fault:
     """How many more calls it applies to; None means until cleared."""
     headers: dict[str, str] = field(default_factory=dict)
     """Extra headers on the answers."""
+    body: bytes | None = None
+    """The answer itself, as given (a hostile platform's page, script or SVG), with `body_type`."""
+    body_type: str | None = None
 
 
 @dataclass

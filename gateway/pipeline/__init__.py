@@ -11,7 +11,8 @@ docs/architecture.md, in order, one module each, passing one `Exchange` along:
 5. the upstream caller (`gateway.upstream.caller`: breaker, deadline, attempts, the pool)
 6. observe  (`observe.py`)  once per call, what the answer does to the session; once per
                             request, what the player is sent (`encoding.py`: `private,
-                            no-store`, compressed as sent)
+                            no-store`, compressed as sent; `as_data`: never a document
+                            of the site, whatever the platform sent)
 
 The first stage that answers (a refusal, a cached copy, a replay) ends the request.
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from gateway.http.asgi import Outgoing
-from gateway.pipeline.encoding import personal
+from gateway.pipeline.encoding import as_data, personal
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.observe import Observe
 from gateway.pipeline.plan import Plan
@@ -41,5 +42,5 @@ class Pipeline:
         for stage in self.before:
             refused = await stage.run(x)
             if refused is not None:
-                return await self.observe.finish(x, refused)
-        return personal(x, await self.observe.finish(x, await self.plan.run(x)))
+                return as_data(x, await self.observe.finish(x, refused))
+        return as_data(x, personal(x, await self.observe.finish(x, await self.plan.run(x))))

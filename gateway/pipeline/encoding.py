@@ -18,7 +18,7 @@ travels (content copies are `gateway.http.stored`'s: compressed once when kept).
 
 from __future__ import annotations
 
-from contracts.catalogue import Route
+from contracts.catalogue import ATTACHED_TYPES, Route
 from gateway.http.asgi import Outgoing
 from gateway.http.compression import (
     MIN_BYTES,
@@ -32,6 +32,13 @@ from gateway.http.compression import (
 from gateway.pipeline.exchange import Exchange
 
 PERSONAL = (b"cache-control", b"private, no-store")
+DATA_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"content-security-policy", b"default-src 'none'; sandbox"),
+)
+"""On every proxied answer: whatever the platform sent, a browser that opens it as a page of the
+site's origin (a link, a new tab, a sniffing browser) runs nothing and loads nothing."""
+_JSON = b"application/json"
 _VARY = (b"vary", b"accept-encoding")
 _GZIP: tuple[Coding, ...] = ("gzip",)
 
@@ -91,3 +98,21 @@ def personal(x: Exchange, answer: Outgoing) -> Outgoing:
     answer.headers = [(name, value) for name, value in answer.headers if name != b"cache-control"]
     answer.headers.append(PERSONAL)
     return on_the_fly(x, answer)
+
+
+def as_data(x: Exchange, answer: Outgoing) -> Outgoing:
+    """Every proxied answer as data, never a document of the site: `nosniff` and a sandboxing CSP;
+    a JSON route's answer typed `application/json` whatever the platform called it (conformance
+    already refused HTML, XML and script); an SVG or PDF an attachment, so that navigating to one
+    never renders it as the site (an `<img>` still shows it)."""
+    answer.headers += DATA_HEADERS
+    route = x.route
+    if route is None or answer.status in (204, 304):
+        return answer
+    kind = answer.header("content-type")
+    if not route.binary:
+        if kind is None or not kind.lower().startswith("application/json"):
+            answer.set_header("content-type", "application/json")
+    elif kind is not None and kind.split(";", 1)[0].strip().lower() in ATTACHED_TYPES:
+        answer.set_header("content-disposition", "attachment")
+    return answer

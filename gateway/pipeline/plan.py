@@ -16,12 +16,15 @@ from collections.abc import Awaitable, Callable, Hashable, Mapping
 import msgspec
 
 from contracts.base import SESSION_EXPIRED
+from contracts.conformance import media_breach
 from gateway.http.asgi import BodyTooLarge, Outgoing
-from gateway.http.errors import error, in_progress, no_answer, rate_limited
+from gateway.http.errors import FieldError, error, in_progress, invalid, no_answer, rate_limited
+from gateway.http.uploads import FILE_FIELD, inspected
 from gateway.pipeline.caching import ContentPlan
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flights
 from gateway.pipeline.keyed import KeyedCalls
+from gateway.pipeline.links import ContentLinks
 from gateway.pipeline.observe import Observe, passed_through, reply
 from gateway.shared.outcome import Outcome
 from gateway.shared.ratelimit import Throttle
@@ -40,12 +43,14 @@ class Plan:
         observe: Observe,
         plans: tuple[ContentPlan, KeyedCalls, Flights],
         visitors: Throttle,
+        links: ContentLinks,
     ) -> None:
         self.calls = calls
         self.caller = caller
         self.observe = observe
         self.content, self.keyed, self.flights = plans
         self.visitors = visitors
+        self.links = links
         self._streaming: set[Hashable] = set()
 
     async def run(self, x: Exchange) -> Outgoing | Outcome:
@@ -67,11 +72,13 @@ class Plan:
 
     def flight(self, x: Exchange, conditions: Mapping[str, str] | None = None) -> Call:
         """One flight's call: built when the flight starts (a cached copy or a joined request
-        never pays for it), run, then what the platform's answer does to the session."""
+        never pays for it), run, then what the platform's answer does to the session (content: its links checked)."""
 
         async def fly() -> Outcome:
             call = self.build(x)
             outcome = await self.caller.run(call.asking(conditions) if conditions else call)
+            if call.route.policy == "content":  # before it is kept or served: its links checked
+                return self.links.checked(call.skin, call.route, outcome)
             return await self.observe.after_call(x, outcome)
 
         return fly
@@ -81,8 +88,9 @@ class Plan:
         return self.calls.build(x.incoming, x.ctx, skin, route, x.session, x.params, x.body, x.upload)
 
     async def streamed(self, x: Exchange) -> Outgoing:
-        """Binary answers (captcha) and uploads pass through without being held; one exclusive
-        upload per session and route at once."""
+        """Binary answers (captcha, media) and uploads pass through without being held; one
+        exclusive upload per session and route at once. An upload's file is checked first
+        (`gateway.http.uploads`), and an answer of a type its route may not have never passes."""
         skin, route = x.site()
         slot = (skin.id, x.session.id, route.name) if route.exclusive else None
         if slot is not None and slot in self._streaming:
@@ -90,7 +98,14 @@ class Plan:
         if slot is not None:
             self._streaming.add(slot)
         try:
-            answer, jar_changed = await self.caller.stream(self.build(x))
+            if x.upload is not None and route.upload_types:
+                x.upload, refused = await inspected(
+                    x.upload, x.incoming.headers.get("content-type"), route.upload_types
+                )
+                if refused is not None:
+                    return invalid(x.ctx, [FieldError(FILE_FIELD, refused.code, refused.message)], refused.message)
+            call = self.build(x)
+            answer, jar_changed = await self.caller.stream(call)
         except BodyTooLarge:
             return error(413, "TOO_LARGE", "Request body too large", x.ctx)
         finally:
@@ -101,5 +116,8 @@ class Plan:
         if answer.status >= 500 and answer.status != 501:
             await answer.aclose()
             return no_answer(Outcome(answer.status, {}, b""), route.exclusive, x.ctx)
+        if answer.status < 300 and (why := media_breach(route, answer.header("content-type"))) is not None:
+            await answer.aclose()
+            return no_answer(self.caller.broke(call, why), route.exclusive, x.ctx)
         await self.observe.after_stream(x, jar_changed)
         return passed_through(answer)

@@ -90,6 +90,12 @@ class Metrics:
             ["skin", "route"],
             registry=registry,
         )
+        self.links_refused = Counter(
+            "bff_content_links_refused",
+            "Links in content answers the link rule refused, blanked before being served or kept, by skin and route",
+            ["skin", "route"],
+            registry=registry,
+        )
         self._config_metrics(registry)
         self._measured_metrics()
         self._version: str | None = None

@@ -93,7 +93,7 @@ class Caller:
         self._answered(call, breaker, answer.status)
         outcome = returned(answer)
         why = breach(call.route, outcome.status, outcome.headers.get("content-type"), outcome.body)
-        return outcome if why is None else self._broke(call, why)
+        return outcome if why is None else self.broke(call, why)
 
     async def stream(self, call: UpstreamCall) -> tuple[Answer | Outcome, bool]:
         """The platform's answer as it arrives, or why there was none; and whether the session's
@@ -182,7 +182,7 @@ class Caller:
             breaker.success()
         call.ctx.upstream_status = status
 
-    def _broke(self, call: UpstreamCall, why: str) -> Outcome:
+    def broke(self, call: UpstreamCall, why: str) -> Outcome:
         """The platform answered, but not as its contract says: a 502 for this call only (the
         breaker counted an answer), counted per route and logged with what broke, never a value."""
         self.metrics.contract_breaches.labels(call.skin.id, call.route.name).inc()

@@ -131,6 +131,11 @@ def test_profile_password_bank_accounts_and_documents(site: Site, tmp_path: obje
     page.keyboard.press("Escape")
 
     card = page.get_by_test_id("document-idProof")
+    # A page calling itself a PNG never reaches the platform: the player is told why, in Spanish.
+    card.get_by_test_id("document-file-idProof").set_input_files(
+        files=[{"name": "dni.png", "mimeType": "image/png", "buffer": b"<html><script>alert(1)</script></html>"}]
+    )
+    expect(card.get_by_role("alert")).to_contain_text("Sube un documento JPEG, PNG o PDF")
     card.get_by_test_id("document-file-idProof").set_input_files(
         files=[{"name": "dni.png", "mimeType": "image/png", "buffer": b"\x89PNG\r\n\x1a\n" + b"0" * 2048}]
     )

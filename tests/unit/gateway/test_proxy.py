@@ -299,13 +299,16 @@ async def test_the_platforms_own_server_errors_reach_the_browser_as_the_common_e
     assert "Traceback" not in answer.text
 
 
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
 async def test_an_upload_over_the_limit_is_refused_whether_declared_or_not(upstream: respx.Router) -> None:
     """The proxied path reads bodies itself (no Litestar request): the upload limit still holds."""
     uploads = upstream.post("/api/player/uploadFile").mock(return_value=httpx.Response(200, json={"success": True}))
     async with browser_on(gateway_app(upstream, max_upload_body=1000)) as browser:
         await browser.start()
         await browser.login()
-        files = {"file": ("id.png", b"\x89PNG" + b"\0" * 5000, "image/png")}
+        files = {"file": ("id.png", PNG + b"\0" * 5000, "image/png")}
         declared = await browser.client.post("/api/player/uploadFile", files=files, headers=browser.xsrf())
         assert declared.status_code == 413 and declared.json()["code"] == "TOO_LARGE"
 
@@ -316,7 +319,7 @@ async def test_an_upload_over_the_limit_is_refused_whether_declared_or_not(upstr
         headers = {**browser.xsrf(), "content-type": "multipart/form-data; boundary=b"}
         streamed = await browser.client.post("/api/player/uploadFile", content=chunks(), headers=headers)
         assert streamed.status_code == 413 and streamed.json()["code"] == "TOO_LARGE"
-        small = {"file": ("id.png", b"\x89PNG", "image/png")}
+        small = {"file": ("id.png", PNG, "image/png")}
         assert (await browser.client.post("/api/player/uploadFile", files=small, headers=browser.xsrf())).is_success
     assert uploads.call_count <= 2, "the declared one never reached the platform"
 

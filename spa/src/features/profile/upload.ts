@@ -47,7 +47,7 @@ export function uploadDocument(
     };
     xhr.onerror = () => reject(new UploadError("Network error", null));
     xhr.onload = () => {
-      let body: UploadFileResponse & { code?: string | null } = {};
+      let body: UploadFileResponse & { code?: string | null; errors?: { code?: string }[] } = {};
       try {
         body = JSON.parse(xhr.responseText) as typeof body;
       } catch {
@@ -55,7 +55,10 @@ export function uploadDocument(
       }
       if (body.code === SESSION_EXPIRED) return reject(new UploadError(SESSION_EXPIRED, SESSION_EXPIRED));
       if (xhr.status >= 400 || body.success === false) {
-        return reject(new UploadError(gatewayMessage(body) ?? replyFailure(body), body.code ?? null));
+        // The gateway's own check of the file names it in `errors` (a 422): its code says why.
+        const refused = body.errors?.[0]?.code;
+        const named = refused ? gatewayMessage({ ...body, code: refused }) : null;
+        return reject(new UploadError(named ?? gatewayMessage(body) ?? replyFailure(body), refused ?? body.code ?? null));
       }
       onProgress(1);
       resolve(body);
