@@ -82,6 +82,7 @@ CONTENT = json.dumps(
                 "id": i,
                 "title": f"Banner {i}",
                 "status": "active",
+                "locale": "es",
                 "routerLink": "/games/slots",
                 "heroBanner": {"url": f"/capi/uploads/banner-{i}.webp"},
             }
@@ -219,22 +220,31 @@ BIG_CONTENT = json.dumps(
         "data": [
             {
                 "id": i,
-                "name": f"Game {i}",
+                "title": f"Game {i}",
+                "routerLink": f"/games/slots/{i}",
+                "status": "active",
+                "locale": "es",
+                "LobbyImage": {"url": f"/capi/uploads/g{i}.webp"},
                 "provider": "pragmaticplay",
-                "image": f"/capi/uploads/g{i}.webp",
                 "tags": ["slots", "new"] if i % 3 else ["slots"],
                 "rtp": 96.0 + (i % 7) / 10,
             }
-            for i in range(230)
+            for i in range(152)
         ],
     },
     separators=(",", ":"),
 )
 """About 30 kB of JSON, like a games list: a content copy kept compressed, and a read compressed
-as it is sent (issue 30)."""
+as it is sent (issue 30). Every fixed answer keeps its route's contract (the gateway refuses one
+that does not as a 502: `contracts/conformance.py`)."""
 
 
-def fixed_upstream(workdir: Path) -> Server:
+GZIP_PLATFORM = os.environ.get("BENCH_UPSTREAM_GZIP") == "1"
+"""`BENCH_UPSTREAM_GZIP=1`: the fixed upstream compresses its JSON as platforms are served (nginx's
+`gzip on` for JSON), so the gateway inflates every answer it reads."""
+
+
+def fixed_upstream(workdir: Path, compressing: bool = GZIP_PLATFORM) -> Server:
     big = workdir / "big.json"  # a file: nginx takes no 30 kB string in its configuration
     big.write_text(BIG_CONTENT)
     big.chmod(0o644)
@@ -243,8 +253,10 @@ def fixed_upstream(workdir: Path) -> Server:
     def quoted(body: str) -> str:
         return "'" + body.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
+    squeeze = "gzip on; gzip_types application/json; gzip_min_length 256; gzip_comp_level 1;" if compressing else ""
     block = f"""
     default_type application/json;
+    {squeeze}
     location = /api/player/login {{ return 200 {quoted(LOGIN)}; }}
     location = /capi/lobby-slot-images {{ alias {big}; }}
     location = /api/player/getStats {{ error_page 405 =200 /big.json; return 405; }}

@@ -103,6 +103,11 @@ class Route(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     body: BodyCap = "json"
     secret_answer: bool = False
     """The answer carries a secret beside something the request named: never compressed (BREACH)."""
+    gateway_reads: bool = False
+    """The gateway itself reads this route's answers (the balance stream, its `/bff/*` calls, a
+    session's start, a rate limit's `success`, a money call's outcome): the platform's gzip never
+    passes through them, and `gateway.upstream.platform` asks no route that does not say so. Set
+    by `_route` for the facts that imply it; an entry sets it for a reader of its own."""
 
     @property
     def carries_session_in_path(self) -> bool:
@@ -177,6 +182,21 @@ session id, the payment form's fields) beside something the request named: never
 own `/bff/session` and `/bff/session/adopt` are never compressed either (they set cookies)."""
 
 
+_MONEY_CALL_NAMES = (
+    "buy",
+    "Mbuy",
+    "depositCallBack",
+    "cashout",
+    "cashout12",
+    "mercadoCashout",
+    "interKassaCashout",
+    "cancelWithdrawRequest",
+    "exchange",
+    "resetPlayMoneyBalance",
+)
+"""The player's own money calls: the balance stream reads whether they succeeded (`MONEY_CALLS`)."""
+
+
 def _route(method: Method, name: str, path: str, policy: RouteClass, auth: bool, **kw: Any) -> Route:
     """A route with its class's facts, overridden by any given here."""
     facts = dict(CLASS_FACTS[policy])
@@ -184,6 +204,8 @@ def _route(method: Method, name: str, path: str, policy: RouteClass, auth: bool,
     facts["secret_answer"] = name in SECRET_ANSWER_NAMES
     if kw.get("multipart"):
         facts["body"] = "upload"
+    if kw.get("session") or kw.get("limit") or name in _MONEY_CALL_NAMES:
+        facts["gateway_reads"] = True
     upstream = PREFIXES["/" + path.split("/")[1] + "/"]
     return Route(name=name, method=method, upstream=upstream, path=path, policy=policy, auth=auth, **{**facts, **kw})
 
@@ -255,7 +277,8 @@ ROUTES: tuple[Route, ...] = (
     _post("contactUs", "/api/player/contactUs", "exclusive", False, player.ContactRequest),
     _post("affiliateHit", "/api/affiliateHistory/getHitCountSummary", "read", False, player.AffiliateHitRequest),
     _post("mrGameURL", "/api/player/mrGameURL", "read", True, games.MrGameUrlRequest, games.GenericLaunch),
-    _post("getProfile", "/api/player/getProfile", "read", True, None, player.Profile),
+    # getProfile: what `/bff/session/adopt` asks to confirm a session id it is handed.
+    _post("getProfile", "/api/player/getProfile", "read", True, None, player.Profile, gateway_reads=True),
     _post("updateProfile", "/api/player/updateProfile", "exclusive", True, player.UpdateProfileRequest),
     _post("updatePassword", "/api/player/updatePassword", "exclusive", True, player.UpdatePasswordRequest),
     _post("getLaunchURLS", "/api/player/getLaunchURLS", "read", True, None, player.LaunchUrls),
@@ -315,7 +338,8 @@ ROUTES: tuple[Route, ...] = (
         wallet.LeaderboardParticipantsResponse,
     ),
     # --- Cashier (/api/cashier/) -----------------------------------------------------
-    _post("balance", "/api/cashier/balance", "read", True, None, wallet.BalanceResponse),
+    # balance: what the balance stream polls, and reads in a proxied read of it.
+    _post("balance", "/api/cashier/balance", "read", True, None, wallet.BalanceResponse, gateway_reads=True),
     _post("resetPlayMoneyBalance", "/api/cashier/resetPlayMoneyBalance", "exclusive", True),
     _post(
         "getPaymentSystems",
@@ -425,6 +449,7 @@ ROUTES: tuple[Route, ...] = (
         True,
         cashier.PaymentRedirectRequest,
         cashier.PaymentRedirect,
+        gateway_reads=True,
     ),
     _post(
         "getOpenWithdrawRequests",
@@ -582,21 +607,7 @@ PAYMENT_REDIRECT = ROUTES_BY_NAME["paymentRedirect"]
 """What the gateway asks for a deposit's payment page (`/bff/pay/{seque_no}`)."""
 BALANCE = ROUTES_BY_NAME["balance"]
 """The player's balance: what the balance stream polls, and a proxied read of it tells the stream."""
-MONEY_CALLS = frozenset(
-    ROUTES_BY_NAME[name]
-    for name in (
-        "buy",
-        "Mbuy",
-        "depositCallBack",
-        "cashout",
-        "cashout12",
-        "mercadoCashout",
-        "interKassaCashout",
-        "cancelWithdrawRequest",
-        "exchange",
-        "resetPlayMoneyBalance",
-    )
-)
+MONEY_CALLS = frozenset(ROUTES_BY_NAME[name] for name in _MONEY_CALL_NAMES)
 """The player's own money calls: a success has the balance stream ask the platform at once."""
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Generic, Literal, TypeVar, get_args
 
+import msgspec
+
 from contracts.base import Wire
 from contracts.locales import LOCALES, Locale
 
@@ -34,12 +36,13 @@ class Pagination(Wire, kw_only=True):
 
 
 class Meta(Wire, kw_only=True):
-    pagination: Pagination
+    pagination: Pagination = msgspec.field(default_factory=Pagination)
 
 
 class StrapiList(Wire, Generic[T], kw_only=True):
     data: list[T]
-    meta: Meta
+    meta: Meta = msgspec.field(default_factory=Meta)
+    """Nothing in the product reads it: an answer without it keeps the contract."""
 
 
 class Media(Wire, kw_only=True):

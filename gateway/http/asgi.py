@@ -176,6 +176,9 @@ class Outgoing:
     body: bytes = b""
     chunks: AsyncIterator[bytes] | None = None
     close: Callable[[], Awaitable[None]] | None = None
+    gzipped: bytes | None = None
+    """`body` as the platform gzipped it, for the last stage to send instead where the browser
+    takes gzip (`gateway.pipeline.encoding`)."""
 
     @classmethod
     def json(cls, status: int, data: Any, ctx: RequestContext, *extra: tuple[bytes, bytes]) -> Outgoing:

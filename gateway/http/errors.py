@@ -107,6 +107,10 @@ def no_answer(outcome: Unanswered, exclusive: bool, ctx: RequestContext) -> Outg
         return error(502, "UPSTREAM_UNREACHABLE", "The platform cannot be reached", ctx)
     if failure == "lost":
         return outcome_unknown(ctx)
+    if failure == "contract":
+        if exclusive:  # the platform did answer: what it did is in the history, not in this answer
+            return error(502, "UPSTREAM_FAILED", "The platform's answer could not be read; check before retrying", ctx)
+        return error(502, "UPSTREAM_CONTRACT", "The platform's answer could not be read", ctx)
     return error(502, "UPSTREAM_FAILED", "The platform's answer was lost; check before retrying", ctx)
 
 

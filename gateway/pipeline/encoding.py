@@ -11,13 +11,12 @@ travels (content copies are `gateway.http.stored`'s: compressed once when kept).
   `compression.may_compress`): the routes whose answers carry one (`Route.secret_answer`), and
   any answer that sets a cookie (the gateway's session and XSRF cookies, added before this runs);
   every proxied call is taken as one the request influences;
-- a body the platform sent gzip and nothing in the gateway read (`upstream.call.passes_through`) goes out as
-  it came to a browser that accepts gzip, and inflated (bounded, checked) to one that does not.
+- a body the platform sent gzip and nothing in the gateway reads (`upstream.call.passes_through`) goes out as
+  it came to a browser that accepts gzip; to one that does not, as the gateway read it (inflated,
+  bounded, checked as it arrived).
 """
 
 from __future__ import annotations
-
-import zlib
 
 from contracts.catalogue import Route
 from gateway.http.asgi import Outgoing
@@ -46,7 +45,7 @@ def on_the_fly(x: Exchange, answer: Outgoing) -> Outgoing:
     the platform's gzip passed through as it came to a browser that accepts it, else inflated."""
     if answer.chunks is not None or answer.status in (204, 304):
         return answer
-    if answer.header("content-encoding") == "gzip" and _passed(x, answer):
+    if answer.gzipped is not None and _passed(x, answer):
         return answer
     if len(answer.body) < MIN_BYTES:
         return answer
@@ -65,20 +64,21 @@ def on_the_fly(x: Exchange, answer: Outgoing) -> Outgoing:
 
 
 def _passed(x: Exchange, answer: Outgoing) -> bool:
-    """A body the platform sent gzip: sent as it came (True: nothing more to do) to a browser
-    that accepts gzip when the BREACH rule allows; else inflated (it was checked whole and within
-    the cap as it arrived) and the answer goes on as any other (False)."""
+    """The platform's own gzip of the body, sent as it came (True: nothing more to do) to a
+    browser that accepts gzip when the BREACH rule allows; else the body (inflated as it arrived)
+    goes on as any other (False)."""
     _, route = x.site()
+    gzipped, answer.gzipped = answer.gzipped, None
     accepted = negotiate(x.incoming.headers.get("accept-encoding"), _GZIP) == "gzip"
     if (
-        accepted
+        gzipped is not None
+        and accepted
         and not secret_answer(route)
         and may_compress(carries_secret=False, reflects_request=True, headers=answer.headers)
     ):
-        answer.headers.append(_VARY)
+        answer.body = gzipped
+        answer.headers += [(b"content-encoding", b"gzip"), _VARY]
         return True
-    answer.body = zlib.decompress(answer.body, 31)
-    answer.headers = [(name, value) for name, value in answer.headers if name != b"content-encoding"]
     return False
 
 

@@ -92,7 +92,7 @@ def reply(x: Exchange, outcome: Outcome) -> Outgoing:
     headers = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in outcome.headers.items()]
     if "content-type" not in outcome.headers:
         headers.append((b"content-type", b"application/json"))
-    return Outgoing(outcome.status, headers, outcome.body)
+    return Outgoing(outcome.status, headers, outcome.body, gzipped=outcome.gzip)
 
 
 def passed_through(answer: Answer) -> Outgoing:

@@ -84,6 +84,12 @@ class Metrics:
         self.rate_limited = Counter(
             "bff_rate_limited", "Requests refused by a rate limit", ["skin", "route"], registry=registry
         )
+        self.contract_breaches = Counter(
+            "bff_upstream_contract_breaches",
+            "Platform answers refused as breaking their route's contract (a 502 for that call), by skin and route",
+            ["skin", "route"],
+            registry=registry,
+        )
         self._config_metrics(registry)
         self._measured_metrics()
         self._version: str | None = None

@@ -12,11 +12,12 @@ import msgspec
 
 from gateway.shared.session import Session
 
-Failure = Literal["unreachable", "stale", "timeout", "broken", "open", "lost"]
+Failure = Literal["unreachable", "stale", "timeout", "broken", "open", "lost", "contract"]
 """Why the platform gave no answer: `unreachable` (no connection: never sent), `stale` (a kept-
 alive connection it had dropped: never read), `timeout`, `broken` (sent, then the connection
 failed or spoke nonsense), `open` (the breaker is open: never sent), `lost` (the instance that
-made the call went away: nobody here knows what the platform did)."""
+made the call went away: nobody here knows what the platform did), `contract` (it answered, but
+not as the route's contract says: an HTML page, a field the product reads missing or mistyped)."""
 UNSENT: frozenset[str] = frozenset({"unreachable", "open"})
 """Failures that prove the platform never saw the call (an idempotency key may be used again)."""
 
@@ -30,6 +31,10 @@ class Outcome(msgspec.Struct, array_like=True):
     """With `open`: seconds until the breaker lets a call through."""
     session: Session | None = None
     """The session as the call left it (login and logout change it); None for content."""
+    gzip: bytes | None = None
+    """The platform's own gzip of `body`, for a read nothing in the gateway reads
+    (`upstream.call.passes_through`): sent as it came to a browser that takes gzip. `body` is
+    always the answer as the platform meant it: every reader reads that."""
 
     @classmethod
     def failed(cls, failure: Failure, retry_after: int | None = None) -> Outcome:

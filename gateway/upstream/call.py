@@ -148,15 +148,11 @@ class Calls:
 
 
 def passes_through(route: Route) -> bool:
-    """Whether nothing in the gateway reads this route's answers but observe's `SESSION_EXPIRED`
-    check, so the platform's gzip may go to the browser as it came: a `read` with no session
-    effect, no rate limit (whose `success` gives places back), no secret answer, not streamed."""
-    return (
-        route.policy == "read"
-        and not (route.binary or route.multipart or route.secret_answer)
-        and route.session is None
-        and route.limit is None
-    )
+    """Whether the platform's gzip may go to the browser as it came: a `read` the gateway itself
+    does not read (`Route.gateway_reads`; observe's `SESSION_EXPIRED` check reads the inflated
+    body beside it), no secret answer, not streamed."""
+    kept_apart = route.binary or route.multipart or route.secret_answer or route.gateway_reads
+    return route.policy == "read" and not kept_apart
 
 
 def split_base(base: str) -> tuple[str, str]:

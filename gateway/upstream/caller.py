@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-import zlib
 from collections.abc import Mapping
 from http.cookies import SimpleCookie
 
 import httpx
 import structlog
 
-from contracts.base import SESSION_EXPIRED
 from contracts.catalogue import RouteClass
+from contracts.conformance import breach
 from gateway.config.timings import CallTiming
 from gateway.http.security import XSRF_COOKIE
 from gateway.runtime.metrics import Metrics
@@ -50,7 +49,6 @@ RETURNED_RESPONSE_HEADERS = frozenset(
     }
 )
 UPSTREAM_XSRF_HEADER = "X-XSRF-TOKEN"
-SESSION_EXPIRED_NEEDLE = SESSION_EXPIRED.encode()
 MAX_COOKIES, MAX_COOKIE_BYTES = 32, 4096
 """A platform's cookies kept per origin, and the largest value kept (a browser's own limits)."""
 log = structlog.get_logger("gateway.upstream")
@@ -93,7 +91,9 @@ class Caller:
             breaker.abandon()
             raise
         self._answered(call, breaker, answer.status)
-        return returned(answer)
+        outcome = returned(answer)
+        why = breach(call.route, outcome.status, outcome.headers.get("content-type"), outcome.body)
+        return outcome if why is None else self._broke(call, why)
 
     async def stream(self, call: UpstreamCall) -> tuple[Answer | Outcome, bool]:
         """The platform's answer as it arrives, or why there was none; and whether the session's
@@ -151,10 +151,10 @@ class Caller:
             await asyncio.sleep(backoff(attempt))
 
     async def _send(self, call: UpstreamCall) -> Answer:
-        """One attempt, its answer read whole (a passed-through read's gzip kept as it came, and
-        checked for `SESSION_EXPIRED`: `UpstreamCall.keep_gzip`)."""
+        """One attempt, its answer read whole and inflated (a passed-through read's gzip kept
+        beside: `UpstreamCall.keep_gzip`)."""
         route, target, sent = call.route, call.target, self._with_jar(call)
-        keep, timeouts = SESSION_EXPIRED_NEEDLE if call.keep_gzip else b"", self.timeouts[route.deadline]
+        keep, timeouts = call.keep_gzip, self.timeouts[route.deadline]
         if not self.tracing.enabled:
             return await target.transport.request(route.method, target.path, sent, call.body, timeouts, keep)
         with self.tracing.upstream(route.name, route.method, target.upstream, sent, call.ctx.request_id) as span:
@@ -181,6 +181,15 @@ class Caller:
         else:
             breaker.success()
         call.ctx.upstream_status = status
+
+    def _broke(self, call: UpstreamCall, why: str) -> Outcome:
+        """The platform answered, but not as its contract says: a 502 for this call only (the
+        breaker counted an answer), counted per route and logged with what broke, never a value."""
+        self.metrics.contract_breaches.labels(call.skin.id, call.route.name).inc()
+        log.warning(
+            "upstream.contract_breach", skin=call.skin.id, route=call.route.name, upstream=call.target.upstream, why=why
+        )
+        return Outcome.failed("contract")
 
     @staticmethod
     def _failed(call: UpstreamCall, breaker: Breaker, exc: BaseException) -> Outcome:
@@ -211,20 +220,13 @@ class Caller:
 
 
 def returned(answer: Answer) -> Outcome:
-    """The platform's answer, with the headers a browser may see. A gzip body kept as it came
-    (`Answer.encoded`) stays so, saying `content-encoding: gzip`, unless it mentions
-    `SESSION_EXPIRED`: then it is inflated whole (it was checked and is within the cap), since
-    observe reads it."""
+    """The platform's answer, with the headers a browser may see: its body always as the platform
+    meant it (inflated, whatever it was sent in), and a passed-through read's gzip beside it."""
     headers: dict[str, str] = {}
     for name, value in answer.headers:
         if name in RETURNED_RESPONSE_HEADERS and name not in headers:
             headers[name] = value
-    if answer.encoded:
-        if not answer.mentions:
-            headers["content-encoding"] = "gzip"
-            return Outcome(answer.status, headers, answer.body)
-        return Outcome(answer.status, headers, zlib.decompress(answer.body, 31))
-    return Outcome(answer.status, headers, answer.body)
+    return Outcome(answer.status, headers, answer.body, gzip=answer.gzip)
 
 
 def keep_cookies(session: Session, origin: str, answer: Answer) -> bool:

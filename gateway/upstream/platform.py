@@ -23,4 +23,6 @@ class Platform:
     async def ask(
         self, incoming: Incoming, ctx: RequestContext, skin: Skin, route: Route, session: Session, body: bytes
     ) -> Outcome:
+        if not route.gateway_reads:  # a reader the catalogue does not know of: say so in its entry
+            raise ValueError(f"{route.name} is read by the gateway: its catalogue entry must say gateway_reads")
         return await self.caller.run(self.calls.build(incoming, ctx, skin, route, session, body=body))

@@ -4,6 +4,7 @@ httpx would decode them itself)."""
 from __future__ import annotations
 
 import gzip
+from collections.abc import AsyncIterator
 
 import brotli
 import httpx
@@ -17,3 +18,15 @@ def decoded(response: httpx.Response, raw: bytes) -> bytes:
         return gzip.decompress(raw)
     assert coding is None, coding
     return raw
+
+
+class Raw(httpx.AsyncByteStream):
+    """A body sent as it is (respx would decode one given as `content=` with its encoding)."""
+
+    def __init__(self, body: bytes, step: int = 65536) -> None:
+        self.body = body
+        self.step = step
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for start in range(0, len(self.body), self.step):
+            yield self.body[start : start + self.step]

@@ -40,11 +40,9 @@ class Answer:
     body: bytes = b""
     stream: AsyncIterator[bytes] | None = None
     close: Callable[[], Awaitable[None]] | None = None
-    encoded: bool = False
-    """The body is the platform's gzip as it came (asked with `keep_gzip`): checked whole and
-    within the cap as it arrived, never inflated into memory."""
-    mentions: bool = False
-    """With `encoded`: the inflated bytes hold the `scan_for` needle (read as they arrived)."""
+    gzip: bytes | None = None
+    """The platform's own gzip of `body`, as it came (asked with `keep_gzip`): `body` is always
+    the answer inflated, checked whole and within the cap; this may pass through to a browser."""
 
     def header(self, name: str) -> str | None:
         for key, value in self.headers:
@@ -91,10 +89,39 @@ def gzipped(headers: list[tuple[str, str]]) -> bool:
 def inflater(headers: list[tuple[str, str]]) -> Any:
     """A decompressor for an answer read whole, or None when it is not compressed. The gateway
     asks for gzip; what it reads is inflated (and forwarded without its content-encoding), what
-    it passes through is only checked (`Pool.request(keep_gzip=...)`)."""
+    passes through is also kept as it came (`Pool.request(keep_gzip=True)`)."""
     encoding = next((value.strip().lower() for name, value in headers if name == "content-encoding"), "identity")
     if encoding in ("identity", ""):
         return None
-    if encoding in ("gzip", "x-gzip", "deflate"):
-        return zlib.decompressobj(47)  # 32 + 15: a gzip or zlib header, detected
+    if encoding in ("gzip", "x-gzip"):
+        return zlib.decompressobj(31)
+    if encoding == "deflate":
+        return Deflate()
     raise httpx.RemoteProtocolError(f"unsupported content-encoding {encoding!r}")
+
+
+class Deflate:
+    """HTTP's `deflate`: zlib-wrapped as RFC 9110 says, or raw deflate as some servers send it,
+    told apart by the first bytes (a zlib header is a multiple of 31 with method 8)."""
+
+    def __init__(self) -> None:
+        self._inner: Any = None
+        self._first = b""
+
+    def decompress(self, data: bytes, max_length: int = 0) -> bytes:
+        if self._inner is None:
+            data = self._first + data
+            if len(data) < 2:  # an answer that trickles may bring its first byte alone
+                self._first = data
+                return b""
+            wrapped = len(data) >= 2 and data[0] & 0x0F == 8 and (data[0] << 8 | data[1]) % 31 == 0
+            self._inner = zlib.decompressobj(15 if wrapped else -15)
+        return bytes(self._inner.decompress(data, max_length))
+
+    @property
+    def unconsumed_tail(self) -> bytes:
+        return bytes(self._inner.unconsumed_tail) if self._inner is not None else b""
+
+    @property
+    def eof(self) -> bool:
+        return bool(self._inner is not None and self._inner.eof)

@@ -53,12 +53,10 @@ class Connection(asyncio.Protocol):
         self.received = 0
         self.inflater: Any = None
         """A zlib decompressor while a compressed answer is read whole."""
-        self.scan_for = b""
-        """Set for a read whose gzip is kept as it came (`Pool.request(keep_gzip=...)`): the
-        needle looked for in the inflated bytes, which are checked and counted but not kept."""
-        self.inflated = 0
-        self.tail = b""
-        self.found = False
+        self.keep_gzip = False
+        """Set for a read whose gzip may pass through (`Pool.request(keep_gzip=True)`): the bytes
+        as they came are kept beside the inflated ones (`raw`)."""
+        self.raw: list[bytes] = []
         self.complete = False
         self.error: BaseException | None = None
         self.waiter: asyncio.Future[None] | None = None
@@ -115,7 +113,7 @@ class Connection(asyncio.Protocol):
         self.size = 0
         self.received = 0
         self.inflater = None
-        self.inflated, self.tail, self.found = 0, b"", False
+        self.raw = []
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self.headers.append((name.decode("latin-1").lower(), value.decode("latin-1")))
@@ -136,8 +134,8 @@ class Connection(asyncio.Protocol):
             self._fail(exc)
             self.close()
             return
-        if self.scan_for and not gzipped(self.headers):
-            self.scan_for = b""  # only gzip passes through (a browser may not take deflate): inflated as before
+        if self.keep_gzip and not gzipped(self.headers):
+            self.keep_gzip = False  # only gzip passes through (a browser may not take deflate)
 
     def on_body(self, body: bytes) -> None:
         if self.streaming:
@@ -151,10 +149,8 @@ class Connection(asyncio.Protocol):
         if self.inflater is None:
             self._keep(body)
             return
-        if self.scan_for:
-            self._keep(body)
-            self._scan(body)
-            return
+        if self.keep_gzip:
+            self.raw.append(body)  # bounded with the rest: `received` is held to the cap too
         # Inflated as it arrives, a megabyte at a time, never past the cap: a small gzip answer
         # can hold gigabytes.
         while body and self.error is None:
@@ -164,29 +160,6 @@ class Connection(asyncio.Protocol):
                 self._fail(httpx.RemoteProtocolError(f"undecodable compressed answer: {exc}"))
                 self.close()
                 return
-            body = self.inflater.unconsumed_tail if self.inflater is not None else b""
-
-    def _scan(self, body: bytes) -> None:
-        """A gzip body kept as it came: inflated into a scratch buffer a megabyte at a time, to
-        check it is whole gzip, to hold it to the cap once inflated, and to look for `scan_for`
-        across the steps' boundaries; nothing inflated is kept."""
-        needle, cap = self.scan_for, self.pool.max_body
-        while body and self.error is None:
-            try:
-                out = self.inflater.decompress(body, _INFLATE_STEP)
-            except zlib.error as exc:
-                self._fail(httpx.RemoteProtocolError(f"undecodable compressed answer: {exc}"))
-                self.close()
-                return
-            self.inflated += len(out)
-            if self.inflated > cap:
-                self._fail(httpx.RemoteProtocolError(f"answer larger than {cap} bytes"))
-                self.close()
-                return
-            if not self.found:
-                window = self.tail + out
-                self.found = needle in window
-                self.tail = window[-(len(needle) - 1) :]
             body = self.inflater.unconsumed_tail if self.inflater is not None else b""
 
     def _keep(self, data: bytes) -> None:
@@ -207,18 +180,18 @@ class Connection(asyncio.Protocol):
         done = self.done
         if done is None or done.done():
             return
-        inflater, parts = self.inflater, self.parts
-        self.parts, self.inflater = [], None  # an idle connection holds no answer
+        inflater, parts, raw = self.inflater, self.parts, self.raw
+        self.parts, self.inflater, self.raw = [], None, []  # an idle connection holds no answer
         if inflater is not None and not inflater.eof:
             done.set_exception(httpx.RemoteProtocolError("a compressed answer ended before its stream did"))
             return
-        encoded = inflater is not None and bool(self.scan_for)
-        done.set_result(Answer(self.status, self.headers, b"".join(parts), encoded=encoded, mentions=self.found))
+        gzip = b"".join(raw) if inflater is not None and self.keep_gzip else None
+        done.set_result(Answer(self.status, self.headers, b"".join(parts), gzip=gzip))
 
     # --- one exchange ------------------------------------------------------------------------
-    def begin(self, streaming: bool, read_timeout: float, scan_for: bytes = b"") -> asyncio.Future[Answer]:
+    def begin(self, streaming: bool, read_timeout: float, keep_gzip: bool = False) -> asyncio.Future[Answer]:
         self.exchanges += 1
-        self.scan_for = scan_for
+        self.keep_gzip = keep_gzip
         self.received = 0
         self.done = self.loop.create_future()
         self.streaming = streaming
@@ -288,7 +261,7 @@ class Connection(asyncio.Protocol):
 
     def _fail(self, error: BaseException) -> None:
         if not self.streaming:  # what was read is no use now: not kept while the error travels
-            self.parts, self.size, self.inflater = [], 0, None
+            self.parts, self.size, self.inflater, self.raw = [], 0, None, []
         if self.error is None:
             self.error = error
         done = self.done

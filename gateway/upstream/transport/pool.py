@@ -53,10 +53,10 @@ class Pool:
         headers: dict[str, str],
         body: bytes | None,
         timeouts: Timeouts,
-        keep_gzip: bytes = b"",
+        keep_gzip: bool = False,
     ) -> Answer:
-        """One call, its answer read whole; a compressed one inflated as it arrives, or, with
-        `keep_gzip` (a needle to look for), kept as it came and only checked (`Answer.encoded`)."""
+        """One call, its answer read whole; a compressed one inflated as it arrives (and, with
+        `keep_gzip`, its gzip kept as it came beside: `Answer.gzip`)."""
         head = request_head(method, target, self.host_header, headers, len(body) if body is not None else None)
         connection = await self._acquire(timeouts)
         try:

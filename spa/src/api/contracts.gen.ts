@@ -1032,7 +1032,7 @@ export interface Selection {
  * via the `definition` "Meta".
  */
 export interface Meta {
-  pagination: Pagination;
+  pagination?: Pagination;
 }
 /**
  * This interface was referenced by `Contracts`'s JSON-Schema
@@ -1514,7 +1514,7 @@ export interface SportsbookBonus {
  */
 export interface StrapiListEventBanner {
   data: EventBanner[];
-  meta: Meta;
+  meta?: Meta;
 }
 /**
  * This interface was referenced by `Contracts`'s JSON-Schema
@@ -1522,7 +1522,7 @@ export interface StrapiListEventBanner {
  */
 export interface StrapiListFaq {
   data: Faq[];
-  meta: Meta;
+  meta?: Meta;
 }
 /**
  * This interface was referenced by `Contracts`'s JSON-Schema
@@ -1530,7 +1530,7 @@ export interface StrapiListFaq {
  */
 export interface StrapiListFooterBanner {
   data: FooterBanner[];
-  meta: Meta;
+  meta?: Meta;
 }
 /**
  * This interface was referenced by `Contracts`'s JSON-Schema
@@ -1538,7 +1538,7 @@ export interface StrapiListFooterBanner {
  */
 export interface StrapiListGamesList {
   data: GamesList[];
-  meta: Meta;
+  meta?: Meta;
 }
 /**
  * This interface was referenced by `Contracts`'s JSON-Schema
@@ -1546,7 +1546,7 @@ export interface StrapiListGamesList {
  */
 export interface StrapiListHeaderLink {
   data: HeaderLink[];
-  meta: Meta;
+  meta?: Meta;
 }
 /**
  * This interface was referenced by `Contracts`'s JSON-Schema
@@ -1554,7 +1554,7 @@ export interface StrapiListHeaderLink {
  */
 export interface StrapiListHomeBanner {
   data: HomeBanner[];
-  meta: Meta;
+  meta?: Meta;
 }
 /**
  * This interface was referenced by `Contracts`'s JSON-Schema
@@ -1562,7 +1562,7 @@ export interface StrapiListHomeBanner {
  */
 export interface StrapiListLobbyBanner {
   data: LobbyBanner[];
-  meta: Meta;
+  meta?: Meta;
 }
 /**
  * This interface was referenced by `Contracts`'s JSON-Schema
@@ -1570,7 +1570,7 @@ export interface StrapiListLobbyBanner {
  */
 export interface StrapiListPokerBanner {
   data: PokerBanner[];
-  meta: Meta;
+  meta?: Meta;
 }
 /**
  * This interface was referenced by `Contracts`'s JSON-Schema
@@ -1578,7 +1578,7 @@ export interface StrapiListPokerBanner {
  */
 export interface StrapiListReelDeals {
   data: ReelDeals[];
-  meta: Meta;
+  meta?: Meta;
 }
 /**
  * This interface was referenced by `Contracts`'s JSON-Schema

@@ -15,9 +15,10 @@ import respx
 
 from gateway.edge.entry import FrontDoor
 from gateway.http.asgi import Incoming, RequestContext
+from tests.support.cms import banners
 from tests.support.gateway import UPSTREAM, browser_on, gateway_app
 
-BANNERS = [{"id": 1, "title": "Welcome"}]
+BANNERS = banners(1)
 
 
 class ServerCycle:

@@ -22,6 +22,7 @@ from gateway.config.live import LiveConfig
 from gateway.config.timings import BreakerConfig, parse_timings
 from gateway.upstream.resilience import Breaker, may_retry
 from tests.support.browser import AsyncBrowser
+from tests.support.cms import banners
 from tests.support.gateway import ONE_SKIN, UPSTREAM, browser_on, gateway_app
 from tests.support.gateway import test_settings as settings_for_tests
 from tests.support.respx_platform import RespxPlatform
@@ -117,11 +118,11 @@ def test_timeouts_and_breaker_settings_are_checked() -> None:
 
 
 async def test_a_content_get_is_retried_past_a_502(visitor: AsyncBrowser, upstream: respx.Router) -> None:
-    banners = upstream.get("/capi/home-banners").mock(
-        side_effect=[httpx.Response(502), httpx.Response(200, json=[{"id": 1}])]
+    banner_calls = upstream.get("/capi/home-banners").mock(
+        side_effect=[httpx.Response(502), httpx.Response(200, json=banners(1))]
     )
     answer = await visitor.get("/capi/home-banners")
-    assert answer.status_code == 200 and answer.json() == [{"id": 1}] and calls(banners) == 2
+    assert answer.status_code == 200 and answer.json() == banners(1) and calls(banner_calls) == 2
 
 
 async def test_a_read_post_is_sent_again_only_when_nothing_was_sent(
@@ -250,12 +251,12 @@ async def test_purging_a_skins_cache_makes_the_next_read_a_miss(
     admin: tuple[AsyncBrowser, httpx.AsyncClient], upstream: respx.Router
 ) -> None:
     browser, ops = admin
-    banners = upstream.get("/capi/home-banners").mock(return_value=httpx.Response(200, json=[]))
+    banner_calls = upstream.get("/capi/home-banners").mock(return_value=httpx.Response(200, json=banners()))
     assert (await browser.get("/capi/home-banners")).headers["x-cache"] == "MISS"
     assert (await browser.get("/capi/home-banners")).headers["x-cache"] == "HIT"
     purged = await ops.post("/admin/skins/aurora/cache/purge", headers=AUTH)
     assert purged.json()["purged"]["local"] == 1
-    assert (await browser.get("/capi/home-banners")).headers["x-cache"] == "MISS" and calls(banners) == 2
+    assert (await browser.get("/capi/home-banners")).headers["x-cache"] == "MISS" and calls(banner_calls) == 2
 
 
 async def test_metrics_count_what_the_gateway_did(
@@ -267,7 +268,7 @@ async def test_metrics_count_what_the_gateway_did(
         await asyncio.sleep(0.05)
         return httpx.Response(200, json=[])
 
-    upstream.get("/capi/home-banners").mock(return_value=httpx.Response(200, json=[]))
+    upstream.get("/capi/home-banners").mock(return_value=httpx.Response(200, json=banners()))
     upstream.post(PROVIDERS).mock(side_effect=slow)
     await browser.get("/capi/home-banners")
     await browser.get("/capi/home-banners")
@@ -313,12 +314,12 @@ async def test_spans_carry_the_request_id_and_the_upstream_gets_traceparent(upst
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    banners = upstream.get("/capi/home-banners").mock(return_value=httpx.Response(200, json=[]))
+    banner_calls = upstream.get("/capi/home-banners").mock(return_value=httpx.Response(200, json=banners()))
     app = gateway_app(upstream, otel=True, tracer_provider=provider)
     async with browser_on(app) as browser:
         answer = await browser.get("/capi/home-banners", headers={"x-request-id": "trace-me-123"})
     assert answer.status_code == 200
-    sent = banners.calls.last.request.headers
+    sent = banner_calls.calls.last.request.headers
     assert sent["traceparent"].startswith("00-")
     spans = {span.name: span for span in exporter.get_finished_spans()}
     client = spans["upstream homeBanners"]

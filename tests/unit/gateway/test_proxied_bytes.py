@@ -22,14 +22,15 @@ from gateway.store.address import SharedRedis
 from gateway.upstream.transport import MAX_BODY
 from tests.support.browser import AsyncBrowser
 from tests.support.cluster import RedisServer
-from tests.support.encodings import decoded
+from tests.support.cms import banners
+from tests.support.encodings import Raw, decoded
 from tests.support.gateway import browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
 
 BANNERS = "/capi/home-banners"
 CHROME = "gzip, deflate, br, zstd"
-BIG = {"success": True, "data": [{"id": n, "title": f"Banner {n}", "image": f"/b{n}.svg"} for n in range(200)]}
+BIG = banners(*range(200))
 BIG_BYTES = json.dumps(BIG).encode()
 HOSTILE_ENCODINGS = [
     "",
@@ -62,17 +63,6 @@ async def fetch(visitor: AsyncBrowser, path: str, method: str = "GET", **headers
     finally:
         await response.aclose()
     return response, raw
-
-
-class Raw(httpx.AsyncByteStream):
-    """A body sent as it is (respx would decode one given as `content=` with its encoding)."""
-
-    def __init__(self, body: bytes) -> None:
-        self.body = body
-
-    async def __aiter__(self) -> Any:
-        for start in range(0, len(self.body), 65536):
-            yield self.body[start : start + 65536]
 
 
 def content(upstream: respx.Router, body: bytes = BIG_BYTES, **headers: str) -> list[httpx.Request]:
@@ -288,7 +278,7 @@ async def test_a_secret_bearing_answer_is_never_compressed(visitor: AsyncBrowser
 async def test_an_answer_setting_a_cookie_is_never_compressed(visitor: AsyncBrowser, upstream: respx.Router) -> None:
     """Login sets the gateway's cookies (the session rotated) and echoes the login name."""
     upstream.post("/api/player/login").mock(
-        return_value=httpx.Response(200, json={**BIG, "sessionId": "UPSTREAM-SID-1"})
+        return_value=httpx.Response(200, json={**BIG, "success": True, "sessionId": "UPSTREAM-SID-1"})
     )
     response = await visitor.client.post(
         "/api/player/login",
@@ -350,21 +340,21 @@ PLATFORM_GZIP = gzip.compress(BIG_BYTES, compresslevel=6, mtime=0)
 
 
 async def test_a_reads_gzip_passes_through_as_it_came(visitor: AsyncBrowser, upstream: respx.Router) -> None:
-    """Nothing in the gateway reads a profile: the platform's gzip reaches a browser that accepts
-    gzip byte for byte, as it came; one that does not gets it inflated (or in brotli)."""
-    profile = upstream.post("/api/player/getProfile").mock(
+    """Nothing in the gateway reads the open withdrawals: the platform's gzip reaches a browser that
+    accepts gzip byte for byte, as it came; one that does not gets it inflated (or in brotli)."""
+    withdrawals = upstream.post("/api/cashier/getOpenWithdrawRequests").mock(
         return_value=httpx.Response(
             200, stream=Raw(PLATFORM_GZIP), headers={"content-encoding": "gzip", "content-type": "application/json"}
         )
     )
     await visitor.login()
-    passed, raw = await fetch(visitor, "/api/player/getProfile", "POST", accept_encoding="gzip, deflate")
+    passed, raw = await fetch(visitor, "/api/cashier/getOpenWithdrawRequests", "POST", accept_encoding="gzip, deflate")
     assert passed.headers["content-encoding"] == "gzip" and raw == PLATFORM_GZIP, "not inflated and compressed again"
     assert passed.headers["vary"] == "accept-encoding" and passed.headers["cache-control"] == "private, no-store"
-    assert profile.calls.last.request.headers["accept-encoding"] == "gzip"
+    assert withdrawals.calls.last.request.headers["accept-encoding"] == "gzip"
     for accept, coding in (("br", "br"), ("identity", None), (None, None)):
         response, raw = await fetch(
-            visitor, "/api/player/getProfile", "POST", **({"accept_encoding": accept} if accept else {})
+            visitor, "/api/cashier/getOpenWithdrawRequests", "POST", **({"accept_encoding": accept} if accept else {})
         )
         assert response.headers.get("content-encoding") == coding and decoded(response, raw) == BIG_BYTES
 
@@ -373,7 +363,7 @@ async def test_a_passed_through_session_expired_still_ends_the_session(
     visitor: AsyncBrowser, upstream: respx.Router
 ) -> None:
     expired = {"success": False, "code": "SESSION_EXPIRED", "description": "Session expired", "pad": "x" * 3000}
-    upstream.post("/api/player/getProfile").mock(
+    upstream.post("/api/cashier/getOpenWithdrawRequests").mock(
         return_value=httpx.Response(
             200,
             stream=Raw(gzip.compress(json.dumps(expired).encode())),
@@ -382,7 +372,7 @@ async def test_a_passed_through_session_expired_still_ends_the_session(
     )
     await visitor.login()
     assert (await visitor.client.get("/bff/session")).json()["loggedIn"] is True
-    response = await visitor.post("/api/player/getProfile")
+    response = await visitor.post("/api/cashier/getOpenWithdrawRequests")
     assert response.json()["code"] == "SESSION_EXPIRED"
     assert (await visitor.client.get("/bff/session")).json()["loggedIn"] is False, "the session ended"
 
@@ -397,14 +387,15 @@ async def test_a_read_lying_about_its_gzip_is_a_502_for_that_call(
         sent += squeezer.flush()
     else:
         sent = BIG_BYTES if body == "garbage" else PLATFORM_GZIP[: len(PLATFORM_GZIP) // 2]
-    upstream.post("/api/player/getProfile").mock(
+    upstream.post("/api/cashier/getOpenWithdrawRequests").mock(
         return_value=httpx.Response(200, stream=Raw(sent), headers={"content-encoding": "gzip"})
     )
     await visitor.login()
-    response, raw = await fetch(visitor, "/api/player/getProfile", "POST", accept_encoding="gzip")
+    response, raw = await fetch(visitor, "/api/cashier/getOpenWithdrawRequests", "POST", accept_encoding="gzip")
     assert response.status_code == 502 and json.loads(raw)["code"] == "UPSTREAM_FAILED"
-    upstream.post("/api/player/getProfile").mock(return_value=httpx.Response(200, json={"success": True}))
-    assert (await visitor.post("/api/player/getProfile")).json() == {"success": True}, "the next call is fine"
+    withdrawals = "/api/cashier/getOpenWithdrawRequests"
+    upstream.post(withdrawals).mock(return_value=httpx.Response(200, json={"success": True}))
+    assert (await visitor.post(withdrawals)).json() == {"success": True}, "the next call is fine"
 
 
 async def test_joined_misses_compress_the_copy_once(

@@ -10,6 +10,7 @@ import respx
 
 from gateway.shared.cache import CacheConfig
 from tests.support.browser import AsyncBrowser
+from tests.support.cms import banners, ids
 from tests.support.gateway import browser_on, gateway_app
 
 pytestmark = pytest.mark.anyio
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.anyio
 def _banners(counter: list[int], status: int = 200) -> respx.Route:
     def answer(request: httpx.Request) -> httpx.Response:
         counter.append(1)
-        return httpx.Response(status, json={"data": [len(counter)]})
+        return httpx.Response(status, json=banners(len(counter)))
 
     return answer  # type: ignore[return-value]
 
@@ -38,7 +39,7 @@ async def test_language_headers_cannot_poison_the_cache(visitor: AsyncBrowser, u
 
     def answer(request: httpx.Request) -> httpx.Response:
         seen.append(request.headers.get("accept-language"))
-        return httpx.Response(200, json={"data": []})
+        return httpx.Response(200, json=banners())
 
     upstream.get("/capi/home-banners").mock(side_effect=answer)
     await visitor.get("/capi/home-banners", headers={"accept-language": "pt"})
@@ -52,7 +53,7 @@ async def test_stale_content_is_served_while_one_refresh_runs(upstream: respx.Ro
     async def slow(request: httpx.Request) -> httpx.Response:
         calls.append(1)
         await asyncio.sleep(0.05)
-        return httpx.Response(200, json={"data": [len(calls)]})
+        return httpx.Response(200, json=banners(len(calls)))
 
     upstream.get("/capi/home-banners").mock(side_effect=slow)
     app = gateway_app(upstream)
@@ -63,10 +64,10 @@ async def test_stale_content_is_served_while_one_refresh_runs(upstream: respx.Ro
         gateway.cache.clock = lambda: now + gateway.cache.config.ttl_s + 1
         answers = await asyncio.gather(*(visitor.get("/capi/home-banners") for _ in range(20)))
         assert {a.headers["x-cache"] for a in answers} == {"STALE"}
-        assert {a.json()["data"][0] for a in answers} == {1}, "the old copy, at once"
+        assert {ids(a.json())[0] for a in answers} == {1}, "the old copy, at once"
         await asyncio.sleep(0.2)
         assert len(calls) == 2, "one background refresh, not a herd"
-        assert (await visitor.get("/capi/home-banners")).json() == {"data": [2]}
+        assert ids((await visitor.get("/capi/home-banners")).json()) == [2]
 
 
 async def test_an_upstream_failure_serves_stale_content(upstream: respx.Router) -> None:
