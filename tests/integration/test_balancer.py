@@ -1,20 +1,41 @@
-"""The gateway in front of a platform behind a load balancer (the sandbox's wire switches,
-sandbox/served.py): each player session keeps its balancer cookie, the balancer's HTML error
-pages reach the browser as the gateway's error JSON, answers that trickle and unknown fields in
-them change nothing for the player."""
+"""The gateway in front of a platform behind nginx and a load balancer (the sandbox's wire,
+sandbox/served.py): kept-alive connections the platform closes idle just as calls go out cost the
+player nothing; each player session keeps its balancer cookie; the balancer's HTML error pages
+reach the browser as the gateway's error JSON; answers that trickle and unknown fields in them
+change nothing for the player."""
 
 from __future__ import annotations
+
+import time
 
 import httpx
 
 from tests.support.browser import Browser
 from tests.support.stack import Stack
 
+DEPOSIT = {"paymentMethod": 300, "paymentType": "deposit", "currency": "INR", "amount": 1000}
 READS = ("/api/cashier/balance", "/api/player/getProfile", "/api/player/getPlayerLevels")
 
 
 def misses(control: httpx.Client) -> int:
     return int(control.get("/_sandbox/wire/counts").json()["stickyMisses"])
+
+
+def test_connections_closed_idle_as_calls_go_out_cost_the_player_nothing(
+    player: Browser, control: httpx.Client
+) -> None:
+    idle_s = 0.3
+    control.put("/_sandbox/wire", json={"keepaliveTimeoutS": idle_s, "keepaliveRequests": 1})
+    player.login()  # on connections opened now: the short idle timeout is theirs
+    control.put("/_sandbox/wire", json={"keepaliveRequests": 100})
+    for n in range(12):
+        time.sleep(idle_s * (0.9 + n % 4 * 0.05))  # around the moment the platform closes them
+        answer = player.post("/api/cashier/balance").json()
+        assert answer.get("success") is True, (n, answer)
+    time.sleep(idle_s)
+    deposit = player.post("/api/cashier/buy", DEPOSIT, headers={"Idempotency-Key": "idle-deposit-1"}).json()
+    assert deposit.get("success") is True, deposit
+    assert len(control.get("/_sandbox/sites/aurora/players/demo1").json()["deposits"]) > 0
 
 
 def test_every_player_session_keeps_its_balancer_cookie(stack: Stack, control: httpx.Client) -> None:
