@@ -28,6 +28,7 @@ from gateway.config.history import FileVersions, RedisVersions
 from gateway.config.live import Config, LiveConfig
 from gateway.config.settings import Settings
 from gateway.config.skins import Skin, changed_upstreams
+from gateway.config.trust import upstream_trust
 from gateway.console.admin import Workers, create_admin_app
 from gateway.edge import bff, events
 from gateway.edge.entry import FrontDoor
@@ -85,7 +86,7 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     stores = open_stores(settings, instance, lifecycle)
     instances, series = Instances(instance, stores.redis, lifecycle), Series(stores.redis, lifecycle.spawn)
     cache = ContentCache(stores.shared, CacheConfig(ttl_s=settings.cache_ttl_s))
-    clients = UpstreamClients()
+    clients = UpstreamClients(ssl_context=upstream_trust(settings.upstream_ca_file))
     breakers = Breakers(settings.breaker, on_change=lambda breaker: _breaker_changed(metrics, instances, breaker))
     config = live_config(settings, stores, clients, breakers, cache, metrics, lifecycle, instances)
     instances.follow(config, breakers)

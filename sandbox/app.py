@@ -63,6 +63,7 @@ def platform_app(state: PlatformState, settings: SandboxSettings) -> Litestar:
             *handlers,
             *control.route_handlers(state, settings, new_state),
             launches.demo_game_page,
+            cashier.payment_page,
         ],
         openapi_config=OpenAPIConfig(title="Casino platform sandbox", version="1", path="/_sandbox/schema"),
         # Document uploads go up to 20 MB and more (uploadFile); Litestar's default is 10 MB.

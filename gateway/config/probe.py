@@ -2,8 +2,9 @@
 HTTP, how fast, and for https the certificate it presents (subject, issuer, expiry).
 
 httpx rather than the gateway's own pool (`gateway.upstream.transport`): the pool keeps no TLS
-details, and one request per preview has no speed to win. The trust is the same (the system's
-default verify paths), so a certificate the gateway would refuse fails here too.
+details, and one request per preview has no speed to win. The trust is the same: callers pass the
+pools' own context (`config.trust`: the system's CAs and `UPSTREAM_CA_FILE`'s), so a certificate
+the gateway would refuse fails here too.
 """
 
 from __future__ import annotations

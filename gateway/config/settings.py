@@ -79,6 +79,9 @@ class Settings:
     """The operators' console build, served on the admin listener only."""
     sandbox_url: str = "http://127.0.0.1:8001"
     """Upstream of the built-in skins."""
+    upstream_ca_file: Path | None = None
+    """A PEM bundle of the CAs an operator's platform is served under (a private or staging CA),
+    trusted for `https` upstreams besides the system's own (`UPSTREAM_CA_FILE`)."""
     log_format: str = "auto"
     """`json`, `console`, or `auto` (console on a terminal, JSON otherwise)."""
     log_level: str = "info"
@@ -128,6 +131,8 @@ class Settings:
     def __post_init__(self) -> None:
         if not 0 < self.console_idle_s <= self.console_max_s:
             raise ValueError("CONSOLE_IDLE_S must be above 0 and at most CONSOLE_MAX_S")
+        if self.upstream_ca_file is not None and not self.upstream_ca_file.is_file():
+            raise ValueError(f"UPSTREAM_CA_FILE: no file at {self.upstream_ca_file}")
 
     @property
     def admin_listener(self) -> bool:
@@ -138,7 +143,7 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
         defaults = cls()
-        skins, operators = env.get("SKINS_FILE"), env.get("OPERATORS_FILE")
+        skins, operators, ca_file = env.get("SKINS_FILE"), env.get("OPERATORS_FILE"), env.get("UPSTREAM_CA_FILE")
         return cls(
             skins_file=Path(skins) if skins else None,
             shared_redis=SharedRedis.from_env(env),
@@ -147,6 +152,7 @@ class Settings:
             spa_dist=Path(env.get("SPA_DIST", str(defaults.spa_dist))),
             console_dist=Path(env.get("CONSOLE_DIST", str(defaults.console_dist))),
             sandbox_url=env.get("SANDBOX_URL", defaults.sandbox_url),
+            upstream_ca_file=Path(ca_file) if ca_file else None,
             log_format=env.get("LOG_FORMAT", defaults.log_format),
             log_level=env.get("LOG_LEVEL", defaults.log_level),
             trusted_proxies=tuple(

@@ -157,7 +157,8 @@ def overridden(gateway: Gateway, asked: Asked) -> Callable[[Overrides], Override
 
 
 async def previewed(gateway: Gateway, base: str, changes: list[Change], ctx: RequestContext, **more: Any) -> Outgoing:
-    probes = await asyncio.gather(*(probe(url) for url in sorted({c.after for c in changes if c.after})))
+    trust = gateway.clients.ssl_context  # the calls' own CAs: a probe refuses what they would refuse
+    probes = await asyncio.gather(*(probe(url, context=trust) for url in sorted({c.after for c in changes if c.after})))
     current = gateway.config.version
     answer = {
         "baseVersion": base,

@@ -4,6 +4,7 @@ retired when no skin uses its origin any more."""
 from __future__ import annotations
 
 import asyncio
+import ssl
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -18,9 +19,16 @@ KEEPALIVE_S = 30.0
 class UpstreamClients:
     """Connection pools keyed by origin (`scheme://host:port`)."""
 
-    def __init__(self, max_connections: int = MAX_CONNECTIONS, keepalive_s: float = KEEPALIVE_S) -> None:
+    def __init__(
+        self,
+        max_connections: int = MAX_CONNECTIONS,
+        keepalive_s: float = KEEPALIVE_S,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
         self.max_connections = max_connections
         self.keepalive_s = keepalive_s
+        self.ssl_context = ssl_context or ssl.create_default_context()
+        """What `https` origins are verified against (`config.trust`); the console's probe uses it too."""
         self._pools: dict[str, Pool] = {}
 
     def open(self, origins: Iterable[str]) -> None:
@@ -30,7 +38,7 @@ class UpstreamClients:
     def upstream(self, origin: str) -> Pool:
         found = self._pools.get(origin)
         if found is None:
-            found = self._pools[origin] = Pool(origin, self.max_connections, self.keepalive_s)
+            found = self._pools[origin] = Pool(origin, self.max_connections, self.keepalive_s, self.ssl_context)
         return found
 
     async def retire(self, in_use: Callable[[], set[str]], after_s: float) -> None:

@@ -150,7 +150,11 @@ async def gzip_bomb(writer: asyncio.StreamWriter) -> None:
     await writer.drain()
 
 
-BIG = b'{"data":"' + b"x" * (2 * 1024 * 1024) + b'"}'
+BIG = (
+    b'{"data":[{"id":1,"routerLink":"/promotions","status":"active","locale":"es","heroBanner":{"url":"/b.webp"},'
+    b'"notes":"' + b"x" * (2 * 1024 * 1024) + b'"}]}'
+)
+"""Home banners of 2 MB that keep the contract (an unknown field carries the bulk)."""
 
 
 async def big(writer: asyncio.StreamWriter) -> None:

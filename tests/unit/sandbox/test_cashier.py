@@ -181,7 +181,7 @@ def test_each_deposit_method_answers_a_sequence_number_and_where_to_pay(
 
 @pytest.fixture
 def pay_pages() -> Any:
-    """The provider's payment page on its own (app.py mounts it next to the platform)."""
+    """The provider's payment page on its own (app.py mounts it next to the platform's routes)."""
     with TestClient(app=Litestar(route_handlers=[payment_page])) as client:
         yield client
 
@@ -202,6 +202,15 @@ def test_scan_and_pay_links_a_qr_page(player: PlatformClient, pay_pages: TestCli
     page = pay_pages.get(local(link))
     assert page.status_code == 200
     assert "<svg" in page.text and "Scan and Pay" in page.text
+
+
+def test_the_sandbox_itself_serves_the_page_a_deposit_redirects_to(player: PlatformClient) -> None:
+    """The redirect's page on the sandbox's own app, not one mounted by the test: it was never
+    mounted, and browsers sent to pay met a 404 (issue 35's nginx profile found it)."""
+    url = call(player, "buy", PAYKASSMA)["result"]["redirectUrl"]
+    page = player.client.get(local(url))
+    assert page.status_code == 200, page.text
+    assert "Paytm" in page.text and "1000.00 INR" in page.text
 
 
 def test_an_unknown_deposit_method_is_refused(player: PlatformClient) -> None:

@@ -12,7 +12,12 @@ import pytest
 
 from tests.support.platform import PlatformClient
 
-TODAY = dt.datetime.now(dt.UTC).date()
+
+def today_utc() -> dt.date:
+    """Asked at each use: a suite running across midnight (UTC) must not ask for yesterday."""
+    return dt.datetime.now(dt.UTC).date()
+
+
 NO_INPUT = "failed to get transaction history with given input"
 MONEY_TEXT = re.compile(r"^Bs\. \d{1,3}(,\d{3})*\.\d{2}$")
 DEPOSIT = {"paymentMethod": 300, "paymentType": "deposit", "currency": "INR", "amount": 1000}
@@ -21,7 +26,7 @@ CASHOUT = {"paymentMethod": "transact", "amount": 700}
 
 def day(days_back: int) -> str:
     """A request date (DD-MM-YYYY, UTC day) `days_back` days before today."""
-    return (TODAY - dt.timedelta(days=days_back)).strftime("%d-%m-%Y")
+    return (today_utc() - dt.timedelta(days=days_back)).strftime("%d-%m-%Y")
 
 
 def transactions(client: PlatformClient, start: str, end: str, kinds: str = "Deposits,Cashout") -> dict[str, Any]:
@@ -41,7 +46,7 @@ def test_a_new_deposit_and_cashout_show_today_and_the_deposit_turns_approved(pla
     assert today["success"] is True
     assert [(d["seque_no"], d["cashAmount"], d["status"]) for d in today["deposits"]] == [(seque_no, 1000.0, "Pending")]
     assert [(c["cashoutId"], c["amount"], c["status"]) for c in today["cashouts"]] == [(cashout_id, 700.0, "Pending")]
-    assert today["deposits"][0]["startDate"].startswith(TODAY.isoformat())
+    assert today["deposits"][0]["startDate"].startswith(today_utc().isoformat())
     assert today["cashouts"][0]["createdOn"].endswith("Z")
     time.sleep(0.25)
     assert transactions(player, day(0), day(0))["deposits"][0]["status"] == "Approved"
@@ -70,7 +75,8 @@ def test_the_date_range_is_inclusive_and_filters_rows(player: PlatformClient) ->
     assert sum(len(d["deposits"]) for d in by_day) == len(month["deposits"]) == 5
     assert sum(len(d["cashouts"]) for d in by_day) == len(month["cashouts"]) == 3
     for n, one_day in enumerate(by_day):
-        assert all(d["startDate"].startswith((TODAY - dt.timedelta(days=n)).isoformat()) for d in one_day["deposits"])
+        that_day = (today_utc() - dt.timedelta(days=n)).isoformat()
+        assert all(d["startDate"].startswith(that_day) for d in one_day["deposits"])
 
 
 def test_the_type_filter_keeps_only_the_checked_tables(player: PlatformClient) -> None:
@@ -114,7 +120,7 @@ def test_game_history_filters_by_day(player: PlatformClient) -> None:
     per_day = [games(player, day(n), day(n)) for n in range(4)]
     assert sum(d["total"] for d in per_day) == 24
     for n, one_day in enumerate(per_day):
-        assert all(v["from"].startswith((TODAY - dt.timedelta(days=n)).isoformat()) for v in one_day["values"])
+        assert all(v["from"].startswith((today_utc() - dt.timedelta(days=n)).isoformat()) for v in one_day["values"])
     assert games(player, day(90), day(60)) == {**per_day[0], "total": 0, "values": []}
     assert games(player, day(0), day(2))["success"] is False
 
