@@ -21,21 +21,39 @@ def misses(control: httpx.Client) -> int:
     return int(control.get("/_sandbox/wire/counts").json()["stickyMisses"])
 
 
-def test_connections_closed_idle_as_calls_go_out_cost_the_player_nothing(
-    player: Browser, control: httpx.Client
-) -> None:
-    idle_s = 0.3
+def fresh_connections(control: httpx.Client, player: Browser, idle_s: float) -> None:
+    """The gateway's connections to the platform opened anew, with the platform's idle timeout
+    `idle_s` theirs (uvicorn's applies to connections opened after it changed)."""
     control.put("/_sandbox/wire", json={"keepaliveTimeoutS": idle_s, "keepaliveRequests": 1})
-    player.login()  # on connections opened now: the short idle timeout is theirs
+    player.post("/api/cashier/balance")  # its connection closed after the answer
     control.put("/_sandbox/wire", json={"keepaliveRequests": 100})
+
+
+def test_reads_on_connections_closed_idle_as_they_go_out_are_sent_again(player: Browser, control: httpx.Client) -> None:
+    idle_s = 0.3
+    player.login()
+    fresh_connections(control, player, idle_s)
     for n in range(12):
         time.sleep(idle_s * (0.9 + n % 4 * 0.05))  # around the moment the platform closes them
         answer = player.post("/api/cashier/balance").json()
         assert answer.get("success") is True, (n, answer)
-    time.sleep(idle_s)
-    deposit = player.post("/api/cashier/buy", DEPOSIT, headers={"Idempotency-Key": "idle-deposit-1"}).json()
-    assert deposit.get("success") is True, deposit
-    assert len(control.get("/_sandbox/sites/aurora/players/demo1").json()["deposits"]) > 0
+
+
+def test_a_money_call_never_goes_on_a_connection_the_platform_may_be_closing(
+    player: Browser, control: httpx.Client
+) -> None:
+    """Money calls are never sent again, so they go only on connections used within the gateway's
+    reuse window (1 s): behind a platform that closes idle ones just after it (1.1 s), each
+    deposit goes through, once."""
+    player.login()
+    fresh_connections(control, player, 1.1)
+    before = len(control.get("/_sandbox/sites/aurora/players/demo1").json()["deposits"])
+    for n in range(3):
+        player.post("/api/cashier/balance")
+        time.sleep(1.05)  # in the gateway's pool, idle past its window; the platform about to close it
+        answer = player.post("/api/cashier/buy", DEPOSIT, headers={"Idempotency-Key": f"idle-deposit-{n}"})
+        assert answer.json().get("success") is True, answer.text
+    assert len(control.get("/_sandbox/sites/aurora/players/demo1").json()["deposits"]) == before + 3
 
 
 def test_every_player_session_keeps_its_balancer_cookie(stack: Stack, control: httpx.Client) -> None:
