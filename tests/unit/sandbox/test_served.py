@@ -4,6 +4,7 @@ connections, trickling) in test_served_wire.py."""
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import zlib
 from typing import Any
@@ -12,6 +13,8 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
+from sandbox.cli import wire_arguments, wire_of
+from sandbox.state import Wire
 from tests.support.platform import PlatformClient
 
 AURORA = {"siteid": "aurora"}
@@ -135,3 +138,20 @@ def test_the_wire_is_read_changed_and_reset(sandbox: TestClient[Any]) -> None:
     sandbox.put("/_sandbox/wire", json={"compress": False})
     sandbox.post("/_sandbox/reset")
     assert sandbox.get("/_sandbox/wire").json() == served
+
+
+def test_the_command_line_sets_how_it_is_served() -> None:
+    parser = argparse.ArgumentParser()
+    wire_arguments(parser.add_argument_group())
+    assert wire_of(parser.parse_args([])) == Wire()
+    flags = "--plain --sticky --balancer-errors --extra-fields --trickle-ms 7"
+    flags += " --keepalive-requests 3 --keepalive-timeout 2"
+    assert wire_of(parser.parse_args(flags.split())) == Wire(
+        compress=False,
+        keepalive_requests=3,
+        keepalive_timeout_s=2.0,
+        balancer_errors=True,
+        sticky=True,
+        trickle_ms=7,
+        extra_fields=True,
+    )
