@@ -71,6 +71,21 @@ class Caching(msgspec.Struct, frozen=True, kw_only=True):
     stale_if_error_s: float | None = None
 
 
+class Check(msgspec.Struct, frozen=True, kw_only=True):
+    """How a route is made to check that a base URL speaks the platform (`python -m gateway
+    check-upstream`, the console's change preview, an upstream's health): only routes that need no
+    player and change nothing carry one. The example call is the route with this query and body."""
+
+    query: str = ""
+    """Appended to the path as it is (Strapi's `filters[...]` included)."""
+    body: str = "{}"
+    """A POST's JSON body, as text (a route is hashable); `{}` as the platform's empty reads send."""
+    refused: bool = False
+    """The route needs a player: made without one, its documented answer is the platform's
+    `SESSION_EXPIRED` refusal (HTTP 200, `success: false`), and that is what is checked. For an
+    upstream (`rest`) none of whose calls is anonymous."""
+
+
 class Route(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     name: str
     method: Method
@@ -108,6 +123,8 @@ class Route(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     session's start, a rate limit's `success`, a money call's outcome): the platform's gzip never
     passes through them, and `gateway.upstream.platform` asks no route that does not say so. Set
     by `_route` for the facts that imply it; an entry sets it for a reader of its own."""
+    check: Check | None = None
+    """How the route is made to check a base URL (None: it needs a player, records or sends something)."""
 
     @property
     def carries_session_in_path(self) -> bool:
@@ -220,6 +237,11 @@ def _get(name: str, path: str, policy: RouteClass, auth: bool, response: Any = P
     return _route("GET", name, path, policy, auth, response=response, **kw)
 
 
+ANONYMOUS = Check()
+"""The route made as the SPA makes it for a visitor: no query, an empty body."""
+IN_SPANISH = Check(query="filters[locale][$eq]=es")
+"""A CMS list as the SPA asks for it, in the default language."""
+
 ROUTES: tuple[Route, ...] = (
     # --- Player and account (the site-shell and cashier-account specs' call lists) --------
     _post(
@@ -254,7 +276,7 @@ ROUTES: tuple[Route, ...] = (
         summary="An image blob (SVG).",
     ),
     # getCountries is a public read; POST as the platform's reads are.
-    _post("getCountries", "/api/player/getCountries", "read", False, None, player.CountriesResponse),
+    _post("getCountries", "/api/player/getCountries", "read", False, None, player.CountriesResponse, check=ANONYMOUS),
     _post(
         "forgotPassword",
         "/api/player/forgotPassword",
@@ -291,8 +313,10 @@ ROUTES: tuple[Route, ...] = (
         player.PokerTournamentsResponse,
     ),
     _post("getStats", "/api/player/getStats", "read", True, None, player.PlayerStats),
-    _post("getCurrencies", "/api/player/getCurrencies", "read", False, None, player.CurrenciesResponse),
-    _post("getGames", "/api/player/getGames", "read", False, None, player.GamesResponse),
+    _post(
+        "getCurrencies", "/api/player/getCurrencies", "read", False, None, player.CurrenciesResponse, check=ANONYMOUS
+    ),
+    _post("getGames", "/api/player/getGames", "read", False, None, player.GamesResponse, check=ANONYMOUS),
     _post("mPlayGameURL", "/api/player/mPlayGameURL", "read", True, games.MrGameUrlRequest, games.GenericLaunch),
     _post(
         "getPlayerProviderList",
@@ -315,7 +339,15 @@ ROUTES: tuple[Route, ...] = (
     _post("getDocuments", "/api/player/getDocuments", "read", True, None, player.DocumentsResponse),
     _post("getPlayerWageringInfo", "/api/player/getPlayerWageringInfo", "read", True, None, player.WageringInfo),
     # Pre-login provider list: path and method not shown beyond this one call.
-    _post("getProviders", "/api/agentAccount/getProviders", "read", False, None, list[player.ProviderStatus]),
+    _post(
+        "getProviders",
+        "/api/agentAccount/getProviders",
+        "read",
+        False,
+        None,
+        list[player.ProviderStatus],
+        check=ANONYMOUS,
+    ),
     _post("playerLevels", "/api/cp/playerLevels", "read", True, None, wallet.PlayerLevelsResponse),
     _post("exchangeRates", "/api/cp/exchangeRates", "read", True, None, wallet.ExchangeRatesResponse),
     _post(
@@ -328,7 +360,9 @@ ROUTES: tuple[Route, ...] = (
         limit="cashier",
     ),
     # The Blackjack League is public: its lists need no session.
-    _post("leaderboardList", "/api/leaderboard/list", "read", False, None, wallet.LeaderboardListResponse),
+    _post(
+        "leaderboardList", "/api/leaderboard/list", "read", False, None, wallet.LeaderboardListResponse, check=ANONYMOUS
+    ),
     _post(
         "leaderboardParticipants",
         "/api/leaderboard/getParticipants",
@@ -546,16 +580,24 @@ ROUTES: tuple[Route, ...] = (
         games.ProviderGameRequest,
         games.RubyPlayLaunch,
     ),
-    _post("vivoLaunch", "/rest/vivo/session", "read", True, games.ProviderGameRequest, games.LiveCasinoSession),
+    _post(
+        "vivoLaunch",
+        "/rest/vivo/session",
+        "read",
+        True,
+        games.ProviderGameRequest,
+        games.LiveCasinoSession,
+        check=Check(body='{"gameId": "", "provider": "vivo"}', refused=True),
+    ),
     _post("vibraLaunch", "/rest/vibra/launch", "read", True, games.ProviderGameRequest, games.GenericLaunch),
     _post("genericLaunch", "/rest/game/launch", "read", True, games.GameLaunchRequest, games.GenericLaunch),
     _post("ticketEmail", "/rest/bet/email/ticket", "exclusive", True, sports.TicketEmailRequest),
     # --- Content (/capi, Strapi) -------------------------------------------------------
-    _get("homeBanners", "/capi/home-banners", "content", False, content.HomeBanners),
-    _get("lobbyBanners", "/capi/lobby-slot-images", "content", False, content.LobbyBanners),
-    _get("footerBanners", "/capi/footer-slot-images", "content", False, content.FooterBanners),
-    _get("eventBanners", "/capi/event-banners", "content", False, content.EventBanners),
-    _get("pokerBanners", "/capi/poker-banners", "content", False, content.PokerBanners),
+    _get("homeBanners", "/capi/home-banners", "content", False, content.HomeBanners, check=IN_SPANISH),
+    _get("lobbyBanners", "/capi/lobby-slot-images", "content", False, content.LobbyBanners, check=ANONYMOUS),
+    _get("footerBanners", "/capi/footer-slot-images", "content", False, content.FooterBanners, check=ANONYMOUS),
+    _get("eventBanners", "/capi/event-banners", "content", False, content.EventBanners, check=ANONYMOUS),
+    _get("pokerBanners", "/capi/poker-banners", "content", False, content.PokerBanners, check=ANONYMOUS),
     _get(
         "gamesLists",
         "/capi/games-lists",
@@ -563,10 +605,19 @@ ROUTES: tuple[Route, ...] = (
         False,
         content.GamesLists,
         summary="filters[locale][$eq], filters[status][$eq], filters[gameProviderName][$eq], filters[category][$eq]",
+        check=IN_SPANISH,
     ),
-    _get("newReels", "/capi/new-reels", "content", False, content.ReelDealsList),
-    _get("headerLinks", "/capi/header-links", "content", False, content.HeaderLinks),
-    _get("faqs", "/capi/faqs", "content", False, content.Faqs, summary="filters[locale][$eq], filters[status][$eq]"),
+    _get("newReels", "/capi/new-reels", "content", False, content.ReelDealsList, check=ANONYMOUS),
+    _get("headerLinks", "/capi/header-links", "content", False, content.HeaderLinks, check=ANONYMOUS),
+    _get(
+        "faqs",
+        "/capi/faqs",
+        "content",
+        False,
+        content.Faqs,
+        summary="filters[locale][$eq], filters[status][$eq]",
+        check=IN_SPANISH,
+    ),
     _get(
         "media",
         "/capi/uploads/{file}",
@@ -588,8 +639,9 @@ ROUTES: tuple[Route, ...] = (
         summary="query: lang (es, pt, en), sport (optional)",
         cache=Caching(ttl_s=60.0),
         sports_feed=True,
+        check=Check(query="lang=es"),
     ),
-    _get("sportsList", "/sbapi/sports/sports", "content", False, sports.SportsList),
+    _get("sportsList", "/sbapi/sports/sports", "content", False, sports.SportsList, check=ANONYMOUS),
     _post("betslip", "/sbapi/bets/betslip", "read", True, sports.BetslipRequest, sports.Betslip),
     _post("anonymousBet", "/sbapi/bets/anonymousbet", "read", False, sports.BetslipRequest, sports.Betslip),
     _post("sportsBonus", "/sbapi/bets/bonus", "read", True, None, sports.SportsbookBonus),
@@ -607,6 +659,19 @@ PAYMENT_REDIRECT = ROUTES_BY_NAME["paymentRedirect"]
 """What the gateway asks for a deposit's payment page (`/bff/pay/{seque_no}`)."""
 BALANCE = ROUTES_BY_NAME["balance"]
 """The player's balance: what the balance stream polls, and a proxied read of it tells the stream."""
+CHECKS: Mapping[Upstream, tuple[Route, ...]] = {
+    upstream: tuple(route for route in ROUTES if route.upstream == upstream and route.check is not None)
+    for upstream in UPSTREAMS
+}
+"""Per upstream, the documented calls a base URL is checked with (those whose entry has a `check`)."""
+HEALTH: Mapping[Upstream, Route] = {
+    "api": ROUTES_BY_NAME["getCountries"],
+    "capi": ROUTES_BY_NAME["headerLinks"],
+    "sbapi": ROUTES_BY_NAME["sportsList"],
+    "rest": ROUTES_BY_NAME["vivoLaunch"],
+}
+"""Per upstream, the documented call its health is checked with when the skins file names none:
+a small answer, asked every few seconds while someone looks."""
 MONEY_CALLS = frozenset(ROUTES_BY_NAME[name] for name in _MONEY_CALL_NAMES)
 """The player's own money calls: a success has the balance stream ask the platform at once."""
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
 
-from sandbox import cashier, content, control, history, launches, players, sports
+from sandbox import cashier, content, control, history, hostile, launches, players, sports
 from sandbox.platform import Registry
 from sandbox.seed import build
 from sandbox.served import Served
@@ -62,6 +62,7 @@ def platform_app(state: PlatformState, settings: SandboxSettings) -> Litestar:
         route_handlers=[
             *handlers,
             *control.route_handlers(state, settings, new_state),
+            *hostile.route_handlers(state),
             launches.demo_game_page,
             cashier.payment_page,
         ],

@@ -51,7 +51,7 @@ async def probe(url: str, within_s: float = 3.0, context: ssl.SSLContext | None 
     except httpx.TimeoutException:
         return Probed(url, False, error=f"no answer within {within_s:g} s")
     except httpx.HTTPError as exc:
-        return Probed(url, False, error=_why(exc))
+        return Probed(url, False, error=failure(exc))
 
 
 def certificate(stream: Any) -> Certificate | None:
@@ -84,7 +84,8 @@ def _name(rdns: Any) -> str:
     return ", ".join(f"{short.get(key, key)}={value}" for rdn in rdns for key, value in rdn)
 
 
-def _why(exc: httpx.HTTPError) -> str:
+def failure(exc: httpx.HTTPError) -> str:
+    """Why an httpx call got no answer, in a line (the exception's text, or its cause's name)."""
     cause = exc.__context__ if not str(exc) and exc.__context__ is not None else exc
     text = str(cause) or type(cause).__name__
     return text[:300]

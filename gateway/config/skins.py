@@ -17,12 +17,14 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from contracts.catalogue import UPSTREAMS, Upstream
+from contracts.catalogue import UPSTREAMS, Catalogue, Route, Upstream, upstream_of
 from contracts.locales import DEFAULT_LOCALE, LOCALES, Locale
 
 PokerSystem = Literal["android", "windows", "mac"]
 POKER_SYSTEMS: tuple[PokerSystem, ...] = ("android", "windows", "mac")
 HttpUrl = Annotated[str, msgspec.Meta(pattern=r"^https?://[^\s/?#]+(/[^\s?#]*)?$")]
+HttpsOrigin = Annotated[str, msgspec.Meta(pattern=r"^https://[A-Za-z0-9.-]+(:[0-9]{1,5})?/?$")]
+"""`https://host[:port]`, nothing after; an IDN host in its punycode (`xn--`) form."""
 Colour = Annotated[str, msgspec.Meta(pattern=r"^#[0-9a-fA-F]{3,8}$")]
 HostName = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9.-]+$", min_length=1, max_length=253)]
 
@@ -40,6 +42,59 @@ class Upstreams(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     def base(self, upstream: Upstream) -> str:
         url: str = getattr(self, upstream)
         return url.rstrip("/")
+
+
+class HealthCheck(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """How an upstream's health is checked (the overview, `bff_upstream_up`): a path under its base
+    URL. A documented call that needs no player is made as `check-upstream` makes it and held to its
+    contract; any other path is a GET that must answer `status`."""
+
+    path: Annotated[str, msgspec.Meta(pattern=r"^/[^\s#]*$", max_length=500)]
+    status: Annotated[int, msgspec.Meta(ge=100, le=599)] = 200
+
+
+class HealthChecks(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """Per upstream; one left out is checked with its default documented call (`contracts.catalogue.HEALTH`)."""
+
+    api: HealthCheck | None = None
+    capi: HealthCheck | None = None
+    sbapi: HealthCheck | None = None
+    rest: HealthCheck | None = None
+
+    def of(self, upstream: Upstream) -> HealthCheck | None:
+        found: HealthCheck | None = getattr(self, upstream)
+        return found
+
+
+_CATALOGUE = Catalogue()
+
+
+def documented(path: str) -> Route | None:
+    """The catalogue's route at a health check's path (its query aside), GET or POST."""
+    bare = path.split("?", 1)[0]
+    return next((found[0] for method in ("GET", "POST") if (found := _CATALOGUE.match(method, bare))), None)
+
+
+def health_errors(skin_id: str, checks: HealthChecks) -> list[str]:
+    """What is wrong with a skin's health checks: a documented call of another upstream, or one
+    that needs a player or changes something (the health check would make it every few seconds)."""
+    errors = []
+    for upstream in UPSTREAMS:
+        check = checks.of(upstream)
+        if check is None:
+            continue
+        where, path, route = (
+            f"skins[{skin_id}].health.{upstream}.path",
+            check.path.split("?", 1)[0],
+            documented(check.path),
+        )
+        if route is None and upstream_of(path) not in (None, upstream):
+            errors.append(f"{where}: {path} is under /{upstream_of(path)}/, not /{upstream}/")
+        elif route is not None and route.upstream != upstream:
+            errors.append(f"{where}: {route.name} is a call of {route.upstream}, not {upstream}")
+        elif route is not None and route.check is None:
+            errors.append(f"{where}: {route.name} needs a player or changes something: name one that does not")
+    return errors
 
 
 class Branding(msgspec.Struct, forbid_unknown_fields=True, frozen=True, rename="camel"):
@@ -93,8 +148,13 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """Origins the deposit redirect (/bff/pay) may send a player to; nothing else."""
     poker_downloads: dict[PokerSystem, HttpUrl] = {}
     """The operator's poker client installers, offered to logged-in players on /poker."""
+    link_hosts: list[HttpsOrigin] = []
+    """Origins a link from the platform (CMS header links, banners, promotions) may lead to, besides
+    the site itself (the sportsbook, a provider's page); the SPA drops a link to anywhere else."""
     branding: Branding = Branding()
     features: Features = Features()
+    health: HealthChecks = HealthChecks()
+    """How each upstream's health is checked (the overview, `bff_upstream_up`)."""
 
     def allows_payment_to(self, url: str) -> bool:
         """Whether `url` is an http(s) address on one of the skin's payment origins."""
@@ -117,6 +177,7 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
             "features": msgspec.to_builtins(self.features),
             "sportsbookUrl": self.sportsbook_url,
             "pokerDownloads": dict(self.poker_downloads),
+            "linkHosts": [host.rstrip("/").lower() for host in self.link_hosts],
         }
 
 
@@ -136,6 +197,8 @@ class Skins:
             line = skin.branding.operator_line
             if isinstance(line, dict) and skin.default_locale not in line:
                 raise SkinsFileError(f"skins[{skin.id}].branding.operatorLine: no text in {skin.default_locale}")
+            if errors := health_errors(skin.id, skin.health):
+                raise SkinsFileError("; ".join(errors))
             for host in skin.hosts:
                 if host in self._by_host:
                     raise SkinsFileError(f"skins[{skin.id}].hosts: {host} already belongs to {self._by_host[host].id}")

@@ -25,7 +25,7 @@ from gateway.accounts.roles import Guard, Operator
 from gateway.config.history import Author
 from gateway.config.live import Result
 from gateway.config.skins import Skin
-from gateway.console import changes, history, overview, trail
+from gateway.console import changes, contract, history, overview, trail
 from gateway.console.changes import API_REASON
 from gateway.console.pages import console_pages
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
@@ -41,6 +41,8 @@ class UpstreamChange(msgspec.Struct, forbid_unknown_fields=True):
     baseVersion: str | None = None
     """The version the change was made from (409 when it is not current); None: whatever is current."""
     reason: str | None = None
+    override: contract.Override | None = None
+    """Apply although the URL fails the platform's check (`{"reason"}`, audited)."""
 
 
 @runtime_checkable
@@ -105,7 +107,14 @@ async def set_upstream(
     name: FromPath[str],
     data: JSONBody[UpstreamChange],
 ) -> Outgoing:
-    asked = changes.Asked(skin=skin_id, upstream=name, url=data.url, baseVersion=data.baseVersion, reason=data.reason)
+    asked = changes.Asked(
+        skin=skin_id,
+        upstream=name,
+        url=data.url,
+        baseVersion=data.baseVersion,
+        reason=data.reason,
+        override=data.override,
+    )
     return await changes.api_change(gateway, caller, asked, RequestContext.of(request.scope), data.probe)
 
 
@@ -118,8 +127,14 @@ async def clear_upstream(
     name: FromPath[str],
 ) -> Outgoing:
     query = request.query_params
+    given = query.get("overrideReason")
     asked = changes.Asked(
-        skin=skin_id, upstream=name, url=None, baseVersion=query.get("baseVersion"), reason=query.get("reason")
+        skin=skin_id,
+        upstream=name,
+        url=None,
+        baseVersion=query.get("baseVersion"),
+        reason=query.get("reason"),
+        override=contract.Override(given) if given is not None else None,
     )
     return await changes.api_change(gateway, caller, asked, RequestContext.of(request.scope), True)
 

@@ -2,11 +2,14 @@
 and confirmed on every instance.
 
 A preview changes nothing: it validates the request field by field, probes the new base URL
-(status, latency, the certificate of an https one) and says what would change. Applying names
-the version the operator saw and a reason: `LiveConfig.commit` refuses it as a conflict when the
-configuration moved on meanwhile (409 with what changed since), refuses a URL that does not
-answer, and otherwise makes the new version on every instance; the answer says on how many it
-runs (`Instances.acknowledged`). A rollback is the same with an earlier version's overrides.
+(status, latency, the certificate of an https one), checks that it speaks the platform (its
+documented calls for that upstream, `gateway.config.conformity`) and says what would change.
+Applying names the version the operator saw and a reason: a URL that does not speak the platform
+is refused unless the operator overrides the check with a reason of their own (both in the audit
+trail); `LiveConfig.commit` refuses it as a conflict when the configuration moved on meanwhile
+(409 with what changed since), refuses a URL that does not answer, and otherwise makes the new
+version on every instance; the answer says on how many it runs (`Instances.acknowledged`). A
+rollback is the same with an earlier version's overrides.
 The bearer API's upstream calls (`PUT`/`DELETE /admin/skins/{id}/upstreams/{name}`) go the same way.
 """
 
@@ -28,6 +31,7 @@ from gateway.accounts.roles import Operator
 from gateway.config.history import Author, Change, Overrides
 from gateway.config.live import Commit
 from gateway.config.probe import Probed, probe
+from gateway.console.contract import Checked, Override, conformities, contract
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
 from gateway.parts import Gateway
@@ -45,6 +49,7 @@ class Asked(msgspec.Struct):
     to: str | None = None
     baseVersion: str | None = None
     reason: str | None = None
+    override: Override | None = None
 
 
 def decoded(body: bytes) -> Asked | list[FieldError]:
@@ -90,13 +95,18 @@ def unknown_skin(gateway: Gateway, skin_id: str, ctx: RequestContext) -> Outgoin
     return error(404, "UNKNOWN_SKIN", f"No skin {skin_id}", ctx)
 
 
-def reason_errors(reason: str | None) -> list[FieldError]:
+def reason_errors(reason: str | None, field: str = "reason") -> list[FieldError]:
     text = (reason or "").strip()
     if len(text) < 3:
-        return [FieldError("reason", "REASON_TOO_SHORT", "Say why, in 3 to 500 characters")]
+        return [FieldError(field, "REASON_TOO_SHORT", "Say why, in 3 to 500 characters")]
     if len(text) > 500:
-        return [FieldError("reason", "REASON_TOO_LONG", "Say why, in 3 to 500 characters")]
+        return [FieldError(field, "REASON_TOO_LONG", "Say why, in 3 to 500 characters")]
     return []
+
+
+def override_errors(asked: Asked) -> list[FieldError]:
+    """An override of the platform's check says why it is made."""
+    return [] if asked.override is None else reason_errors(asked.override.reason, "override.reason")
 
 
 def target_errors(gateway: Gateway, asked: Asked) -> list[FieldError]:
@@ -158,7 +168,8 @@ def overridden(gateway: Gateway, asked: Asked) -> Callable[[Overrides], Override
 
 async def previewed(gateway: Gateway, base: str, changes: list[Change], ctx: RequestContext, **more: Any) -> Outgoing:
     trust = gateway.clients.ssl_context  # the calls' own CAs: a probe refuses what they would refuse
-    probes = await asyncio.gather(*(probe(url, context=trust) for url in sorted({c.after for c in changes if c.after})))
+    probing = asyncio.gather(*(probe(url, context=trust) for url in sorted({c.after for c in changes if c.after})))
+    probes, checks = await asyncio.gather(probing, conformities(gateway, changes))
     current = gateway.config.version
     answer = {
         "baseVersion": base,
@@ -167,13 +178,15 @@ async def previewed(gateway: Gateway, base: str, changes: list[Change], ctx: Req
         "changes": msgspec.to_builtins(changes),
         "probe": _first(probes),
         "probes": msgspec.to_builtins(probes),
+        "check": _first(checks),
+        "checks": msgspec.to_builtins(checks),
         **more,
     }
     return Outgoing.json(200, answer, ctx)
 
 
-def _first(probes: list[Probed]) -> Any:
-    return msgspec.to_builtins(probes[0]) if probes else None
+def _first(found: list[Probed] | list[Checked]) -> Any:
+    return msgspec.to_builtins(found[0]) if found else None
 
 
 async def committed(
@@ -280,16 +293,24 @@ async def change(
     gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext, errors: list[FieldError], *, probe: bool = True
 ) -> Outgoing:
     """A change applied (console and API alike), audited whatever became of it."""
-    errors = change_errors(gateway, asked) + errors
+    errors = change_errors(gateway, asked) + errors + override_errors(asked)
     target = {"skin": asked.skin, "target": asked.upstream}
     if errors:
         await caller.record("change", "refused", asked.reason, **target, detail={"errors": msgspec.to_builtins(errors)})
         return invalid(ctx, errors)
+    assert asked.skin and asked.upstream
     before, after = _before_after(gateway, asked)
+    refused, checked = await contract(
+        gateway, asked, [Change(asked.skin, asked.upstream, before, after)], "url", probe=probe
+    )
+    if refused:
+        detail = {"errors": msgspec.to_builtins(refused), "contract": checked}
+        await caller.record("change", "refused", asked.reason, **target, before=before, after=after, detail=detail)
+        return invalid(ctx, refused)
     author = caller.author(asked.reason)
     made = await gateway.config.commit(overridden(gateway, asked), base=asked.baseVersion, author=author, probe=probe)
     answer, outcome = await committed(gateway, made, asked.baseVersion, "url", ctx)
-    detail = {"version": made.version, "error": made.error}
+    detail = {"version": made.version, "error": made.error, "contract": checked}
     await caller.record("change", outcome, asked.reason, **target, before=before, after=after, detail=detail)
     return answer
 

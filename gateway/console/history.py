@@ -2,7 +2,8 @@
 changed (`gateway.config.history` keeps them), and going back to any of them in one step.
 
 A rollback restores that version's overrides (the operators' changes) onto today's skins file;
-when the file changed since, the answer says so (`fileDiffers`). It is previewed, probed,
+when the file changed since, the answer says so (`fileDiffers`). It is previewed, probed, checked
+against the platform's contract (overridden with a reason, or refused),
 versioned (a conflict when the configuration moved on since `baseVersion`) and audited as a
 change is (`gateway.console.changes`).
 """
@@ -20,7 +21,17 @@ from litestar.params import FromPath
 
 from gateway.config.history import Change, Entry, diff
 from gateway.config.skins import compose
-from gateway.console.changes import Asked, Caller, asked_in, base_errors, committed, previewed, reason_errors
+from gateway.console.changes import (
+    Asked,
+    Caller,
+    asked_in,
+    base_errors,
+    committed,
+    override_errors,
+    previewed,
+    reason_errors,
+)
+from gateway.console.contract import contract
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
 from gateway.parts import Gateway
@@ -100,12 +111,17 @@ async def rollback(
     if isinstance(asked, Outgoing):
         return asked
     target = await rollback_target(gateway, asked)
-    errors = [*(target if isinstance(target, list) else []), *reason_errors(asked.reason)]
+    errors = [*(target if isinstance(target, list) else []), *reason_errors(asked.reason), *override_errors(asked)]
     if errors or isinstance(target, list):
         detail = {"errors": msgspec.to_builtins(errors)}
         await caller.record("rollback", "refused", asked.reason, target=asked.to, detail=detail)
         return invalid(ctx, errors)
-    entry, _ = target
+    entry, changes = target
+    refused, checked = await contract(gateway, asked, changes, "to")
+    if refused:
+        detail = {"errors": msgspec.to_builtins(refused), "contract": checked}
+        await caller.record("rollback", "refused", asked.reason, target=entry.version, detail=detail)
+        return invalid(ctx, refused)
     current = gateway.config.current
     made = await gateway.config.commit(
         lambda _: copy.deepcopy(entry.overrides),
@@ -116,7 +132,7 @@ async def rollback(
     more = {"to": entry.version, "fileDiffers": entry.file != current.file}
     answer, outcome = await committed(gateway, made, asked.baseVersion, "to", ctx, **more)
     versions = {"before": current.version, "after": made.version}
-    detail = {"changes": msgspec.to_builtins(made.changes), **more}
+    detail = {"changes": msgspec.to_builtins(made.changes), "contract": checked, **more}
     await caller.record("rollback", outcome, asked.reason, target=entry.version, **versions, detail=detail)
     return answer
 

@@ -2,25 +2,27 @@
 upstream's last probe and breaker, the charts' figures (`gateway.monitoring.series`), every
 instance (`gateway.monitoring.instances`); a skin's cache purged, a player's sessions revoked.
 
-Upstreams are probed when someone looks (the overview, a Prometheus scrape), at most every
-`PROBE_EVERY_S`, never on a timer. A breaker's state is the worst any live instance reports, as
-each instance writes its tripped breakers into its record.
+Upstreams' health is checked when someone looks (the overview, a Prometheus scrape), at most every
+`PROBE_EVERY_S`, never on a timer: each skin's upstream as its skins file says, by default with one
+documented call held to its contract (`gateway.monitoring.health`). A breaker's state is the
+worst any live instance reports, as each instance writes its tripped breakers into its record.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from litestar import Request, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath
+from prometheus_client.parser import text_string_to_metric_families
 
 from contracts.catalogue import UPSTREAMS
 from gateway.accounts.roles import Operator
 from gateway.config.history import iso
-from gateway.config.skins import Skin, origin
+from gateway.config.skins import Skin
 from gateway.console.changes import API_REASON, Caller, asked_in, reason_errors, unknown_skin
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, invalid
@@ -31,6 +33,28 @@ from gateway.store import StoreUnavailable, keys
 
 PROBE_EVERY_S = 5.0
 WORST = {"closed": 0, "half-open": 1, "open": 2}
+BREACHES = "bff_upstream_contract_breaches"
+
+
+@runtime_checkable  # Litestar checks a dependency's value against its annotation
+class Aggregate(Protocol):
+    """The worker processes of `--workers N` (`gateway.console.admin.Workers`): their metrics summed."""
+
+    def metrics(self) -> bytes: ...
+
+
+def breaches(text: bytes) -> dict[str, list[dict[str, Any]]]:
+    """Per skin, the platform answers refused as breaking their route's contract, by route, most
+    first (`bff_upstream_contract_breaches_total` as `/metrics` says it)."""
+    counted: dict[str, list[dict[str, Any]]] = {}
+    for family in text_string_to_metric_families(text.decode()):
+        if family.name != BREACHES:
+            continue
+        for sample in family.samples:
+            if sample.name == BREACHES + "_total" and sample.value > 0:
+                route = {"route": sample.labels["route"], "count": int(sample.value)}
+                counted.setdefault(sample.labels["skin"], []).append(route)
+    return {skin: sorted(routes, key=lambda r: (-r["count"], r["route"])) for skin, routes in counted.items()}
 
 
 async def live_records(gateway: Gateway) -> list[Record]:
@@ -57,16 +81,21 @@ def _breakers(records: list[Record]) -> dict[str, dict[str, Any]]:
 def _health(probe: Probe | None) -> dict[str, Any]:
     if probe is None:
         return {"status": "unknown", "latencyMs": None, "checkedAt": None, "detail": None}
-    detail = f"HTTP {probe.detail}" if isinstance(probe.detail, int) else str(probe.detail)
     return {
         "status": "up" if probe.up else "down",
         "latencyMs": probe.latency_ms,
         "checkedAt": iso(probe.checked_at),
-        "detail": detail,
+        "detail": probe.detail,
     }
 
 
-def _skin(gateway: Gateway, skin: Skin, probes: dict[str, Probe], breakers: dict[str, dict[str, Any]]) -> Any:
+def _skin(
+    gateway: Gateway,
+    skin: Skin,
+    probes: dict[tuple[str, str], Probe],
+    breakers: dict[str, dict[str, Any]],
+    broken: dict[str, list[dict[str, Any]]],
+) -> Any:
     current = gateway.config.current
     from_file, overrides = current.file_bases.get(skin.id, {}), current.overrides.get(skin.id, {})
     upstreams = []
@@ -80,19 +109,31 @@ def _skin(gateway: Gateway, skin: Skin, probes: dict[str, Probe], breakers: dict
                 "url": url,
                 "overridden": name in overrides,
                 "fileUrl": from_file.get(name),
-                "health": _health(probes.get(origin(url))),
+                "health": _health(probes.get((skin.id, name))),
                 "breaker": {"state": tripped["state"], "since": iso(since) if since is not None else None},
             }
         )
-    return {"id": skin.id, "name": skin.name, "siteId": skin.site_id, "hosts": list(skin.hosts), "upstreams": upstreams}
+    return {
+        "id": skin.id,
+        "name": skin.name,
+        "siteId": skin.site_id,
+        "hosts": list(skin.hosts),
+        "upstreams": upstreams,
+        "contractBreaches": broken.get(skin.id, []),
+    }
 
 
 @get("/admin/api/overview", opt={"role": "viewer"})
 async def overview(
-    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], operator: NamedDependency[Operator]
+    request: Request[Any, Any, Any],
+    gateway: NamedDependency[Gateway],
+    operator: NamedDependency[Operator],
+    workers: NamedDependency[Aggregate | None],
 ) -> Outgoing:
     probes = await gateway.health.probed(PROBE_EVERY_S)
     breakers = _breakers(await live_records(gateway))
+    # The counts this listener's `/metrics` gives: its workers' summed, or this process's own.
+    broken = breaches(workers.metrics() if workers is not None else gateway.metrics.render())
     store = await gateway.health.store()
     config = gateway.config.describe()
     operators = {"error": None, "errorAt": None}
@@ -102,7 +143,8 @@ async def overview(
         "config": {k: config[k] for k in ("version", "source", "changedAt", "error", "errorAt")},
         "operatorsFile": operators,
         "store": {"kind": "redis" if gateway.stores.shared.distributed else "memory", "status": store or "ok"},
-        "skins": [_skin(gateway, skin, probes, breakers) for skin in gateway.config.skins.all],
+        "contractBreaches": {"scope": "workers" if workers is not None else "instance"},
+        "skins": [_skin(gateway, skin, probes, breakers, broken) for skin in gateway.config.skins.all],
     }
     return Outgoing.json(200, answer, RequestContext.of(request.scope))
 
@@ -133,7 +175,7 @@ async def measured(gateway: Gateway) -> bytes:
     metrics.upstream_latency.clear()
     for skin in gateway.config.skins.all:
         for name in UPSTREAMS:
-            probe = probes.get(origin(skin.upstreams.base(name)))
+            probe = probes.get((skin.id, name))
             if probe is not None:
                 metrics.upstream_up.labels(skin.id, name).set(1 if probe.up else 0)
                 metrics.upstream_latency.labels(skin.id, name).set(probe.latency_ms / 1000)

@@ -1,6 +1,7 @@
 """`python -m gateway`: serve the gateway (optionally with the sandbox beside it, and the
 admin listener when `ADMIN_TOKEN` or `OPERATORS_FILE` is set); `python -m gateway operators ...`
-manages the operators file (gateway/console/cli.py).
+manages the operators file (gateway/console/cli.py); `python -m gateway check-upstream URL ...` checks
+that a base URL speaks the platform (gateway/operations/check_upstream.py).
 
 Signals: SIGTERM / Ctrl-C drain (readiness false at once, new connections refused after
 `DRAIN_DELAY_S`, requests in flight finish within `DRAIN_TIMEOUT_S`, exit 0); a second one
@@ -40,6 +41,10 @@ def main(argv: list[str] | None = None) -> None:
         from gateway.console.cli import main as operators
 
         sys.exit(operators(argv[1:]))
+    if argv[:1] == ["check-upstream"]:
+        from gateway.operations.check_upstream import main as check_upstream
+
+        sys.exit(check_upstream(argv[1:]))
     parser = argparse.ArgumentParser(prog="python -m gateway", description="Serve the casino BFF gateway.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)

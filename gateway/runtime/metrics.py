@@ -139,7 +139,7 @@ class Metrics:
         self.measured = measured = CollectorRegistry()
         self.upstream_up = Gauge(
             "bff_upstream_up",
-            "1 when the upstream's last probe got an HTTP answer, by skin and upstream",
+            "1 when the upstream's last health check passed (by default a documented call keeping its contract)",
             ["skin", "upstream"],
             registry=measured,
         )

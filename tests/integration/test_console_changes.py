@@ -106,8 +106,20 @@ def other_url(cluster: Cluster) -> str:
     return cluster.sandbox.url.replace("127.0.0.1", "localhost")
 
 
+OVERRIDE = {"reason": "the sandbox under a path: versions are what these tests are about"}
+"""The sandbox under a path prefix answers 404: these changes override the platform's check
+(tests/integration/test_console_contract.py is about it)."""
+
+
 def change(cluster: Cluster, instance: int, who: str, url: str | None, base: str, reason: str = "moving capi") -> Any:
-    body = {"skin": "aurora", "upstream": "capi", "url": url, "baseVersion": base, "reason": reason}
+    body = {
+        "skin": "aurora",
+        "upstream": "capi",
+        "url": url,
+        "baseVersion": base,
+        "reason": reason,
+        "override": OVERRIDE,
+    }
     return post(cluster, instance, who, "/admin/api/changes", body)
 
 
@@ -193,7 +205,9 @@ def test_a_rollback_restores_the_earlier_overrides_everywhere(cluster: Cluster) 
     preview = post(cluster, 1, "alice", "/admin/api/rollback/preview", asked)
     assert preview.status_code == 200, preview.text
     assert preview.json()["fileDiffers"] is False and all(p["ok"] for p in preview.json()["probes"])
-    rolled = post(cluster, 1, "alice", "/admin/api/rollback", {**asked, "reason": "back to the start"})
+    rolled = post(
+        cluster, 1, "alice", "/admin/api/rollback", {**asked, "reason": "back to the start", "override": OVERRIDE}
+    )
     assert rolled.status_code == 200, rolled.text
     assert rolled.json()["version"] == first["version"] and rolled.json()["live"]["acknowledged"] == 3
     for n in range(3):
@@ -226,6 +240,7 @@ def test_bad_changes_are_refused_field_by_field_and_change_nothing(cluster: Clus
             "url": other_url(cluster) + "/v2",
             "baseVersion": base,
             "reason": "a bad change",
+            "override": OVERRIDE,
             **fields,
         }
         answer = post(cluster, 1, "alice", "/admin/api/changes", body)

@@ -192,6 +192,9 @@ def test_an_admin_override_reaches_both_workers(served: Served) -> None:
         after = {p["pid"]: p["requests"] for p in served.workers()["processes"]}
         assert all(after[pid] > before.get(pid, 0) for pid in after), "both workers answered"
         assert answers and all(answer == (200, "b") for answer in answers), "every read went to sandbox B"
+        overview = served.admin("GET", "/admin/api/overview").json()
+        assert overview["contractBreaches"] == {"scope": "workers"}, "the workers' counts, summed"
+        assert all(skin["contractBreaches"] == [] for skin in overview["skins"]), "sandbox B keeps every contract"
     finally:
         served.admin("DELETE", "/admin/skins/aurora/upstreams/api")
 
@@ -222,6 +225,9 @@ def test_sighup_makes_every_worker_re_read_the_skins_file(served: Served) -> Non
         hup_until_converged()
         answers = _player_reads(served.supervisor.url, players=8, reads=3)
         assert answers and all(answer == (200, "b") for answer in answers), "every read went to sandbox B"
+        overview = served.admin("GET", "/admin/api/overview").json()
+        assert overview["contractBreaches"] == {"scope": "workers"}, "the workers' counts, summed"
+        assert all(skin["contractBreaches"] == [] for skin in overview["skins"]), "sandbox B keeps every contract"
     finally:
         skins.write_text(original)
         hup_until_converged()

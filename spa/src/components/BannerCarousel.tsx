@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 
 import type { Media } from "../api/contracts.gen";
 import { Icon } from "./icons/Icon";
-import { BannerLink } from "./BannerLink";
+import { PlatformLink } from "./PlatformLink";
 import { useImagesShown } from "./useImagesShown";
 
 /** Hero banners rotate every 7 s unless the visitor prefers reduced motion or is pointing at them. */
@@ -75,7 +75,7 @@ export function BannerCarousel({ banners, loading, label, testId, onShown }: Ban
             aria-hidden={n !== current}
             inert={n !== current}
           >
-            <BannerLink to={banner.link} label={banner.alt || label}>
+            <PlatformLink to={banner.link} label={banner.alt || label}>
               <img
                 src={banner.url}
                 alt={banner.alt}
@@ -87,7 +87,7 @@ export function BannerCarousel({ banners, loading, label, testId, onShown }: Ban
                 onLoad={n === 0 ? firstImageSettled : undefined}
                 onError={n === 0 ? firstImageSettled : undefined}
               />
-            </BannerLink>
+            </PlatformLink>
           </div>
         ))}
       </div>

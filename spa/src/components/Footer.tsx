@@ -6,6 +6,7 @@ import { showNotice } from "../lib/store/uiSlice";
 import { useGetConfigQuery } from "../lib/config/configApi";
 import { operatorLine } from "../lib/config/operatorLine";
 import { useLocale } from "../i18n/useLocale";
+import { ExternalLink } from "./ExternalLink";
 import { Icon } from "./icons/Icon";
 import { SiteLink } from "./SiteLink";
 
@@ -66,9 +67,7 @@ export const Footer = memo(function Footer() {
           <ul className="site-footer__social">
             {SOCIAL.map((network) => (
               <li key={network.name}>
-                <a href={network.href} target="_blank" rel="noopener noreferrer">
-                  {network.name}
-                </a>
+                <ExternalLink href={network.href}>{network.name}</ExternalLink>
               </li>
             ))}
           </ul>

@@ -31,7 +31,7 @@ export const Header = memo(function Header({ flags }: { flags: ProviderFlags }) 
   const events = useMenuEntries(EVENTS_MENU, flags);
   const poker = useMenuEntries([POKER_ENTRY], flags);
   const topLink = (entry: ShownEntry) => (
-    <MenuLink key={entry.testId} to={entry.href} className="top-nav__link" testId={entry.testId}>
+    <MenuLink key={entry.testId} to={entry.link} className="top-nav__link" testId={entry.testId}>
       {entry.text}
     </MenuLink>
   );
@@ -56,7 +56,7 @@ export const Header = memo(function Header({ flags }: { flags: ProviderFlags }) 
           <DropdownMenu label={t("menu.events")} testId="nav-events" className="top-nav__events">
             {(close) =>
               events.map((entry) => (
-                <MenuLink key={entry.testId} to={entry.href} className="dropdown__item" testId={entry.testId} onNavigate={close}>
+                <MenuLink key={entry.testId} to={entry.link} className="dropdown__item" testId={entry.testId} onNavigate={close}>
                   {entry.text}
                 </MenuLink>
               ))

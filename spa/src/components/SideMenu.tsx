@@ -45,7 +45,7 @@ export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags
           {entries.map((entry) => (
             <MenuLink
               key={entry.testId}
-              to={entry.href}
+              to={entry.link}
               className="all-tabs__tile"
               onNavigate={() => {
                 setAllTabs(false);
@@ -75,7 +75,7 @@ export const SideMenu = memo(function SideMenu({ flags }: { flags: ProviderFlags
         <ul className="side-menu__list">
           {entries.map((entry) => (
             <li key={entry.testId}>
-              <MenuLink to={entry.href} className="side-menu__link" testId={entry.testId} onNavigate={close}>
+              <MenuLink to={entry.link} className="side-menu__link" testId={entry.testId} onNavigate={close}>
                 {entry.icon ? (
                   <img className="side-menu__icon" src={entry.icon} alt="" width={20} height={20} />
                 ) : (

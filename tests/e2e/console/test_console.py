@@ -19,6 +19,7 @@ from tests.e2e.console.conftest import (
     PASSWORD,
     ROLE_WORDS,
     ConsoleTab,
+    admin_api,
     back_to_file,
     other_url,
     upstream_urls,
@@ -133,6 +134,14 @@ def test_two_operators_on_one_upstream_get_one_success_and_one_conflict(tabs: Ta
         otto.apply(ottos, "rest to the new host")
         expect(ottos.get_by_test_id("live-count")).to_have_text("Activa en 3/3 instancias")
 
+        # The sandbox under /v2 answers 404: olga sees which call failed, and overrides with a reason.
+        expect(olgas.get_by_test_id("contract-summary")).to_have_text(
+            "No habla la plataforma: 0/1 llamadas documentadas válidas"
+        )
+        expect(olgas.get_by_test_id("contract-failures")).to_contain_text("vivoLaunch")
+        expect(olgas.get_by_test_id("write-apply")).to_be_disabled()
+        olgas.get_by_test_id("override-check").check()
+        olgas.get_by_label(re.compile("^Por qué se aplica igualmente")).fill("rest v2 is deployed tonight")
         olga.apply(olgas, "rest to the v2 path")
         conflict = olgas.get_by_test_id("write-conflict")
         expect(conflict).to_contain_text("Otra persona cambió la configuración")
@@ -146,6 +155,8 @@ def test_two_operators_on_one_upstream_get_one_success_and_one_conflict(tabs: Ta
         olgas.get_by_test_id("write-apply").click()
         expect(olgas.get_by_test_id("live-count")).to_have_text("Activa en 3/3 instancias")
         assert upstream_urls(cluster, "rest") == [olgas_url] * 3
+        entry = admin_api(cluster, 0, "GET", "/admin/api/audit?action=change").json()["entries"][0]
+        assert entry["who"] == "olga" and entry["detail"]["contract"]["overridden"] == "rest v2 is deployed tonight"
     finally:
         back_to_file(cluster, "rest")
 

@@ -77,7 +77,8 @@ def walk(sweep: Sweep, cluster: Cluster) -> None:
     dialog.get_by_label(re.compile(REASON[lng])).fill("wallet moves to the new host")
     sweep.check("change preview", "03-change-preview")
     # Someone else's change lands meanwhile: the 409 and its diff, then again from the current version.
-    theirs = admin_api(cluster, 1, "PUT", "/admin/skins/aurora/upstreams/api", {"url": other_url(cluster, "/v9")})
+    moved = {"url": other_url(cluster, "/v9"), "override": {"reason": "the sandbox under a path fails the check"}}
+    theirs = admin_api(cluster, 1, "PUT", "/admin/skins/aurora/upstreams/api", moved)
     assert theirs.status_code == 200, theirs.text
     dialog.get_by_test_id("write-apply").click()
     dialog.get_by_test_id("write-conflict").wait_for()
@@ -128,3 +129,24 @@ def test_the_language_is_the_operators_choice(tabs: Callable[..., ConsoleTab]) -
     expect(page.locator("html")).to_have_attribute("lang", "pt")
     page.reload()
     expect(page.get_by_test_id("nav-instances")).to_have_text("Instâncias")
+
+
+def test_a_failed_platform_check_and_its_override_fit_a_phone(
+    tabs: Callable[..., ConsoleTab], cluster: Cluster
+) -> None:
+    """At 390 px: the check's summary, the failing calls and their reasons, the override and its reason."""
+    tab = tabs(0, viewport={"width": 390, "height": 844})
+    sweep = Sweep(tab, 390, "es")
+    tab.signed_in("ada")
+    dialog = tab.change_dialog("capi")
+    preview = tab.preview(dialog, other_url(cluster, "/v2"))
+    expect(preview.get_by_test_id("contract-summary")).to_have_text(
+        "No habla la plataforma: 0/9 llamadas documentadas válidas"
+    )
+    expect(preview.get_by_test_id("contract-failures")).to_contain_text("homeBanners")
+    dialog.get_by_test_id("override-check").check()
+    dialog.get_by_label(re.compile("^Por qué se aplica igualmente")).fill("the CMS moves under /v2 tonight")
+    dialog.get_by_label(re.compile("^Motivo")).fill("capi under its new path")
+    sweep.check("failed check with override")
+    tab.screenshot("contract-override-390")
+    assert not sweep.problems, "\n".join(sweep.problems)

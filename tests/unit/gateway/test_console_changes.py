@@ -39,6 +39,7 @@ from gateway.upstream.resilience import Breakers
 from tests.support.browser import AsyncBrowser
 from tests.support.cluster import RedisServer
 from tests.support.gateway import ONE_SKIN, UPSTREAM, browser_on, gateway_app
+from tests.support.healthy import healthy
 from tests.support.stack import free_port
 
 pytestmark = pytest.mark.anyio
@@ -312,7 +313,8 @@ VIEWER = "console-changes-viewer-token"
 
 @pytest.fixture
 async def admin(upstream: respx.Router, tmp_path: Path) -> AsyncIterator[tuple[AsyncBrowser, httpx.AsyncClient]]:
-    upstream.get("/").mock(return_value=httpx.Response(404))  # the overview probes each upstream origin
+    upstream.get("/").mock(return_value=httpx.Response(404))  # the status page asks each origin for any answer
+    healthy(upstream)  # the overview checks each upstream with a documented call
     operators = tmp_path / "operators.toml"
     operators.write_text(f'[[tokens]]\nname = "vic"\nrole = "viewer"\ntoken_sha256 = "{token_digest(VIEWER)}"\n')
     app = gateway_app(upstream, admin_token=TOKEN, operators_file=operators, breaker=BreakerConfig(failures=2))
@@ -351,7 +353,8 @@ async def test_the_overview_shows_health_breakers_and_overrides(
     aurora = next(s for s in seen["skins"] if s["id"] == "aurora")
     api = next(u for u in aurora["upstreams"] if u["name"] == "api")
     assert api["breaker"]["state"] == "open" and api["breaker"]["since"] is not None
-    assert api["health"]["status"] == "up" and api["health"]["detail"] == "HTTP 404" and api["health"]["latencyMs"] > 0
+    health = api["health"]
+    assert health["status"] == "up" and health["detail"] == "HTTP 200 (getCountries)" and health["latencyMs"] > 0
     assert api["overridden"] is False and api["url"] == api["fileUrl"] == browser.platform
     assert seen["store"] == {"kind": "memory", "status": "ok"} and seen["operatorsFile"]["error"] is None
     figures = (await ops.get("/admin/api/series?minutes=1")).json()

@@ -27,6 +27,7 @@ from tests.support.browser import AsyncBrowser
 from tests.support.cms import banners
 from tests.support.gateway import ONE_SKIN, UPSTREAM, browser_on, gateway_app
 from tests.support.gateway import test_settings as settings_for_tests
+from tests.support.healthy import healthy
 from tests.support.respx_platform import RespxPlatform
 from tests.unit.gateway.conftest import calls
 
@@ -198,6 +199,7 @@ async def test_an_open_breaker_answers_at_once_without_calling(upstream: respx.R
 @pytest.fixture
 async def admin(upstream: respx.Router, tmp_path: Path) -> AsyncIterator[tuple[AsyncBrowser, httpx.AsyncClient]]:
     upstream.get("/").mock(return_value=httpx.Response(404))  # the status page probes each upstream
+    healthy(upstream)  # /metrics checks each upstream's health with a documented call
     app = gateway_app(upstream, admin_token=TOKEN, probe_upstreams=False, audit_file=tmp_path / "audit.jsonl")
     transport = httpx.ASGITransport(app=admin_app(app), client=("10.0.0.9", 50000))
     async with browser_on(app) as browser, httpx.AsyncClient(transport=transport, base_url="http://admin") as ops:

@@ -59,6 +59,32 @@ def test_the_spa_learns_the_sportsbook_and_poker_downloads() -> None:
     assert set(public["pokerDownloads"]) == {"android", "windows"}  # type: ignore[arg-type]
 
 
+def test_the_spa_learns_the_origins_a_platform_link_may_lead_to() -> None:
+    data = tomllib.loads(EXAMPLE.read_text())
+    data["skins"][0]["link_hosts"] = ["https://Sports.Provider.example/", "https://games.example:8443"]
+    aurora, pampa = skins.parse(data).all
+    assert aurora.public()["linkHosts"] == ["https://sports.provider.example", "https://games.example:8443"]
+    assert pampa.public()["linkHosts"] == []  # none unless listed: links stay on the site
+    assert all(skin.public()["linkHosts"] == [] for skin in skins.builtin("http://127.0.0.1:8001").all)
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "http://sports.example",
+        "https://sports.example/book",
+        "https://user@sports.example",
+        "javascript:x",
+        "sports.example",
+    ],
+)
+def test_a_link_host_that_is_not_an_https_origin_stops_the_start(host: str) -> None:
+    data = tomllib.loads(EXAMPLE.read_text())
+    data["skins"][1]["link_hosts"] = ["https://sports.example", host]
+    with pytest.raises(skins.SkinsFileError, match=r"\$\.skins\[1\]\.link_hosts\[1\]"):
+        skins.parse(data)
+
+
 @pytest.mark.parametrize(
     ("text", "field"),
     [

@@ -46,18 +46,28 @@ export interface Upstream {
   breaker: Breaker;
 }
 
+/** Platform answers refused (a 502 for that call) as breaking their route's contract. */
+export interface ContractBreach {
+  route: string;
+  count: number;
+}
+
 export interface Skin {
   id: string;
   name: string;
   siteId: string;
   hosts: string[];
   upstreams: Upstream[];
+  /** Per route, most first; empty when none broke it. */
+  contractBreaches?: ContractBreach[];
 }
 
 export interface Overview {
   config: { version: string; source: string; changedAt: string | null; error: string | null; errorAt: string | null };
   operatorsFile: { error: string | null; errorAt: string | null };
   store: { kind: "memory" | "redis"; status: string };
+  /** Whose counts the skins' `contractBreaches` are: this process's, or its workers' summed. */
+  contractBreaches?: { scope: "instance" | "workers" };
   skins: Skin[];
 }
 
@@ -126,7 +136,30 @@ export interface Probe {
   tls: { subject: string; issuer: string; notAfter: string; daysLeft: number } | null;
 }
 
-/** changes/preview and rollback/preview. A rollback may probe several URLs (`probes`). */
+/** One documented call of the platform's check of a new base URL. */
+export interface CheckedCall {
+  name: string;
+  path: string;
+  ok: boolean;
+  status: number | null;
+  /** Why it breaks its contract (the gateway's words, naming the place, never a value). */
+  why: string | null;
+  latencyMs: number | null;
+}
+
+/** Whether a new base URL speaks the platform: its documented calls for one skin's upstream. */
+export interface Check {
+  skin: string;
+  upstream: string;
+  url: string;
+  ok: boolean;
+  valid: number;
+  total: number;
+  summary: string;
+  calls: CheckedCall[];
+}
+
+/** changes/preview and rollback/preview. A rollback may probe and check several URLs (`probes`, `checks`). */
 export interface Preview {
   baseVersion: string;
   current: string;
@@ -134,7 +167,14 @@ export interface Preview {
   changes: Change[];
   probe?: Probe | null;
   probes?: Probe[];
+  check?: Check | null;
+  checks?: Check[];
   fileDiffers?: boolean;
+}
+
+/** Apply although a new base URL failed the platform's check: why, kept in the audit trail. */
+export interface Override {
+  reason: string;
 }
 
 export interface Live {

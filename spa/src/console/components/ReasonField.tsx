@@ -7,20 +7,23 @@ interface ReasonFieldProps {
   value: string;
   onValue: (value: string) => void;
   errors?: string[];
+  /** Another reason than the write's own (an override's): its label and its form name. */
+  label?: string;
+  name?: string;
 }
 
 /** Why the operator does this: recorded with the change in the history and the audit trail. */
-export function ReasonField({ value, onValue, errors = [] }: ReasonFieldProps) {
+export function ReasonField({ value, onValue, errors = [], label, name = "reason" }: ReasonFieldProps) {
   const id = useId();
   const { t } = useTranslation();
   return (
     <div className={errors.length ? "field field--invalid" : "field"}>
       <label className="field__label" htmlFor={id}>
-        {t("reason.label")}
+        {label ?? t("reason.label")}
       </label>
       <textarea
         id={id}
-        name="reason"
+        name={name}
         rows={2}
         maxLength={REASON_MAX}
         value={value}

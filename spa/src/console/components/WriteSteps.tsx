@@ -4,8 +4,9 @@ import { errorsOf, type ConsoleError } from "../api/errors";
 import type { Applied } from "../api/types";
 import { useErrorText } from "../lib/errorText";
 import { shortVersion } from "../lib/format";
-import type { WriteFlow } from "../lib/writeFlow";
+import { speaksPlatform, type WriteFlow } from "../lib/writeFlow";
 import { ChangesDiff } from "./ChangesDiff";
+import { ContractReport } from "./ContractReport";
 import { ErrorNotice } from "./ErrorNotice";
 import { LiveReport } from "./LiveReport";
 import { ProbeReport } from "./ProbeReport";
@@ -31,7 +32,9 @@ export function WriteSteps({ flow, editFields = [], onClose }: WriteStepsProps) 
   if (applied) return <AppliedStep applied={applied} onClose={onClose} />;
 
   const probes = preview ? (preview.probes ?? (preview.probe ? [preview.probe] : [])) : [];
+  const checks = preview ? (preview.checks ?? (preview.check ? [preview.check] : [])) : [];
   const unreachable = probes.some((probe) => !probe.ok);
+  const unchecked = !speaksPlatform(preview) && flow.override === null;
   return (
     <div className="write-steps">
       {conflict && <ConflictNotice conflict={conflict} onRestart={() => flow.restart(conflict.current)} />}
@@ -50,21 +53,47 @@ export function WriteSteps({ flow, editFields = [], onClose }: WriteStepsProps) 
           <ChangesDiff changes={preview.changes} caption={t("write.diffCaption")} />
           <ProbeReport probes={probes} />
           {unreachable && <p className="notice notice--error" data-testid="write-unreachable">{t("write.unreachable")}</p>}
+          <ContractReport checks={checks} />
+          {!unreachable && !speaksPlatform(preview) && <ContractOverride flow={flow} />}
           <ReasonField value={flow.reason} onValue={flow.setReason} errors={errorsOf(problem, "reason").map(text.field)} />
         </div>
       )}
-      {!conflict && <ErrorNotice error={problem} shownFields={[...editFields, ...(preview ? ["reason"] : [])]} />}
+      {!conflict && (
+        <ErrorNotice error={problem} shownFields={[...editFields, ...(preview ? ["reason", "override.reason"] : [])]} />
+      )}
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onClose}>
           {t("actions.cancel")}
         </button>
         {preview && !conflict && (
           <button type="button" className="button button--primary" data-testid="write-apply"
-                  disabled={flow.busy !== null || unreachable || preview.stale} onClick={() => void flow.runApply()}>
+                  disabled={flow.busy !== null || unreachable || unchecked || preview.stale}
+                  onClick={() => void flow.runApply()}>
             {flow.busy === "apply" ? t("write.applying") : t("write.apply")}
           </button>
         )}
       </div>
+    </div>
+  );
+}
+
+/** A new base URL that fails the platform's check is applied only when the operator says so, and why. */
+function ContractOverride({ flow }: { flow: WriteFlow }) {
+  const { t } = useTranslation();
+  const text = useErrorText();
+  const { override } = flow;
+  return (
+    <div className="override" data-testid="contract-override">
+      <p className="notice notice--error">{t("contract.refused")}</p>
+      <label className="check">
+        <input type="checkbox" checked={override !== null} data-testid="override-check"
+               onChange={(event) => flow.setOverride(event.target.checked ? { reason: "" } : null)} />
+        {t("contract.override")}
+      </label>
+      {override !== null && (
+        <ReasonField value={override.reason} onValue={(reason) => flow.setOverride({ reason })} name="override-reason"
+                     label={t("contract.overrideReason")} errors={errorsOf(flow.problem, "override.reason").map(text.field)} />
+      )}
     </div>
   );
 }

@@ -13,7 +13,7 @@ const ERROR_CODES = [
 /** The contract's field codes (docs/console-api.md, "Field errors"). */
 const FIELD_CODES = [
   "REQUIRED", "URL_INVALID", "URL_SCHEME", "URL_HAS_PATH_QUERY", "URL_UNREACHABLE", "UNKNOWN_SKIN", "UNKNOWN_UPSTREAM",
-  "UNKNOWN_VERSION", "REASON_TOO_SHORT", "REASON_TOO_LONG", "UNCHANGED",
+  "UNKNOWN_VERSION", "REASON_TOO_SHORT", "REASON_TOO_LONG", "UNCHANGED", "CONTRACT_BROKEN",
 ] as const;
 
 type ErrorCode = (typeof ERROR_CODES)[number];

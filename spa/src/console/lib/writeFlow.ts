@@ -3,7 +3,7 @@ import type { FetchBaseQueryError } from "@reduxjs/toolkit/query";
 import { useState } from "react";
 
 import { toConsoleError, type ConsoleError } from "../api/errors";
-import type { Applied, Preview } from "../api/types";
+import type { Applied, Override, Preview } from "../api/types";
 import { reasonValid } from "./rules";
 
 type Answer<T> = { data: T; error?: undefined } | { data?: undefined; error: FetchBaseQueryError | SerializedError };
@@ -11,7 +11,7 @@ type Answer<T> = { data: T; error?: undefined } | { data?: undefined; error: Fet
 /** The calls of one versioned write: a change of upstream, or a rollback. */
 export interface WriteCalls {
   preview: (baseVersion: string) => Promise<Answer<Preview>>;
-  apply: (baseVersion: string, reason: string) => Promise<Answer<Applied>>;
+  apply: (baseVersion: string, reason: string, override: Override | null) => Promise<Answer<Applied>>;
 }
 
 export interface WriteFlow {
@@ -21,8 +21,11 @@ export interface WriteFlow {
   applied: Applied | null;
   problem: ConsoleError | null;
   reason: string;
+  /** Apply although the platform's check failed: ticked, and why (null: not overridden). */
+  override: Override | null;
   busy: "preview" | "apply" | null;
   setReason: (reason: string) => void;
+  setOverride: (override: Override | null) => void;
   runPreview: () => Promise<void>;
   runApply: () => Promise<void>;
   /** After a 409 (or a stale preview): the version now current becomes the base; the edit stays. */
@@ -31,12 +34,16 @@ export interface WriteFlow {
   discardPreview: () => void;
 }
 
-const reasonRefused = (): ConsoleError => ({
+const reasonRefused = (field: string): ConsoleError => ({
   ...toConsoleError(undefined),
   status: 422,
   code: "INVALID",
-  fields: [{ field: "reason", code: "REASON_TOO_SHORT", message: "" }],
+  fields: [{ field, code: "REASON_TOO_SHORT", message: "" }],
 });
+
+/** Whether every new base URL of a preview speaks the platform (a preview without checks: nothing to say). */
+export const speaksPlatform = (preview: Preview | null): boolean =>
+  (preview?.checks ?? (preview?.check ? [preview.check] : [])).every((check) => check.ok);
 
 /** Edit -> preview -> reason -> apply -> live, or a conflict to start again from; nothing is lost on an error. */
 export function useWriteFlow(initialBase: string, calls: WriteCalls): WriteFlow {
@@ -45,6 +52,7 @@ export function useWriteFlow(initialBase: string, calls: WriteCalls): WriteFlow 
   const [applied, setApplied] = useState<Applied | null>(null);
   const [problem, setProblem] = useState<ConsoleError | null>(null);
   const [reason, setReason] = useState("");
+  const [override, setOverride] = useState<Override | null>(null);
   const [busy, setBusy] = useState<WriteFlow["busy"]>(null);
 
   async function runPreview() {
@@ -57,11 +65,17 @@ export function useWriteFlow(initialBase: string, calls: WriteCalls): WriteFlow 
 
   async function runApply() {
     if (!reasonValid(reason)) {
-      setProblem(reasonRefused());
+      setProblem(reasonRefused("reason"));
+      return;
+    }
+    // An override is only sent while the preview says the check failed.
+    const overriding = speaksPlatform(preview) ? null : override;
+    if (overriding && !reasonValid(overriding.reason)) {
+      setProblem(reasonRefused("override.reason"));
       return;
     }
     setBusy("apply");
-    const answer = await calls.apply(baseVersion, reason.trim());
+    const answer = await calls.apply(baseVersion, reason.trim(), overriding && { reason: overriding.reason.trim() });
     setBusy(null);
     setApplied(answer.data ?? null);
     setProblem(answer.error ? toConsoleError(answer.error) : null);
@@ -76,7 +90,11 @@ export function useWriteFlow(initialBase: string, calls: WriteCalls): WriteFlow 
   function discardPreview() {
     setPreview(null);
     setProblem(null);
+    setOverride(null);
   }
 
-  return { baseVersion, preview, applied, problem, reason, busy, setReason, runPreview, runApply, restart, discardPreview };
+  return {
+    baseVersion, preview, applied, problem, reason, override, busy,
+    setReason, setOverride, runPreview, runApply, restart, discardPreview,
+  };
 }

@@ -81,11 +81,15 @@ export class FakeConsole {
     return this.requests.filter((r) => r.method === method && r.path === path);
   }
 
+  /** The answers the platform sent that broke their route's contract, per route (the overview's). */
+  breaches: { route: string; count: number }[] = [];
+
   skins(): Skin[] {
     const url = (name: string) => this.overrides[`aurora/${name}`] ?? FILE_URL;
     return [
       { id: "aurora", name: "Aurora Casino", siteId: "aurora", hosts: ["127.0.0.1", "localhost"],
-        upstreams: ["api", "capi", "sbapi", "rest"].map((n) => upstream(n, url(n), `aurora/${n}` in this.overrides)) },
+        upstreams: ["api", "capi", "sbapi", "rest"].map((n) => upstream(n, url(n), `aurora/${n}` in this.overrides)),
+        contractBreaches: this.breaches },
     ];
   }
 
@@ -94,6 +98,7 @@ export class FakeConsole {
       config: { version: this.version, source: "file+overrides", changedAt: this.history[0]!.at, error: null, errorAt: null },
       operatorsFile: { error: null, errorAt: null },
       store: { kind: "redis", status: "ok" },
+      contractBreaches: { scope: "instance" },
       skins: this.skins(),
     };
   }
@@ -239,7 +244,9 @@ export class FakeConsole {
     if (!apply) {
       const probe = { url: changes[0]?.after ?? FILE_URL, ok: true, status: 200, latencyMs: 41.2, error: null,
                       tls: { subject: "CN=wallet-2.example", issuer: "CN=Test CA", notAfter: "2027-02-15T00:00:00Z", daysLeft: 81 } };
-      return json(200, { baseVersion: body.baseVersion, current: this.version, stale, changes, probe });
+      const check = { skin: "aurora", upstream: changes[0]?.upstream ?? "api", url: probe.url, ok: true, valid: 5, total: 5,
+                      summary: "speaks the platform: 5/5 documented calls valid", calls: [] };
+      return json(200, { baseVersion: body.baseVersion, current: this.version, stale, changes, probe, check, checks: [check] });
     }
     if (text(body.reason).trim().length < 3) return this.invalid("reason", "REASON_TOO_SHORT");
     if (stale) {

@@ -1,7 +1,7 @@
 import type { Media } from "../../api/contracts.gen";
 import { useLocale } from "../../i18n/useLocale";
 import { useGetFooterBannersQuery, useGetLobbyBannersQuery } from "../../lib/content/contentApi";
-import { BannerLink } from "../../components/BannerLink";
+import { PlatformLink } from "../../components/PlatformLink";
 import { useImagesShown } from "../../components/useImagesShown";
 
 interface Promo {
@@ -37,7 +37,7 @@ function PromoGrid({ promos, kind, size, loading, onShown }: PromoGridProps) {
     <ul className={`promo-grid promo-grid--${kind}`} data-testid={`${kind}-banners`}>
       {promos.map(({ id, title, routerLink, image }) => (
         <li key={id}>
-          <BannerLink to={routerLink} label={title} className="promo-grid__link">
+          <PlatformLink to={routerLink} label={title} className="promo-grid__link">
             {/* The lobby banners sit near the top of the page: they load at once, the footer ones lazily. */}
             <img
               src={image.url}
@@ -50,7 +50,7 @@ function PromoGrid({ promos, kind, size, loading, onShown }: PromoGridProps) {
               onLoad={imageSettled}
               onError={imageSettled}
             />
-          </BannerLink>
+          </PlatformLink>
         </li>
       ))}
     </ul>

@@ -27,6 +27,8 @@ export interface Skin {
   sportsbookUrl: string | null;
   /** The operator's poker client installers (logged-in players only). */
   pokerDownloads: Partial<Record<PokerSystem, string>>;
+  /** The https origins a link from the platform may lead to (lib/links); absent from older gateways. */
+  linkHosts?: string[];
 }
 
 /** The operator's switches (skins file `features`, the gateway's `Features`): off hides every

@@ -33,6 +33,8 @@ describe("changing an upstream", () => {
     expect(within(preview).getByTestId("probe-report")).toHaveTextContent("41 ms");
     expect(within(preview).getByTestId("tls-subject")).toHaveTextContent("CN=wallet-2.example");
     expect(within(preview).getByTestId("tls-expiry")).toHaveTextContent("(en 81 días)");
+    expect(within(preview).getByTestId("contract-summary")).toHaveTextContent("Habla la plataforma: 5/5 llamadas documentadas válidas");
+    expect(within(preview).queryByTestId("contract-override")).not.toBeInTheDocument();
     expect(server.overrides).toEqual({});
 
     await user.type(within(dialog).getByLabelText(/Motivo/), "wallet moved to the new cluster");
@@ -111,6 +113,39 @@ describe("changing an upstream", () => {
     await user.click(within(dialog).getByTestId("write-apply"));
     expect(within(dialog).getByTestId("reason-error")).toHaveTextContent("Indique un motivo de 3 a 500 caracteres.");
     expect(server.calls("POST", "/admin/api/changes")).toHaveLength(0);
+  });
+
+  it("names the call that broke the platform's contract, and applies only with an override and its reason", async () => {
+    const user = userEvent.setup();
+    const { server } = renderConsole("/", "alice");
+    const dialog = await openChange(user, "capi");
+    const why = "Object missing required field `url` - at `$.data[0]`";
+    server.answerOnce("POST", "/admin/api/changes/preview", (_request, body) =>
+      json(200, { baseVersion: body.baseVersion, current: server.version, stale: false,
+                  changes: [{ skin: "aurora", upstream: "capi", before: null, after: "https://cms-2.example" }],
+                  probe: { url: "https://cms-2.example", ok: true, status: 200, latencyMs: 12, error: null, tls: null },
+                  checks: [{ skin: "aurora", upstream: "capi", url: "https://cms-2.example", ok: false, valid: 8, total: 9,
+                             summary: `does not speak the platform: 8/9 documented calls valid; headerLinks: ${why}`,
+                             calls: [{ name: "headerLinks", path: "/capi/header-links", ok: false, status: 200, why, latencyMs: 9 }] }] }),
+    );
+    await previewUrl(user, dialog, "https://cms-2.example");
+    const report = await within(dialog).findByTestId("contract-report");
+    expect(within(report).getByTestId("contract-summary")).toHaveTextContent("No habla la plataforma: 8/9 llamadas documentadas válidas");
+    expect(within(report).getByTestId("contract-failures")).toHaveTextContent(`headerLinks${why}`);
+    await user.type(within(dialog).getByLabelText(/Motivo/), "the new CMS");
+    expect(within(dialog).getByTestId("write-apply")).toBeDisabled();
+
+    await user.click(within(dialog).getByTestId("override-check"));
+    await user.click(within(dialog).getByTestId("write-apply"));
+    expect(within(dialog).getByTestId("reason-error")).toHaveTextContent("Indique un motivo de 3 a 500 caracteres.");
+    expect(server.calls("POST", "/admin/api/changes")).toHaveLength(0);
+
+    await user.type(within(dialog).getByLabelText(/Por qué se aplica igualmente/), "its header links come next week");
+    await user.click(within(dialog).getByTestId("write-apply"));
+    expect(await within(dialog).findByTestId("live-count")).toHaveTextContent("Activa en 3/3 instancias");
+    expect(server.calls("POST", "/admin/api/changes")[0]!.body).toMatchObject({
+      url: "https://cms-2.example", reason: "the new CMS", override: { reason: "its header links come next week" },
+    });
   });
 
   it("on a 409 shows the other change's diff and starts again from the current version", async () => {

@@ -31,7 +31,7 @@ export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose }: C
   const target = () => ({ skin: skin.id, upstream: upstream.name, url: backToFile ? null : url.trim() });
   const flow = useWriteFlow(baseVersion, {
     preview: (base) => previewChange({ ...target(), baseVersion: base }),
-    apply: (base, reason) => applyChange({ ...target(), baseVersion: base, reason }),
+    apply: (base, reason, override) => applyChange({ ...target(), baseVersion: base, reason, ...(override && { override }) }),
   });
 
   function edit(next: () => void) {

@@ -23,7 +23,7 @@ export function RollbackDialog({ to, baseVersion, onClose }: RollbackDialogProps
   const [applyRollback] = useApplyRollbackMutation();
   const flow = useWriteFlow(baseVersion, {
     preview: (base) => previewRollback({ to: to.version, baseVersion: base }),
-    apply: (base, reason) => applyRollback({ to: to.version, baseVersion: base, reason }),
+    apply: (base, reason, override) => applyRollback({ to: to.version, baseVersion: base, reason, ...(override && { override }) }),
   });
   const { preview, problem, busy, applied } = flow;
   const previewNow = useEffectEvent(() => void flow.runPreview());

@@ -1,5 +1,5 @@
 import { consoleApi } from "../../api/consoleApi";
-import type { Applied, History, Preview, RollbackEdit } from "../../api/types";
+import type { Applied, History, Override, Preview, RollbackEdit } from "../../api/types";
 
 export const HISTORY_PAGE = 50;
 
@@ -12,7 +12,7 @@ export const historyApi = consoleApi.injectEndpoints({
     previewRollback: build.mutation<Preview, RollbackEdit>({
       query: (body) => ({ url: "api/rollback/preview", method: "POST", body }),
     }),
-    applyRollback: build.mutation<Applied, RollbackEdit & { reason: string }>({
+    applyRollback: build.mutation<Applied, RollbackEdit & { reason: string; override?: Override }>({
       query: (body) => ({ url: "api/rollback", method: "POST", body }),
       invalidatesTags: ["Overview", "History", "Instances", "Audit"],
     }),

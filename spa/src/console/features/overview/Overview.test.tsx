@@ -1,7 +1,7 @@
 import { act, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { json } from "../../test/fakeConsole";
+import { FakeConsole, json } from "../../test/fakeConsole";
 import FakeUplot from "../../test/fakeUplot";
 import { renderConsole } from "../../test/render";
 
@@ -24,6 +24,20 @@ describe("the overview", () => {
     expect(within(row).getByTestId("health")).toHaveTextContent(/sondeado hace [4-6] s/);
     expect(within(row).getByTestId("breaker")).toHaveTextContent("cerrado");
     expect(screen.getByTestId("config-version")).toHaveTextContent("v1-aaaaaaaaa");
+  });
+
+  it("names the routes whose platform answers broke their contract, and whose counts they are", async () => {
+    const first = renderConsole("/", "vera");
+    expect(await screen.findByTestId("breaches-aurora")).toHaveTextContent(
+      "Ninguna respuesta de la plataforma rompió su contrato (contadas por esta instancia desde que arrancó).",
+    );
+    first.unmount();
+    const server = new FakeConsole();
+    server.breaches = [{ route: "balance", count: 12 }, { route: "getProfile", count: 1 }];
+    renderConsole("/", "vera", server);
+    const breaches = await screen.findByTestId("breaches-aurora");
+    expect(breaches).toHaveTextContent("balance: 12 respuestas rompieron el contrato");
+    expect(breaches).toHaveTextContent("getProfile: 1 respuesta rompió el contrato");
   });
 
   it("draws four charts per skin from the series", async () => {

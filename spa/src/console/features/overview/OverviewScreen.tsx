@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 
 import { toConsoleError } from "../../api/errors";
-import type { Skin, SkinSeries, Upstream } from "../../api/types";
+import type { ContractBreach, Skin, SkinSeries, Upstream } from "../../api/types";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { shortVersion, useFormats } from "../../lib/format";
 import { useAllowed, useSignedIn } from "../../lib/store/hooks";
@@ -59,7 +59,8 @@ export function OverviewScreen({ actions }: { actions?: OverviewActions }) {
       {!data && overview.isLoading && <p className="muted">{t("loading")}</p>}
       {data?.skins.map((skin) => (
         <SkinPanel key={skin.id} skin={skin} series={series.data?.skins[skin.id]}
-                   actions={mayChange ? actions : undefined} baseVersion={data.config.version} />
+                   actions={mayChange ? actions : undefined} baseVersion={data.config.version}
+                   breachScope={data.contractBreaches?.scope ?? "instance"} />
       ))}
     </section>
   );
@@ -71,10 +72,11 @@ interface SkinPanelProps {
   /** Given when the operator may change things (operators and admins). */
   actions: OverviewActions | undefined;
   baseVersion: string;
+  breachScope: "instance" | "workers";
 }
 
-/** One skin: its name and hosts, purge and revoke, its upstreams, its four charts. */
-function SkinPanel({ skin, series, actions, baseVersion }: SkinPanelProps) {
+/** One skin: its name and hosts, purge and revoke, its upstreams, the answers that broke their contract, its four charts. */
+function SkinPanel({ skin, series, actions, baseVersion, breachScope }: SkinPanelProps) {
   const { t } = useTranslation("overview");
   return (
     <section className="skin" aria-labelledby={`skin-${skin.id}`} data-testid={`skin-${skin.id}`}>
@@ -97,7 +99,35 @@ function SkinPanel({ skin, series, actions, baseVersion }: SkinPanelProps) {
         )}
       </div>
       <UpstreamTable skin={skin} onChange={actions && ((upstream) => actions.changeUpstream(skin, upstream, baseVersion))} />
+      <ContractBreaches skin={skin.id} breaches={skin.contractBreaches ?? []} scope={breachScope} />
       <SkinCharts skin={skin.id} series={series} />
     </section>
+  );
+}
+
+interface ContractBreachesProps {
+  skin: string;
+  breaches: ContractBreach[];
+  scope: "instance" | "workers";
+}
+
+/** Each route whose platform answers broke their contract (each a 502 to the player), with whose counts these are. */
+function ContractBreaches({ skin, breaches, scope }: ContractBreachesProps) {
+  const { t } = useTranslation("overview");
+  const counted = t(`breaches.scope.${scope}`);
+  if (breaches.length === 0) {
+    return <p className="muted" data-testid={`breaches-${skin}`}>{t("breaches.none", { counted })}</p>;
+  }
+  return (
+    <div className="notice notice--warn" data-testid={`breaches-${skin}`}>
+      <p>{t("breaches.title", { counted })}</p>
+      <ul>
+        {breaches.map((breach) => (
+          <li key={breach.route}>
+            <code>{breach.route}</code>: {t("breaches.count", { count: breach.count })}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
