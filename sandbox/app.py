@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from litestar import Litestar
@@ -10,7 +11,8 @@ from litestar.openapi import OpenAPIConfig
 from sandbox import cashier, content, control, history, hostile, launches, players, sports
 from sandbox.platform import Registry
 from sandbox.seed import build
-from sandbox.state import PlatformState
+from sandbox.served import Served
+from sandbox.state import PlatformState, Wire
 
 MODULES = (players, cashier, history, content, sports, launches)
 MAX_UPLOAD_BYTES = 32 * 1024 * 1024
@@ -23,6 +25,8 @@ class SandboxSettings:
     deposit_approval_delay_s: float = 5.0
     public_url: str | None = None
     """Base address of this sandbox as a browser reaches it (demo game pages, media)."""
+    wire: Wire = dataclasses.field(default_factory=Wire)
+    """How it is served (sandbox/served.py): compressed, keep-alive limited; a balancer's ways off."""
 
 
 def new_state(settings: SandboxSettings) -> PlatformState:
@@ -31,6 +35,7 @@ def new_state(settings: SandboxSettings) -> PlatformState:
         idle_timeout_s=settings.idle_timeout_s,
         deposit_approval_delay_s=settings.deposit_approval_delay_s,
         public_url=settings.public_url,
+        wire=dataclasses.replace(settings.wire),
     )
     build(state)
     return state
@@ -44,9 +49,14 @@ def registry() -> Registry:
     return merged
 
 
-def create_app(settings: SandboxSettings | None = None) -> Litestar:
+def create_app(settings: SandboxSettings | None = None) -> Served:
+    """The sandbox as a real platform is served (`Served`), around its Litestar app."""
     settings = settings or SandboxSettings()
     state = new_state(settings)
+    return Served(platform_app(state, settings), state)
+
+
+def platform_app(state: PlatformState, settings: SandboxSettings) -> Litestar:
     handlers = registry().route_handlers(state)
     return Litestar(
         route_handlers=[

@@ -4,8 +4,9 @@ gateway never forwards them."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from litestar import Router, delete, get, post, put
@@ -13,7 +14,7 @@ from litestar.exceptions import NotFoundException
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from sandbox.seed import new_player
-from sandbox.state import Fault, PlatformState, Site, money
+from sandbox.state import Fault, PlatformState, Site, Wire, money
 
 
 class FaultSpec(msgspec.Struct, kw_only=True):
@@ -50,6 +51,36 @@ class NewPlayer(msgspec.Struct, kw_only=True):
 class ConfigUpdate(msgspec.Struct, kw_only=True):
     idleTimeoutS: float | None = None
     depositApprovalDelayS: float | None = None
+
+
+class WireSpec(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """How the sandbox is served (sandbox/served.py); a field left out keeps its value."""
+
+    compress: bool | None = None
+    keepaliveRequests: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    """0: no limit."""
+    keepaliveTimeoutS: Annotated[float, msgspec.Meta(gt=0)] | None = None
+    """For connections opened after the change."""
+    balancerErrors: bool | None = None
+    sticky: bool | None = None
+    trickleMs: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    extraFields: bool | None = None
+
+
+WIRE_FIELDS = {
+    "compress": "compress",
+    "keepaliveRequests": "keepalive_requests",
+    "keepaliveTimeoutS": "keepalive_timeout_s",
+    "balancerErrors": "balancer_errors",
+    "sticky": "sticky",
+    "trickleMs": "trickle_ms",
+    "extraFields": "extra_fields",
+}
+"""A `WireSpec` field -> the `Wire` attribute it sets."""
+
+
+def wire_spec(wire: Wire) -> dict[str, Any]:
+    return {name: getattr(wire, attribute) for name, attribute in WIRE_FIELDS.items()}
 
 
 def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any], PlatformState]) -> list[Router]:
@@ -180,6 +211,28 @@ def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any],
             state.deposit_approval_delay_s = data.depositApprovalDelayS
         return {"idleTimeoutS": state.idle_timeout_s, "depositApprovalDelayS": state.deposit_approval_delay_s}
 
+    @get("/wire", sync_to_thread=False)
+    def wire() -> dict[str, Any]:
+        return wire_spec(state.wire)
+
+    @put("/wire", sync_to_thread=False)
+    def set_wire(data: JSONBody[WireSpec]) -> dict[str, Any]:
+        for name, value in msgspec.structs.asdict(data).items():
+            if value is not None:
+                setattr(state.wire, WIRE_FIELDS[name], value)
+        return wire_spec(state.wire)
+
+    @delete("/wire", sync_to_thread=False)
+    def reset_wire() -> None:
+        """Back to how this sandbox was started."""
+        state.wire = dataclasses.replace(settings.wire)
+
+    @get("/wire/counts", sync_to_thread=False)
+    def wire_counts() -> dict[str, int]:
+        """What the wire did since the reset: `stickyMisses` (a session's call that reached
+        another backend, answered `SESSION_EXPIRED`), `keepaliveCloses`."""
+        return {"stickyMisses": 0, "keepaliveCloses": 0, **state.wire_counts}
+
     @post("/reset", sync_to_thread=False)
     def reset() -> dict[str, bool]:
         fresh = rebuild(settings)
@@ -202,6 +255,10 @@ def route_handlers(state: PlatformState, settings: Any, rebuild: Callable[[Any],
         affiliates,
         affiliate_postback,
         configure,
+        wire,
+        set_wire,
+        reset_wire,
+        wire_counts,
         reset,
     ]
     return [Router(path="/_sandbox", route_handlers=handlers)]

@@ -10,11 +10,15 @@ import itertools
 import secrets
 import time
 from collections import Counter
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 CENT = Decimal("0.01")
+LANDED_ON: ContextVar[str | None] = ContextVar("landed_on", default=None)
+"""The backend a sticky load balancer sent this call to (sandbox/served.py sets it while
+`Wire.sticky` is on): a session lives on the backend that opened it."""
 
 
 def money(value: float | int | str | Decimal) -> Decimal:
@@ -154,6 +158,8 @@ class Session:
     login: str
     created: float
     last_seen: float
+    backend: str | None = None
+    """The backend that opened it behind a sticky load balancer (None: no balancer then)."""
 
 
 @dataclass
@@ -216,6 +222,22 @@ class Fault:
 
 
 @dataclass
+class Wire:
+    """How the platform is served (sandbox/served.py): what nginx and a load balancer in front
+    of it do to its answers. Set from `SandboxSettings`, changed by `PUT /_sandbox/wire`."""
+
+    compress: bool = True
+    keepalive_requests: int = 100
+    """Requests a connection carries before its answer says `connection: close` (0: no limit)."""
+    keepalive_timeout_s: float = 5.0
+    """Seconds an idle connection is kept (uvicorn's `timeout_keep_alive`)."""
+    balancer_errors: bool = False
+    sticky: bool = False
+    trickle_ms: int = 0
+    extra_fields: bool = False
+
+
+@dataclass
 class PlatformState:
     seed: int
     idle_timeout_s: float
@@ -226,6 +248,10 @@ class PlatformState:
     faults: dict[str, Fault] = field(default_factory=dict)
     calls: Counter[str] = field(default_factory=Counter)
     """Calls answered, by '<site id> <route name>' and by '<route name>'."""
+    wire: Wire = field(default_factory=Wire)
+    wire_counts: Counter[str] = field(default_factory=Counter)
+    """What the wire did: `stickyMisses` (a session's call sent to another backend),
+    `keepaliveCloses` (connections closed after their last request)."""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(100001))
 
     def next_id(self, prefix: str = "") -> str:
@@ -233,7 +259,7 @@ class PlatformState:
 
     def open_session(self, site: Site, player: Player) -> Session:
         now = time.monotonic()
-        session = Session(secrets.token_hex(16), player.login, now, now)
+        session = Session(secrets.token_hex(16), player.login, now, now, LANDED_ON.get())
         site.sessions[session.token] = session
         return session
 
@@ -243,6 +269,11 @@ class PlatformState:
             return None
         session = site.sessions.get(token)
         if session is None:
+            return None
+        landed = LANDED_ON.get()
+        if landed is not None and session.backend is not None and session.backend != landed:
+            # Another backend behind the balancer: it has never heard of the session.
+            self.wire_counts["stickyMisses"] += 1
             return None
         now = time.monotonic()
         if now - session.last_seen > self.idle_timeout_s:

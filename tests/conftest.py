@@ -11,7 +11,8 @@ import pytest
 @pytest.fixture
 def control(sandbox_url: str) -> Iterator[httpx.Client]:
     """The sandbox's control calls (`/_sandbox/*`) on a freshly reset platform: seeded anew, no
-    fault, no call counted; faults cleared after the test. Each suite says where its sandbox
+    fault, no call counted, served as it was started (`/_sandbox/wire`); faults cleared and the
+    wire put back after the test. Each suite says where its sandbox
     listens with a `sandbox_url` fixture (its stack's, its cluster's)."""
     with httpx.Client(base_url=sandbox_url, timeout=30) as client:
         client.post("/_sandbox/reset").raise_for_status()
@@ -19,6 +20,7 @@ def control(sandbox_url: str) -> Iterator[httpx.Client]:
         client.delete("/_sandbox/calls")
         yield client
         client.delete("/_sandbox/faults")
+        client.delete("/_sandbox/wire")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

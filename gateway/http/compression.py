@@ -82,6 +82,12 @@ def textual(media_type: str) -> bool:
     return kind.startswith("text/") or kind in TEXT_TYPES or kind.endswith(("+json", "+xml"))
 
 
+def varies_on_encoding(vary: str) -> bool:
+    """Whether a `Vary` value names Accept-Encoding already (nginx's `gzip_vary` puts it on a
+    platform's answers): the gateway's own is then not added a second time."""
+    return "accept-encoding" in (name.strip().lower() for name in vary.split(","))
+
+
 @functools.lru_cache(maxsize=512)  # browsers send a handful of distinct values; bounded for the rest
 def negotiate(accept_encoding: str | None, offered: tuple[Coding, ...] = PREFERRED) -> Coding:
     """The coding to send (RFC 9110 12.5.3): the offered coding the browser weighs highest, `*`

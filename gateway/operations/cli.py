@@ -181,9 +181,8 @@ def _sandbox_server(host: str, port: int, public_url: str) -> uvicorn.Server:
     from sandbox.app import create_app as create_sandbox
 
     app = create_sandbox(SandboxSettings(public_url=public_url))
-    return OwnedServer(
-        uvicorn.Config(app, host=host, port=port, log_level="warning", log_config=None, access_log=False)
-    )
+    # The sandbox's own config: its idle timeout is the platform's keep-alive timeout (sandbox/served.py).
+    return OwnedServer(app.uvicorn_config(host=host, port=port, log_level="warning", log_config=None, access_log=False))
 
 
 def _drain(loop: asyncio.AbstractEventLoop, gateway: Gateway, public: uvicorn.Server, delay_s: float) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from contracts.catalogue import Caching
 from gateway.http.asgi import Outgoing
+from gateway.http.compression import varies_on_encoding
 from gateway.http.stored import StoredBody, served
 from gateway.pipeline.encoding import on_the_fly
 from gateway.pipeline.exchange import Exchange
@@ -149,5 +150,8 @@ def browser_headers(platform: dict[str, str], kept: StoredBody) -> dict[str, str
         headers["cache-control"] = "no-cache"
     if kept.compressed:
         varies = platform.get("vary")
-        headers["vary"] = f"{varies}, accept-encoding" if varies else "accept-encoding"
+        if not varies:
+            headers["vary"] = "accept-encoding"
+        elif not varies_on_encoding(varies):
+            headers["vary"] = f"{varies}, accept-encoding"
     return headers

@@ -28,6 +28,7 @@ from gateway.http.compression import (
     may_compress,
     negotiate,
     textual,
+    varies_on_encoding,
 )
 from gateway.pipeline.exchange import Exchange
 
@@ -63,7 +64,7 @@ def on_the_fly(x: Exchange, answer: Outgoing) -> Outgoing:
     if not may_compress(carries_secret=False, reflects_request=True, headers=answer.headers):
         return answer
     coding = negotiate(x.incoming.headers.get("accept-encoding"))
-    answer.headers.append(_VARY)
+    _vary(answer)
     if coding != "identity":
         answer.body = compress(answer.body, coding, ON_THE_FLY)
         answer.headers.append((b"content-encoding", coding.encode("latin-1")))
@@ -84,9 +85,15 @@ def _passed(x: Exchange, answer: Outgoing) -> bool:
         and may_compress(carries_secret=False, reflects_request=True, headers=answer.headers)
     ):
         answer.body = gzipped
-        answer.headers += [(b"content-encoding", b"gzip"), _VARY]
+        answer.headers.append((b"content-encoding", b"gzip"))
+        _vary(answer)
         return True
     return False
+
+
+def _vary(answer: Outgoing) -> None:
+    if not any(name == b"vary" and varies_on_encoding(value.decode("latin-1")) for name, value in answer.headers):
+        answer.headers.append(_VARY)
 
 
 def personal(x: Exchange, answer: Outgoing) -> Outgoing:

@@ -20,7 +20,9 @@ from gateway.app import admin_app, create_app
 from gateway.config import skins
 from gateway.config.live import LiveConfig
 from gateway.config.timings import BreakerConfig, parse_timings
+from gateway.operations.cli import _sandbox_server
 from gateway.upstream.resilience import Breaker, may_retry
+from sandbox.state import Wire
 from tests.support.browser import AsyncBrowser
 from tests.support.cms import banners
 from tests.support.gateway import ONE_SKIN, UPSTREAM, browser_on, gateway_app
@@ -354,3 +356,8 @@ async def test_the_startup_heap_is_frozen_out_of_the_collectors_sight() -> None:
             assert gc.get_freeze_count() > 10_000
     finally:
         gc.unfreeze()
+
+
+def test_the_sandbox_beside_the_gateway_closes_idle_connections_as_its_wire_says() -> None:
+    served = _sandbox_server("127.0.0.1", 8001, "http://127.0.0.1:8001")
+    assert served.config.timeout_keep_alive == Wire().keepalive_timeout_s

@@ -95,6 +95,15 @@ async def test_content_travels_as_stored_byte_for_byte(
         assert len(raw_hit) < len(BIG_BYTES) / 4
 
 
+async def test_a_platforms_vary_on_accept_encoding_is_named_once(visitor: AsyncBrowser, upstream: respx.Router) -> None:
+    """nginx's `gzip_vary` puts `Vary: Accept-Encoding` on every answer it may compress."""
+    content(upstream, vary="Accept-Encoding")
+    for _ in range(2):  # the miss, then the stored copy
+        response, _raw = await fetch(visitor, BANNERS, accept_encoding="gzip")
+        named = [name.strip().lower() for name in response.headers["vary"].split(",")]
+        assert named == ["accept-encoding"], response.headers["vary"]
+
+
 def counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The codings compressed from now on (a stored copy's and on the fly), in order."""
     made: list[str] = []
@@ -237,6 +246,20 @@ async def test_a_decompression_bomb_is_refused(visitor: AsyncBrowser, upstream: 
     content(upstream, bomb + squeezer.flush(), **{"content-encoding": "gzip"})
     response, _ = await fetch(visitor, BANNERS, accept_encoding=CHROME)
     assert response.status_code == 502
+
+
+@pytest.mark.parametrize("accept", [CHROME, "gzip", None])
+async def test_a_personal_read_names_accept_encoding_once(upstream: respx.Router, accept: str | None) -> None:
+    """The platform's `Vary: Accept-Encoding` (nginx's `gzip_vary`) and the gateway's are one."""
+    upstream.post("/api/cashier/balance").mock(
+        return_value=httpx.Response(200, json=BIG, headers={"vary": "Accept-Encoding"})
+    )
+    async with browser_on(gateway_app(upstream)) as player:
+        await player.start()
+        await player.login()
+        asked = {"accept_encoding": accept} if accept is not None else {}
+        response, _raw = await fetch(player, "/api/cashier/balance", "POST", **asked)
+    assert [name.strip().lower() for name in response.headers["vary"].split(",")] == ["accept-encoding"]
 
 
 async def test_a_personal_read_is_compressed_as_sent_and_never_kept(upstream: respx.Router) -> None:
