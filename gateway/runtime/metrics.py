@@ -84,6 +84,17 @@ class Metrics:
         self.rate_limited = Counter(
             "bff_rate_limited", "Requests refused by a rate limit", ["skin", "route"], registry=registry
         )
+        self._platform_metrics(registry)
+        self._config_metrics(registry)
+        self._measured_metrics()
+        self._version: str | None = None
+        self._in_files = values.ValueClass is not values.MutexValue  # multiprocess mode
+        # `labels()` validates and hashes its arguments on every call: the per-request
+        # series are looked up here instead (their label values are few: skins x classes).
+        self._series: dict[tuple[Any, ...], Any] = {}
+
+    def _platform_metrics(self, registry: CollectorRegistry) -> None:
+        """What the platform sent that the gateway refused: answers off their contract, links off the site."""
         self.contract_breaches = Counter(
             "bff_upstream_contract_breaches",
             "Platform answers refused as breaking their route's contract (a 502 for that call), by skin and route",
@@ -96,13 +107,6 @@ class Metrics:
             ["skin", "route"],
             registry=registry,
         )
-        self._config_metrics(registry)
-        self._measured_metrics()
-        self._version: str | None = None
-        self._in_files = values.ValueClass is not values.MutexValue  # multiprocess mode
-        # `labels()` validates and hashes its arguments on every call: the per-request
-        # series are looked up here instead (their label values are few: skins x classes).
-        self._series: dict[tuple[Any, ...], Any] = {}
 
     def _breaker_metrics(self, registry: CollectorRegistry) -> None:
         self.breaker_state = Gauge(
