@@ -104,6 +104,10 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     health: HealthChecks = HealthChecks()
     """How each upstream's health is checked (the overview, `bff_upstream_up`)."""
 
+    def link_origins(self) -> list[str]:
+        """`link_hosts` as origins compare: lower case, no trailing slash (the SPA's and the gateway's rule)."""
+        return [host.rstrip("/").lower() for host in self.link_hosts]
+
     def allows_payment_to(self, url: str) -> bool:
         """Whether `url` is an http(s) address on one of the skin's payment origins."""
         parts = urlsplit(url)
@@ -125,7 +129,7 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
             "features": msgspec.to_builtins(self.features),
             "sportsbookUrl": self.sportsbook_url,
             "pokerDownloads": dict(self.poker_downloads),
-            "linkHosts": [host.rstrip("/").lower() for host in self.link_hosts],
+            "linkHosts": self.link_origins(),
         }
 
 

@@ -36,7 +36,7 @@ class ContentLinks:
         except msgspec.DecodeError:
             return outcome  # the contract check has refused it already
         site_hosts = set(skin.hosts)
-        origins = {host.rstrip("/").lower() for host in skin.link_hosts}
+        origins = set(skin.link_origins())
         blanked = blank_refused(data, paths, lambda raw: allowed_link(raw, site_hosts, origins))
         if not blanked:
             return outcome
