@@ -35,7 +35,7 @@ def breach(route: Route, status: int, content_type: str | None, body: bytes) -> 
         return None
     if route.binary:
         return media_breach(route, content_type) if status < 300 else None
-    kind = (content_type or "").split(";", 1)[0].strip().lower()
+    kind = media_type(content_type)
     if any(marker in kind for marker in _ELSEWHERE):
         return f"answered {kind}, not JSON"
     try:
@@ -50,6 +50,11 @@ def breach(route: Route, status: int, content_type: str | None, body: bytes) -> 
     except msgspec.DecodeError as exc:
         return f"not JSON ({_short(exc)})"
     return None
+
+
+def media_type(content_type: str | None) -> str:
+    """`Content-Type` without its parameters, lower case (`""` when there is none)."""
+    return (content_type or "").split(";", 1)[0].strip().lower()
 
 
 def _decoder(route: Route) -> msgspec.json.Decoder[Any]:
@@ -74,7 +79,7 @@ def _short(exc: Exception) -> str:
 def media_breach(route: Route, content_type: str | None) -> str | None:
     """Why a streamed answer's type is not one its route may have (a binary route's declared
     types; an upload's reply is JSON), or None."""
-    kind = (content_type or "").split(";", 1)[0].strip().lower()
+    kind = media_type(content_type)
     if route.binary:
         return (
             None

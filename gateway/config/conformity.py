@@ -27,7 +27,7 @@ import msgspec
 
 from contracts.base import SESSION_EXPIRED, PlatformReply
 from contracts.catalogue import CHECKS, HEALTH, Route, Upstream
-from contracts.conformance import breach
+from contracts.conformance import breach, media_type
 from gateway.config.health_checks import HealthCheck, documented
 from gateway.config.probe import failure
 
@@ -226,9 +226,9 @@ def _inflate(coding: str, body: bytes) -> bytes:
 
 def _why(route: Route, status: int, kind: str, body: bytes) -> str | None:
     """Why this answer of the documented call breaks its contract (None: it keeps it)."""
+    media = media_type(kind)
     if not 200 <= status < 300:
-        return f"HTTP {status}" + (f" ({_type(kind)})" if _type(kind) else "")
-    media = _type(kind)
+        return f"HTTP {status}" + (f" ({media})" if media else "")
     if media != "application/json" and not media.endswith("+json"):
         return f"answered {media or 'no content type'}, not JSON"
     broken = breach(route, status, kind, body)
@@ -243,10 +243,6 @@ def _why(route: Route, status: int, kind: str, body: bytes) -> str | None:
         if reply.success is not False or reply.code != SESSION_EXPIRED:
             return f"without a player it answered success={reply.success}, code={reply.code}, not {SESSION_EXPIRED}"
     return None
-
-
-def _type(kind: str) -> str:
-    return kind.split(";", 1)[0].strip().lower()
 
 
 def _since(started: float) -> float:
