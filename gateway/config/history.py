@@ -1,14 +1,16 @@
 """Every configuration version the gateway ran: who made it, when, why, and what it changed.
 
 A version is the hash of the skins file and the operators' overrides (`version_of`), so going back
-to earlier overrides gives the earlier version again. Each entry keeps what is needed to show and
+to earlier overrides gives the earlier version again; each skin has its own (`skin_versions`), kept
+in the entry, which is what a change is checked against. Each entry keeps what is needed to show and
 undo it: the overrides, the base URLs every skin's upstreams had (`snapshot`), and the hash of the
 file alone (a rollback onto a file that changed since says so).
 
 Kept across restarts: with Redis a stream (`bff:config:history`, bounded) beside the overrides
 key, written with them by one script that first checks the overrides are still the ones the
-writer saw (the compare-and-set that makes two operators' changes from one version one success
-and one conflict); otherwise an append-only JSON-lines file, fsynced per entry.
+writer saw (the compare-and-set: a writer that lost it reads the overrides again and tries once
+more, refused only when a skin it touches moved); otherwise an append-only JSON-lines file,
+fsynced per entry.
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ class Entry(msgspec.Struct, kw_only=True):
     upstreams: Snapshot
     file: str
     """The hash of the skins file's own content (no overrides)."""
+    skins: dict[str, str] = {}
+    """Each skin's own version in this one (`skin_versions`; empty in entries made before there were any)."""
     id: str = ""
     """Set by the store: the stream entry's id (`<ms>-<n>`), newest last."""
 
@@ -74,6 +78,7 @@ class Entry(msgspec.Struct, kw_only=True):
             "reason": self.reason,
             "action": self.action,
             "changes": msgspec.to_builtins(self.changes),
+            "skins": self.skins,
         }
 
 
@@ -94,6 +99,7 @@ def entry(
     upstreams: Snapshot,
     overrides: Overrides,
     file: str,
+    skins: dict[str, str],
 ) -> Entry:
     """A new entry; `before`: the version it follows and that version's upstreams, when known."""
     return Entry(
@@ -108,12 +114,35 @@ def entry(
         overrides=overrides,
         upstreams=upstreams,
         file=file,
+        skins=skins,
     )
 
 
-def version_of(data: dict[str, Any], overrides: Overrides) -> str:
+def version_of(data: Any, overrides: Any) -> str:
     digest = hashlib.sha256(msgspec.json.encode([data, overrides], order="sorted"))
     return digest.hexdigest()[:12]
+
+
+def skin_versions(data: dict[str, Any], overrides: Overrides) -> dict[str, str]:
+    """Each skin's own version: the hash of its part of the file (with the file's settings outside
+    any skin) and its overrides, so a change to one skin leaves every other skin's version as it was."""
+    shared = {key: value for key, value in data.items() if key != "skins"}
+    found = [skin for skin in data.get("skins", []) if isinstance(skin, dict) and isinstance(skin.get("id"), str)]
+    return {skin["id"]: version_of([shared, skin], overrides.get(skin["id"], {})) for skin in found}
+
+
+def moved(entry: Entry, data: dict[str, Any], now: dict[str, str], skins: list[str]) -> list[str]:
+    """Which of `skins` have another version in `now` than in `entry` (an entry made before skins had
+    versions of their own is read against `data`, the skins file, when that is the file it was made on)."""
+    then = entry.skins
+    if not then and entry.file == version_of(data, {}):
+        then = skin_versions(data, entry.overrides)
+    return [skin for skin in skins if then.get(skin) != now.get(skin)]
+
+
+def touched(before: Overrides, after: Overrides) -> list[str]:
+    """The skins whose overrides differ between two sets of them."""
+    return sorted(skin for skin in before.keys() | after.keys() if before.get(skin, {}) != after.get(skin, {}))
 
 
 def diff(before: Snapshot, after: Snapshot) -> list[Change]:

@@ -9,7 +9,8 @@ Requests take their `Skin` once, at the start, so a call in flight finishes on t
 upstream it started on while every later request sees the new one.
 
 An operator's change (`commit`) names the version it was made from: it is refused as a conflict
-when the configuration moved on meanwhile, on whichever instance that happened. Every version is
+when a skin it touches moved on meanwhile (each skin has its own version, `history.skin_versions`),
+on whichever instance that happened; changes to different skins never conflict. Every version is
 kept with who made it and why (`gateway.config.history`). With Redis, the overrides live under one
 key, written with their history entry by one compare-and-set script that also announces them on
 a channel: each instance re-reads the key (or its file, or purges its local cache) within a second.
@@ -33,6 +34,7 @@ from redis.asyncio import Redis
 
 from gateway.config import history, skins
 from gateway.config.history import Action, Author, Change, Entry, Overrides, Snapshot, Versions
+from gateway.config.probe import Probe, Unreachable, probe_origins, said
 from gateway.config.skins import Skins, SkinsFileError, changed_upstreams
 from gateway.store import StoreUnavailable, keys
 
@@ -40,9 +42,7 @@ SYSTEM = "system"
 """Who made the versions nobody asked for: the file changed, the gateway started."""
 ChangeResult = Literal["applied", "unchanged", "rejected"]
 """What became of a configuration change (`gateway.shared.outcome.Outcome` is a platform call's)."""
-Probe = Callable[[str], Awaitable[tuple[bool, Any]]]
-Unreachable = tuple[str, str, str, str]
-"""(skin id, upstream name, base URL, why it did not answer)."""
+COMMIT_TRIES = 3  # compare-and-set rounds while other skins' changes keep landing first
 
 log = structlog.get_logger("gateway.config")
 
@@ -65,13 +65,18 @@ class Config:
         """The upstreams the file alone gives (no overrides)."""
         return skins.compose(self.data, {}, "file").bases()
 
+    @cached_property
+    def skin_versions(self) -> dict[str, str]:
+        return history.skin_versions(self.data, self.overrides)
+
     @property
     def point(self) -> tuple[str, Snapshot]:
         """Its version and upstreams: what a history entry follows."""
         return self.version, self.skins.bases()
 
     def entry(self, action: Action, author: Author, before: tuple[str, Snapshot] | None) -> Entry:
-        return history.entry(action, author, self.version, before, self.skins.bases(), self.overrides, self.file)
+        bases, skins_now = self.skins.bases(), self.skin_versions
+        return history.entry(action, author, self.version, before, bases, self.overrides, self.file, skins_now)
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,8 @@ class Commit:
     changes: list[Change] = field(default_factory=list)
     error: str | None = None
     unreachable: list[Unreachable] = field(default_factory=list)
+    moved: list[str] = field(default_factory=list)
+    """A conflict's skins: touched by the change and changed since its base."""
 
 
 class LiveConfig:
@@ -168,24 +175,33 @@ class LiveConfig:
         action: Action = "change",
         probe: bool = True,
     ) -> Commit:
-        """Applies `change` to the overrides, on every instance, if the configuration is still
-        `base` (None: whatever it is) and the result is valid and answers."""
+        """Applies `change` to the overrides, on every instance, if no skin it touches changed since
+        version `base` (None: whatever it is) and the result is valid and answers."""
         async with self._lock:
-            await self._catch_up()
-            current = self.current
-            if base is not None and base != current.version:
-                return Commit("conflict", current.version, current.version)
-            overrides = change(copy.deepcopy(current.overrides))
-            new = await self._check(current.data, overrides, probe)
-            if isinstance(new, Commit):
-                return new
-            after = Config(new, history.version_of(current.data, overrides), current.data, overrides)
-            made = after.entry(action, author, current.point)
-            if await self.versions.commit(current.overrides, made) is None:
-                await self._catch_up()  # another instance's change came first
-                return Commit("conflict", self.version, current.version)
-            self._swap(after, f"{action} by {author.who}")
-            return Commit("applied", after.version, current.version, made.changes)
+            for _ in range(COMMIT_TRIES):
+                await self._catch_up()
+                current = self.current
+                overrides = change(copy.deepcopy(current.overrides))
+                moved = await self.moved(base, history.touched(current.overrides, overrides))
+                if moved is None or moved:
+                    return Commit("conflict", current.version, current.version, moved=moved or [])
+                new = await self._check(current.data, overrides, probe)
+                if isinstance(new, Commit):
+                    return new
+                after = Config(new, history.version_of(current.data, overrides), current.data, overrides)
+                made = after.entry(action, author, current.point)
+                if await self.versions.commit(current.overrides, made) is not None:  # else: another came first
+                    self._swap(after, f"{action} by {author.who}")
+                    return Commit("applied", after.version, current.version, made.changes)
+            return Commit("conflict", self.version, self.version)
+
+    async def moved(self, base: str | None, skins: list[str]) -> list[str] | None:
+        """Which of `skins` changed since version `base` (None: no such version is known)."""
+        current = self.current
+        if base is None or base == current.version or not skins:
+            return []
+        entry = await self.versions.find(base)
+        return None if entry is None else history.moved(entry, current.data, current.skin_versions, skins)
 
     async def _check(self, data: dict[str, Any], overrides: Overrides, probe: bool) -> Skins | Commit:
         """The skins of `data` and `overrides`, validated (and their new upstreams probed), or why
@@ -198,15 +214,10 @@ class LiveConfig:
         except SkinsFileError as exc:
             return Commit("invalid", running, running, error=str(exc))
         if probe and self.probe is not None:
-            unreachable = await self._probe(changed_upstreams(self.skins, new))
+            unreachable = await probe_origins(self.probe, changed_upstreams(self.skins, new))
             if unreachable:
-                return Commit("unreachable", running, running, error=_say(unreachable), unreachable=unreachable)
+                return Commit("unreachable", running, running, error=said(unreachable), unreachable=unreachable)
         return new
-
-    async def since(self, version: str) -> list[Change] | None:
-        """What changed from `version` to the running one (None: no such version is known)."""
-        entry = await self.versions.find(version)
-        return None if entry is None else history.diff(entry.upstreams, self.skins.bases())
 
     async def _catch_up(self) -> None:
         """The overrides another instance may just have set, before comparing versions."""
@@ -266,13 +277,6 @@ class LiveConfig:
         )
         if self.on_swap is not None:
             self.on_swap(old, new)
-
-    async def _probe(self, changes: list[tuple[str, str, str]]) -> list[Unreachable]:
-        assert self.probe is not None
-        origins = sorted({skins.origin(url) for _, _, url in changes})
-        answers = await asyncio.gather(*(self.probe(origin) for origin in origins))
-        down = {origin: detail for origin, (ok, detail) in zip(origins, answers, strict=True) if not ok}
-        return [(s, n, u, str(down[skins.origin(u)])) for s, n, u in changes if skins.origin(u) in down]
 
     def _reject(self, error: str, reason: str) -> Result:
         self.error, self.error_at = error, time.time()
@@ -343,7 +347,3 @@ class LiveConfig:
             "errorAt": history.iso(self.error_at) if self.error_at else None,
             "overrides": self.current.overrides,
         }
-
-
-def _say(unreachable: list[Unreachable]) -> str:
-    return "; ".join(f"skins[{s}].upstreams.{n}: {u} does not answer ({why})" for s, n, u, why in unreachable)

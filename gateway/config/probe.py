@@ -9,14 +9,22 @@ the gateway would refuse fails here too.
 
 from __future__ import annotations
 
+import asyncio
 import ssl
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
 import msgspec
 
+from gateway.config import skins
 from gateway.config.history import iso
+
+Probe = Callable[[str], Awaitable[tuple[bool, Any]]]
+"""Whether an origin answers (and why not): what a configuration's new upstreams are asked before it runs."""
+Unreachable = tuple[str, str, str, str]
+"""(skin id, upstream name, base URL, why it did not answer)."""
 
 
 class Certificate(msgspec.Struct, rename="camel"):
@@ -89,3 +97,15 @@ def failure(exc: httpx.HTTPError) -> str:
     cause = exc.__context__ if not str(exc) and exc.__context__ is not None else exc
     text = str(cause) or type(cause).__name__
     return text[:300]
+
+
+async def probe_origins(ask: Probe, changes: list[tuple[str, str, str]]) -> list[Unreachable]:
+    """The (skin, upstream, base URL) of `changes` whose origin does not answer `ask`, each origin asked once."""
+    origins = sorted({skins.origin(url) for _, _, url in changes})
+    answers = await asyncio.gather(*(ask(origin) for origin in origins))
+    down = {origin: detail for origin, (ok, detail) in zip(origins, answers, strict=True) if not ok}
+    return [(s, n, u, str(down[skins.origin(u)])) for s, n, u in changes if skins.origin(u) in down]
+
+
+def said(unreachable: list[Unreachable]) -> str:
+    return "; ".join(f"skins[{s}].upstreams.{n}: {u} does not answer ({why})" for s, n, u, why in unreachable)

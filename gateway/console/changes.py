@@ -19,7 +19,6 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 import msgspec
 from litestar import Request, post
@@ -28,9 +27,11 @@ from litestar.di import NamedDependency, Provide
 from contracts.catalogue import UPSTREAMS
 from gateway.accounts.audit import Action, Audit, AuditEntry, AuditResult
 from gateway.accounts.roles import Operator
+from gateway.config.base_urls import BaseUrlError, base_url
 from gateway.config.history import Author, Change, Overrides
 from gateway.config.live import Commit
 from gateway.config.probe import Probed, probe
+from gateway.console import conflicts
 from gateway.console.contract import Checked, Override, conformities, contract
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
@@ -69,18 +70,11 @@ async def asked_in(request: Request[Any, Any, Any], ctx: RequestContext) -> Aske
 
 
 def url_errors(url: str) -> list[FieldError]:
-    """What is wrong with a base URL (an http(s) origin, maybe a path; no query, fragment or credentials)."""
+    """What is wrong with a base URL (`gateway.config.base_urls`: an http(s) origin, maybe a path)."""
     try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 (raises on a port out of range)
-    except ValueError:
-        return [FieldError("url", "URL_INVALID", "Not a URL")]
-    if parts.scheme not in ("http", "https"):
-        return [FieldError("url", "URL_SCHEME", "Use an http:// or https:// URL")]
-    if not parts.hostname or "@" in parts.netloc or any(c.isspace() for c in url):
-        return [FieldError("url", "URL_INVALID", "A base URL is http(s)://host[:port][/path]")]
-    if parts.query or parts.fragment or "?" in url or "#" in url:
-        return [FieldError("url", "URL_HAS_PATH_QUERY", "A base URL may have a path, but no query or fragment")]
+        base_url(url)
+    except BaseUrlError as exc:
+        return [FieldError("url", exc.code, str(exc))]
     return []
 
 
@@ -131,6 +125,8 @@ def change_errors(gateway: Gateway, asked: Asked) -> list[FieldError]:
         errors += url_errors(asked.url)
     if errors:
         return errors
+    if isinstance(asked.url, str):
+        asked.url = base_url(asked.url)  # one spelling: `HTTP://Host:80/` is `http://host`
     before, after = _before_after(gateway, asked)
     if before == after:
         return [FieldError("url", "UNCHANGED", f"{asked.skin}.{asked.upstream} already is {before}")]
@@ -170,11 +166,11 @@ async def previewed(gateway: Gateway, base: str, changes: list[Change], ctx: Req
     trust = gateway.clients.ssl_context  # the calls' own CAs: a probe refuses what they would refuse
     probing = asyncio.gather(*(probe(url, context=trust) for url in sorted({c.after for c in changes if c.after})))
     probes, checks = await asyncio.gather(probing, conformities(gateway, changes))
-    current = gateway.config.version
+    moved = await gateway.config.moved(base, sorted({c.skin for c in changes}))
     answer = {
         "baseVersion": base,
-        "current": current,
-        "stale": base != current,
+        "current": gateway.config.version,
+        "stale": moved is None or bool(moved),
         "changes": msgspec.to_builtins(changes),
         "probe": _first(probes),
         "probes": msgspec.to_builtins(probes),
@@ -205,17 +201,18 @@ async def committed(
         }
         return Outgoing.json(200, answer, ctx), "ok"
     if commit.outcome == "conflict":
-        since = await gateway.config.since(base) if base else []
-        if since is None:
+        changed = await conflicts.since(gateway.config, base, commit) if base else []
+        if changed is None:
             return invalid(
                 ctx, [FieldError("baseVersion", "UNKNOWN_VERSION", f"No version {base} is known")]
             ), "refused"
         answer = {
             "code": "VERSION_CONFLICT",
-            "message": "The configuration changed since that version",
+            "message": conflicts.sentence(changed),
             "requestId": ctx.request_id,
             "current": commit.version,
-            "changes": msgspec.to_builtins(since),
+            "skins": commit.moved,
+            "changes": msgspec.to_builtins(changed),
         }
         return Outgoing.json(409, answer, ctx, (b"cache-control", b"no-store")), "conflict"
     code = {"unchanged": "UNCHANGED", "invalid": "URL_INVALID", "unreachable": "URL_UNREACHABLE"}[commit.outcome]

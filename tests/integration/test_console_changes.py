@@ -111,9 +111,17 @@ OVERRIDE = {"reason": "the sandbox under a path: versions are what these tests a
 (tests/integration/test_console_contract.py is about it)."""
 
 
-def change(cluster: Cluster, instance: int, who: str, url: str | None, base: str, reason: str = "moving capi") -> Any:
+def change(
+    cluster: Cluster,
+    instance: int,
+    who: str,
+    url: str | None,
+    base: str,
+    reason: str = "moving capi",
+    skin: str = "aurora",
+) -> Any:
     body = {
-        "skin": "aurora",
+        "skin": skin,
         "upstream": "capi",
         "url": url,
         "baseVersion": base,
@@ -191,11 +199,40 @@ def test_two_changes_from_the_same_version_make_one_success_and_one_conflict(clu
     won, lost = sorted(answers, key=lambda a: a.status_code)
     conflict = lost.json()
     assert conflict["code"] == "VERSION_CONFLICT" and conflict["current"] == won.json()["version"]
-    assert conflict["changes"] == won.json()["changes"], "the loser sees what the winner changed"
     winner = next(who for who, url in urls.items() if url == won.json()["changes"][0]["after"])
+    assert [blamed(c) for c in conflict["changes"]] == [{**c, "who": winner} for c in won.json()["changes"]]
+    assert conflict["skins"] == ["aurora"] and conflict["message"].startswith(f"{winner} changed aurora's capi to ")
     assert settled(cluster) == won.json()["version"] and capi_of(cluster, 1) == urls[winner]
     newest = get(cluster, 0, "vic", "/admin/api/history?limit=1")["versions"][0]
     assert (newest["who"], newest["previous"], newest["version"]) == (winner, base, won.json()["version"])
+
+
+def blamed(change: dict[str, Any]) -> dict[str, Any]:
+    """A conflict's change as the winner's answer has it, and who made it."""
+    assert change["at"].endswith("Z") and change["via"] == "token" and change["action"] == "change"
+    return {key: change[key] for key in ("skin", "upstream", "before", "after", "who")}
+
+
+def test_two_operators_changing_two_skins_from_one_version_both_succeed(cluster: Cluster) -> None:
+    base = settled(cluster)
+    start = threading.Barrier(2)
+
+    def apply(who: str, skin: str, instance: int) -> httpx.Response:
+        start.wait()
+        return change(cluster, instance, who, other_url(cluster) + f"/{who}", base, f"{who} moves {skin}", skin)
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(apply, ["alice", "bob"], ["aurora", "tally"], [0, 1]))
+    assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
+    now = settled(cluster)
+    skins = {s["id"]: s for s in get(cluster, 2, "vic", "/admin/api/overview")["skins"]}
+    capi = {
+        skin: next(u["url"] for u in skins[skin]["upstreams"] if u["name"] == "capi") for skin in ("aurora", "tally")
+    }
+    assert capi == {"aurora": other_url(cluster) + "/alice", "tally": other_url(cluster) + "/bob"}
+    assert now in {a.json()["version"] for a in answers}, "one configuration version, both changes in it"
+    preview = {"skin": "tally", "upstream": "capi", "url": None, "baseVersion": base}
+    assert post(cluster, 1, "alice", "/admin/api/changes/preview", preview).json()["stale"] is True
 
 
 def test_a_rollback_restores_the_earlier_overrides_everywhere(cluster: Cluster) -> None:
@@ -226,6 +263,9 @@ def test_bad_changes_are_refused_field_by_field_and_change_nothing(cluster: Clus
         ({"url": "ftp://capi.example"}, "url", "URL_SCHEME"),
         ({"url": "http://capi.example/base?x=1"}, "url", "URL_HAS_PATH_QUERY"),
         ({"url": "http://"}, "url", "URL_INVALID"),
+        ({"url": "http://capi.example/../.."}, "url", "URL_PATH"),
+        ({"url": "http://user:pass@capi.example"}, "url", "URL_CREDENTIALS"),
+        ({"url": "http:\\\\capi.example"}, "url", "URL_INVALID"),
         ({"url": "http://127.0.0.1:1"}, "url", "URL_UNREACHABLE"),
         ({"skin": "nope"}, "skin", "UNKNOWN_SKIN"),
         ({"upstream": "wallet"}, "upstream", "UNKNOWN_UPSTREAM"),
@@ -249,6 +289,9 @@ def test_bad_changes_are_refused_field_by_field_and_change_nothing(cluster: Clus
     unreachable = {"skin": "aurora", "upstream": "capi", "url": "http://127.0.0.1:1", "baseVersion": base}
     probed = post(cluster, 0, "alice", "/admin/api/changes/preview", unreachable).json()["probe"]
     assert probed["ok"] is False and probed["status"] is None and probed["error"]
+    shouted = {**unreachable, "url": other_url(cluster).upper() + "/V2/"}
+    normalised = post(cluster, 0, "alice", "/admin/api/changes/preview", shouted).json()["changes"][0]["after"]
+    assert normalised == other_url(cluster) + "/V2", "scheme and host lower-cased, the trailing slash dropped"
     assert versions(cluster) == [base] * 3
     assert len(get(cluster, 0, "vic", "/admin/api/history?limit=500")["versions"]) == history
 
@@ -258,7 +301,8 @@ def test_a_stale_version_is_a_conflict_that_changes_nothing(cluster: Cluster) ->
     moved = change(cluster, 0, "alice", other_url(cluster) + "/stale-test", base)
     assert moved.status_code == 200, moved.text
     stale = change(cluster, 2, "bob", other_url(cluster) + "/bob", base)
-    assert stale.status_code == 409 and stale.json()["changes"] == moved.json()["changes"]
+    assert stale.status_code == 409
+    assert [blamed(c) for c in stale.json()["changes"]] == [{**c, "who": "alice"} for c in moved.json()["changes"]]
     preview = post(
         cluster,
         1,

@@ -27,7 +27,7 @@ from gateway.config.live import LiveConfig
 from gateway.config.probe import probe
 from gateway.config.settings import Settings
 from gateway.config.timings import BreakerConfig
-from gateway.console import changes, history, overview
+from gateway.console import changes, conflicts, history, overview
 from gateway.monitoring.instances import Instances
 from gateway.monitoring.observability import configure_logging
 from gateway.monitoring.series import Series, p95_ms
@@ -78,7 +78,7 @@ async def test_versions_kept_in_a_file_outlive_a_restart_and_bring_the_overrides
         Change("aurora", "api", "http://api-1.test", "http://api-2.test")
     ]
     late = await config.commit(wallet("http://api-3.test"), base=first, author=Author("bo", "token", "me too"))
-    assert late.outcome == "conflict" and await config.since(first) == made.changes
+    assert late.outcome == "conflict" and late.moved == ["aurora"]
     assert config.skins.all[0].upstreams.api == "http://api-2.test", "the conflict changed nothing"
 
     restarted = LiveConfig(skins_file, lambda: skins.builtin(UPSTREAM), probe=answers, versions=FileVersions(kept))
@@ -132,7 +132,10 @@ async def test_two_instances_changing_from_one_version_make_one_version(redis: R
     won = next(m for m in made if m.outcome == "applied")
     loser = two if made[1].outcome == "conflict" else one
     assert loser.version == won.version, "the loser took the winner's overrides up"
-    assert await loser.since(base) == won.changes
+    blamed = await conflicts.since(loser, base, next(m for m in made if m.outcome == "conflict"))
+    assert [(c.skin, c.upstream, c.after, c.who) for c in blamed or []] == [
+        (ch.skin, ch.upstream, ch.after, "ann") for ch in won.changes
+    ]
     newest = await loser.versions.find(won.version)
     assert newest is not None and newest.previous == base and newest.who == "ann"
     assert [e.action for e in await loser.versions.page(10, None)] == ["change", "start"], "one start for both"
