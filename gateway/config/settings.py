@@ -125,6 +125,8 @@ class Settings:
     visitor_rate: float = 50.0
     """Calls per second a client address may make while not logged in (per instance; content excluded)."""
     visitor_burst: int = 200
+    sign_in_block_s: int = 900
+    """After an operator ends a player's sessions, how long that login's sign-ins on the skin are refused (0: not)."""
     events: EventsSettings = field(default_factory=EventsSettings)
     """The balance stream's interval, heartbeat and bounds (`EVENTS_*`)."""
 
@@ -178,6 +180,7 @@ class Settings:
             otel=_flag(env.get("OTEL_ENABLED"), defaults.otel),
             visitor_rate=float(env.get("VISITOR_RATE", defaults.visitor_rate)),
             visitor_burst=int(env.get("VISITOR_BURST", defaults.visitor_burst)),
+            sign_in_block_s=int(env.get("SIGN_IN_BLOCK_S", defaults.sign_in_block_s)),
             listener=ListenerLimits(
                 max_head_bytes=int(env.get("MAX_REQUEST_HEAD_BYTES", defaults.listener.max_head_bytes)),
                 head_timeout_s=float(env.get("HEADER_TIMEOUT_S", defaults.listener.head_timeout_s)),

@@ -29,6 +29,7 @@ from gateway.http.errors import FieldError, invalid
 from gateway.monitoring.health import Probe
 from gateway.monitoring.instances import Record
 from gateway.parts import Gateway
+from gateway.shared.session import block_sign_in
 from gateway.store import StoreUnavailable, keys
 
 PROBE_EVERY_S = 5.0
@@ -202,13 +203,19 @@ async def _purged(gateway: Gateway, caller: Caller, skin_id: str, reason: str) -
 
 
 async def _revoked(gateway: Gateway, caller: Caller, player: tuple[str, str], reason: str) -> dict[str, Any]:
-    """Every gateway session the player logged in with on the skin, ended."""
+    """Every gateway session the player logged in with on the skin, ended, and their sign-ins refused for
+    `SIGN_IN_BLOCK_S`; `found`: whether there was any session to end (a mistyped login finds none)."""
     skin_id, login = player
+    # Blocked first (a sign-in racing the revocation is refused), and even when no session was live:
+    # whoever holds the password may be about to sign in.
+    until = await block_sign_in(gateway.stores.shared, skin_id, login, gateway.settings.sign_in_block_s)
     ended = await gateway.sessions.revoke_player(skin_id, login)
     if gateway.feed is not None:  # the player's streams end on every instance
         await gateway.feed.revoked(skin_id, login)
-    await caller.record("revoke", "ok", reason, skin=skin_id, target=login, detail={"sessionsEnded": ended})
-    return {"skin": skin_id, "login": login, "sessionsEnded": ended}
+    blocked = iso(until) if until else None
+    detail = {"sessionsEnded": ended, "found": ended > 0, "blockedUntil": blocked}
+    await caller.record("revoke", "ok", reason, skin=skin_id, target=login, detail=detail)
+    return {"skin": skin_id, "login": login, "sessionsEnded": ended, "found": ended > 0, "blockedUntil": blocked}
 
 
 async def _reason(request: Request[Any, Any, Any], ctx: RequestContext) -> str | Outgoing:

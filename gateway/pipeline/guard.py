@@ -18,7 +18,7 @@ from gateway.http.errors import error, rate_limited
 from gateway.http.security import forgery
 from gateway.pipeline.exchange import Exchange
 from gateway.shared.ratelimit import Limit, RateLimiter, Who
-from gateway.shared.session import browser_session_id
+from gateway.shared.session import browser_session_id, sign_in_blocked
 
 # Percent-escapes of '.', '/', '\' and control bytes, '..' and '.' segments, empty
 # segments, backslashes and scheme-like segments are refused before any lookup.
@@ -73,7 +73,17 @@ class Guard:
             x.admission = await self.limiter.admit(x.site()[0].id, route.limit, who, bucket=route.name)
             if x.admission.wait is not None:
                 return rate_limited(x.admission.wait, ctx)
+        if route.name == "login" and x.login:
+            return await self._blocked(x, x.login)
         return None
+
+    async def _blocked(self, x: Exchange, login: str) -> Outgoing | None:
+        """A sign-in refused while an operator's revocation of the account's sessions holds (`SIGN_IN_BLOCK_S`)."""
+        wait = await sign_in_blocked(self.limiter.shared, x.site()[0].id, login)
+        if not wait:
+            return None
+        message = "An operator ended this account's sessions: sign in again later"
+        return error(403, "SIGN_IN_BLOCKED", message, x.ctx, (b"retry-after", str(wait).encode()))
 
     async def _read_body(self, x: Exchange) -> Outgoing | None:
         """Uploads stream; every other body is read whole (and login names noted)."""

@@ -208,5 +208,24 @@ class Sessions:
 
 
 MAX_TRACKED = 50
+SIGN_IN_BLOCKS = "sign-in-blocks"
+
+
+async def block_sign_in(shared: Shared, skin_id: str, login: str, seconds: int) -> float | None:
+    """Refuses the player's new sign-ins on the skin for `seconds`, on every instance; when that ends
+    (None: `seconds` is 0, nothing is blocked)."""
+    if seconds <= 0:
+        return None
+    until = time.time() + seconds
+    await shared.set(keys.of_skin(skin_id, SIGN_IN_BLOCKS, login.lower()), f"{until:.0f}".encode(), seconds * 1000)
+    return until
+
+
+async def sign_in_blocked(shared: Shared, skin_id: str, login: str) -> int:
+    """Seconds until the player may sign in on the skin again (0: now)."""
+    raw = await shared.get(keys.of_skin(skin_id, SIGN_IN_BLOCKS, login.lower()))
+    return max(0, int(float(raw) - time.time()) + 1) if raw else 0
+
+
 _ids = msgspec.msgpack.Decoder(list[str])
 _ids_encoder = msgspec.msgpack.Encoder()

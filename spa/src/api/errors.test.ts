@@ -54,6 +54,15 @@ describe("the gateway's own errors", () => {
     await i18n.changeLanguage("es");
   });
 
+  it("say a sign-in blocked after an operator ended the account's sessions, in the player's language", async () => {
+    const { default: i18n } = await import("../i18n");
+    const blocked = { status: 403, data: { message: "An operator ended this account's sessions", code: "SIGN_IN_BLOCKED", requestId: "r3" } };
+    await i18n.changeLanguage("pt");
+    expect(toAppError(blocked).message).toMatch(/^Um operador encerrou as sessões desta conta/);
+    await i18n.changeLanguage("es");
+    expect(toAppError(blocked).message).toMatch(/^Un operador cerró las sesiones de esta cuenta/);
+  });
+
   it("keep the gateway's text for a code the site does not know, and never touch the platform's replies", () => {
     expect(toAppError({ status: 409, data: { message: "Brand new refusal", code: "SOMETHING_NEW", requestId: "r2" } }).message).toBe(
       "Brand new refusal",

@@ -246,9 +246,24 @@ async def test_revoking_a_player_ends_the_session_server_side(
     await browser.login()
     assert (await browser.post("/api/cashier/balance")).json() == {"cash": "10"}
     revoked = await ops.post("/admin/skins/aurora/players/demo1/revoke", headers=AUTH)
-    assert revoked.json()["sessionsEnded"] == 1
+    assert revoked.json()["sessionsEnded"] == 1 and revoked.json()["found"] is True
     after = await browser.post("/api/cashier/balance")
     assert after.json()["code"] == "SESSION_EXPIRED" and calls(balance) == 1
+    logins = calls(upstream.routes[0])
+    again = await browser.login(login="DEMO1")
+    assert again.status_code == 403 and again.json()["code"] == "SIGN_IN_BLOCKED"
+    assert 880 <= int(again.headers["retry-after"]) <= 901 and revoked.json()["blockedUntil"].endswith("Z")
+    assert calls(upstream.routes[0]) == logins, "a blocked sign-in never reaches the platform"
+    assert (await browser.login(login="demo2")).status_code == 200, "only that login is blocked"
+
+
+async def test_revoking_a_mistyped_login_says_no_session_was_found(
+    admin: tuple[AsyncBrowser, httpx.AsyncClient],
+) -> None:
+    _, ops = admin
+    revoked = await ops.post("/admin/skins/aurora/players/demo-typo/revoke", headers=AUTH)
+    assert revoked.status_code == 200
+    assert (revoked.json()["sessionsEnded"], revoked.json()["found"]) == (0, False)
 
 
 async def test_purging_a_skins_cache_makes_the_next_read_a_miss(

@@ -257,4 +257,8 @@ export interface Revoked {
   skin: string;
   login: string;
   sessionsEnded: number;
+  /** false: the login had no live session (mistyped?); nothing was ended. */
+  found?: boolean;
+  /** Until when the player's sign-ins on the skin are refused (null: `SIGN_IN_BLOCK_S` is 0). */
+  blockedUntil?: string | null;
 }

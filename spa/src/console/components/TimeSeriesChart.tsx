@@ -3,6 +3,8 @@ import { useTranslation } from "react-i18next";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 
+import { clock } from "../lib/format";
+
 export interface ChartSeries {
   /** Epoch seconds, one per step. */
   t: number[];
@@ -32,10 +34,10 @@ interface Look {
   lng: string;
 }
 
-/** uPlot's options for one metric: time axis in the operator's language (24 h), values as `format` says. */
+/** uPlot's options for one metric: time axis in the operator's language (24 h, UTC), values as `format` says. */
 function chartOptions(look: Look, width: number, format: (value: number) => string): uPlot.Options {
   const { title, color, fixedMax, sparse, lng } = look;
-  const time = new Intl.DateTimeFormat(lng, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  const time = clock(lng);
   const axis = { stroke: "#4b5563", grid: { stroke: "#e5e7eb" } };
   return {
     width,

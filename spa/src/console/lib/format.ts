@@ -1,7 +1,12 @@
 import { useTranslation } from "react-i18next";
 
-/** The console's numbers and times in the operator's language (Intl; nothing hand-made). */
+/**
+ * The console's numbers and times in the operator's language (Intl; nothing hand-made), never the
+ * browser's locale. Times are in UTC, 24-hour, labelled: the same clock as the audit export, the
+ * gateway's logs and the 409's "changed ... at", whatever zone each operator sits in.
+ */
 export interface Formats {
+  /** "2 dic 2026, 14:02:11 UTC". */
   dateTime: (iso: string | null | undefined) => string;
   /** "hace 12 s" / "12 seconds ago", relative to `now` (ms). */
   ago: (iso: string | null | undefined, now?: number) => string;
@@ -12,6 +17,13 @@ export interface Formats {
 }
 
 const DASH = "–";
+/** The one zone the console shows times in (see `Formats`). */
+export const ZONE = "UTC";
+
+/** Hours and minutes (a chart's time axis), 24-hour, in `ZONE`. */
+export function clock(lng: string): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat(lng, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: ZONE });
+}
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["day", 86400],
@@ -21,13 +33,15 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 ];
 
 export function formats(lng: string): Formats {
-  const dateTime = new Intl.DateTimeFormat(lng, { dateStyle: "medium", timeStyle: "medium" });
+  const dateTime = new Intl.DateTimeFormat(lng, {
+    dateStyle: "medium", timeStyle: "medium", hourCycle: "h23", timeZone: ZONE,
+  });
   const relative = new Intl.RelativeTimeFormat(lng, { numeric: "auto", style: "short" });
   const number = (value: number, digits = 0) =>
     new Intl.NumberFormat(lng, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
   const parsed = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NaN);
   return {
-    dateTime: (iso) => (Number.isNaN(parsed(iso)) ? DASH : dateTime.format(parsed(iso))),
+    dateTime: (iso) => (Number.isNaN(parsed(iso)) ? DASH : `${dateTime.format(parsed(iso))} ${ZONE}`),
     ago: (iso, now = Date.now()) => {
       const at = parsed(iso);
       if (Number.isNaN(at)) return DASH;

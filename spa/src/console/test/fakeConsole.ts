@@ -187,7 +187,10 @@ export class FakeConsole {
     if (method === "POST" && purge) return this.recorded("purge", body, { skin: purge[1], purged: { local: 3, shared: 7 } });
     const revoke = /^skins\/([^/]+)\/players\/([^/]+)\/revoke$/.exec(path);
     if (method === "POST" && revoke) {
-      return this.recorded("revoke", body, { skin: revoke[1], login: decodeURIComponent(revoke[2]!), sessionsEnded: 2 });
+      const login = decodeURIComponent(revoke[2]!);
+      const ended = login === "demo1" ? 2 : 0;  // any other login has no session
+      const answer = { skin: revoke[1], login, sessionsEnded: ended, found: ended > 0, blockedUntil: "2026-12-02T14:17:11Z" };
+      return this.recorded("revoke", body, answer);
     }
     return refusal(404, "NOT_FOUND");
   }

@@ -34,8 +34,24 @@ describe("purge and revoke", () => {
 
     await user.type(within(dialog).getByLabelText("Usuario del jugador"), "demo1");
     await user.click(within(dialog).getByTestId("action-confirm"));
-    expect(await within(dialog).findByTestId("action-done")).toHaveTextContent("Se cerraron 2 sesiones de demo1.");
+    const done = await within(dialog).findByTestId("action-done");
+    expect(done).toHaveTextContent("Se cerraron 2 sesiones de demo1. Sus inicios de sesión se rechazan hasta 2 dic 2026, 14:17:11 UTC.");
+    expect(done).toHaveAttribute("data-tone", "ok");
     expect(server.calls("POST", "/admin/api/skins/aurora/players/demo1/revoke")).toHaveLength(1);
+  });
+
+  it("says in amber, not as a success, that a mistyped login had no session", async () => {
+    const user = userEvent.setup();
+    renderConsole("/", "alice");
+    await user.click(await screen.findByTestId("revoke-open"));
+    const dialog = screen.getByTestId("revoke-dialog");
+    await user.type(within(dialog).getByLabelText("Usuario del jugador"), "demo-1");
+    await user.type(within(dialog).getByLabelText(/Motivo/), "account taken over");
+    await user.click(within(dialog).getByTestId("action-confirm"));
+    const done = await within(dialog).findByTestId("action-done");
+    expect(done).toHaveTextContent("No se encontró ninguna sesión de demo-1: no se cerró nada.");
+    expect(done).toHaveAttribute("data-tone", "warn");
+    expect(done).toHaveClass("notice--warn");
   });
 
   it("shows a 403 as such and keeps what was typed", async () => {

@@ -9,6 +9,11 @@ import { ReasonField } from "../../components/ReasonField";
 import { useErrorText } from "../../lib/errorText";
 import { reasonValid } from "../../lib/rules";
 
+export interface Done {
+  done: string;
+  tone?: "ok" | "warn";
+}
+
 interface ConfirmedActionProps {
   /** Its texts (actions.json: title, what will happen, the confirming button) and test id. */
   kind: "purge" | "revoke";
@@ -17,8 +22,8 @@ interface ConfirmedActionProps {
   fields?: ReactNode;
   /** The action's own checks, by field, before it is sent (`{login: "REQUIRED"}`). */
   check?: () => ConsoleError["fields"];
-  /** Sends it; the answer's text when done. */
-  run: (reason: string) => Promise<{ done: string } | { error: ConsoleError }>;
+  /** Sends it; the answer's text when done, and its tone (`warn`: done, but not what was meant: no session found). */
+  run: (reason: string) => Promise<Done | { error: ConsoleError }>;
   onClose: () => void;
 }
 
@@ -29,7 +34,7 @@ export function ConfirmedAction({ kind, skin, fields, check, run, onClose }: Con
   const text = useErrorText();
   const [reason, setReason] = useState("");
   const [problem, setProblem] = useState<ConsoleError | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<Done | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent) {
@@ -48,7 +53,7 @@ export function ConfirmedAction({ kind, skin, fields, check, run, onClose }: Con
     if ("error" in answer) setProblem(answer.error);
     else {
       setProblem(null);
-      setDone(answer.done);
+      setDone(answer);
     }
   }
 
@@ -56,8 +61,9 @@ export function ConfirmedAction({ kind, skin, fields, check, run, onClose }: Con
     <ConsoleDialog title={texts(`${kind}.title`, { skin: skin.name })} onClose={onClose} testId={`${kind}-dialog`}>
       {done ? (
         <>
-          <p className="notice notice--ok" role="status" data-testid="action-done">
-            {done}
+          <p className={`notice notice--${done.tone ?? "ok"}`} role="status" data-testid="action-done"
+             data-tone={done.tone ?? "ok"}>
+            {done.done}
           </p>
           <div className="dialog-actions">
             <button type="button" className="button button--primary" onClick={onClose} data-autofocus>

@@ -5,13 +5,18 @@ import { errorsOf, toConsoleError, type ConsoleError } from "../../api/errors";
 import type { Skin } from "../../api/types";
 import { TextField } from "../../components/TextField";
 import { useErrorText } from "../../lib/errorText";
+import { useFormats } from "../../lib/format";
 import { useRevokePlayerMutation } from "./actionsApi";
 import { ConfirmedAction } from "./ConfirmedAction";
 
-/** End every gateway session a player has on a skin (their cookies are worthless at once). */
+/**
+ * End every gateway session a player has on a skin (their cookies are worthless at once) and refuse
+ * their sign-ins for a while; a login with no session (mistyped?) says so, in amber, not as a success.
+ */
 export function RevokeDialog({ skin, onClose }: { skin: Skin; onClose: () => void }) {
   const { t } = useTranslation("actions");
   const text = useErrorText();
+  const format = useFormats();
   const [login, setLogin] = useState("");
   const [shown, setShown] = useState<ConsoleError["fields"]>([]);
   const [revoke] = useRevokePlayerMutation();
@@ -37,7 +42,10 @@ export function RevokeDialog({ skin, onClose }: { skin: Skin; onClose: () => voi
           setShown(errorsOf(error, "login"));
           return { error };
         }
-        return { done: t("revoke.done", { login: answer.data.login, count: answer.data.sessionsEnded }) };
+        const { login: found, sessionsEnded: count, blockedUntil } = answer.data;
+        const blocked = blockedUntil ? ` ${t("revoke.blocked", { when: format.dateTime(blockedUntil) })}` : "";
+        if (answer.data.found === false) return { done: t("revoke.notFound", { login: found }) + blocked, tone: "warn" };
+        return { done: t("revoke.done", { login: found, count }) + blocked };
       }}
     />
   );
