@@ -10,10 +10,11 @@ the gateway would refuse fails here too.
 from __future__ import annotations
 
 import asyncio
+import socket
 import ssl
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 import msgspec
@@ -23,6 +24,7 @@ from gateway.config.history import iso
 
 Probe = Callable[[str], Awaitable[tuple[bool, Any]]]
 """Whether an origin answers (and why not): what a configuration's new upstreams are asked before it runs."""
+ProbeError = Literal["TIMEOUT", "DNS", "REFUSED", "TLS_UNTRUSTED", "TLS", "NO_ANSWER"]
 Unreachable = tuple[str, str, str, str]
 """(skin id, upstream name, base URL, why it did not answer)."""
 
@@ -41,7 +43,10 @@ class Probed(msgspec.Struct, rename="camel"):
     status: int | None = None
     latency_ms: float | None = None
     error: str | None = None
+    """Why it did not answer, in the words of the network library (logs, the bearer API)."""
     tls: Certificate | None = None
+    code: ProbeError | None = None
+    """The same, as a code the console words in the operator's language."""
 
 
 async def probe(url: str, within_s: float = 3.0, context: ssl.SSLContext | None = None) -> Probed:
@@ -57,9 +62,9 @@ async def probe(url: str, within_s: float = 3.0, context: ssl.SSLContext | None 
             tls = certificate(answer.extensions.get("network_stream"))
             return Probed(url, True, answer.status_code, latency, None, tls)
     except httpx.TimeoutException:
-        return Probed(url, False, error=f"no answer within {within_s:g} s")
+        return Probed(url, False, error=f"no answer within {within_s:g} s", code="TIMEOUT")
     except httpx.HTTPError as exc:
-        return Probed(url, False, error=failure(exc))
+        return Probed(url, False, error=failure(exc), code=failure_code(exc))
 
 
 def certificate(stream: Any) -> Certificate | None:
@@ -90,6 +95,22 @@ def _name(rdns: Any) -> str:
         "stateOrProvinceName": "ST",
     }
     return ", ".join(f"{short.get(key, key)}={value}" for rdn in rdns for key, value in rdn)
+
+
+def failure_code(exc: BaseException) -> ProbeError:
+    """What kind of failure an httpx error is, read from the exceptions it was raised from."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ssl.SSLCertVerificationError):
+            return "TLS_UNTRUSTED"
+        if isinstance(seen, ssl.SSLError):
+            return "TLS"
+        if isinstance(seen, socket.gaierror):
+            return "DNS"
+        if isinstance(seen, ConnectionRefusedError):
+            return "REFUSED"
+        seen = seen.__cause__ or seen.__context__
+    return "NO_ANSWER"
 
 
 def failure(exc: httpx.HTTPError) -> str:

@@ -37,7 +37,9 @@ from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
 from gateway.parts import Gateway
 
-API_REASON = "(none given, via API)"
+API_REASON = "NONE_GIVEN_VIA_API"
+"""The reason recorded for a bearer API call that gave none: a code, which the console words in the
+operator's language (the console itself always sends a reason)."""
 
 
 class Asked(msgspec.Struct):

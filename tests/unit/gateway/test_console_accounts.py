@@ -257,7 +257,7 @@ async def test_tokens_act_with_their_role_and_x_admin_user_is_not_believed(liste
     assert wrong.status_code == 401 and wrong.json()["code"] == "SIGNED_OUT"
     entries = (await listener.audit.page(Query()))[0]
     purges = [(e.who, e.via, e.address, e.reason) for e in entries if e.action == "purge"]
-    assert purges == [("deploy-bot", "token", "10.5.0.1", "(none given, via API)")] * 2
+    assert purges == [("deploy-bot", "token", "10.5.0.1", "NONE_GIVEN_VIA_API")] * 2
     uses = [(e.who, e.address) for e in entries if e.action == "token-use"]
     assert sorted(uses) == [("ADMIN_TOKEN", "10.5.0.1"), ("deploy-bot", "10.5.0.1"), ("grafana", "10.5.0.1")]
 

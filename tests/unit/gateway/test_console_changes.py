@@ -258,8 +258,11 @@ async def test_the_probe_of_an_https_upstream_shows_its_certificate(https_upstre
     assert probed.tls.not_after.startswith(f"{datetime.date.today() + datetime.timedelta(days=81):%Y-%m}")
     untrusted = await probe(https_upstream)
     assert not untrusted.ok and "certificate" in (untrusted.error or "") and untrusted.tls is None
+    assert untrusted.code == "TLS_UNTRUSTED", "a code the console words in the operator's language"
     refused = await probe(f"http://127.0.0.1:{free_port()}", within_s=1)
-    assert not refused.ok and refused.status is None and refused.error
+    assert not refused.ok and refused.status is None and refused.error and refused.code == "REFUSED"
+    nowhere = await probe("http://nowhere.invalid", within_s=1)
+    assert nowhere.code == "DNS" and probed.code is None
 
 
 # --- which instances run which version ------------------------------------------------

@@ -38,9 +38,11 @@ describe("the console's calls", () => {
     expect(toConsoleError(answer.error)).toMatchObject({ status: 429, code: "SIGN_IN_LIMITED", retryAfterS: 90 });
   });
 
-  it("read a 409's current version and diff, a 403's role, a 422's fields", () => {
-    const changes = [{ skin: "aurora", upstream: "api", before: null, after: "https://x.example" }];
-    expect(toConsoleError({ status: 409, data: { code: "VERSION_CONFLICT", current: "v9", changes } }).conflict).toEqual({ current: "v9", changes });
+  it("read a 409's current version, its skins and who changed what, a 403's role, a 422's fields", () => {
+    const changes = [{ skin: "aurora", upstream: "api", before: null, after: "https://x.example", who: "maria", via: "console",
+                       at: "2026-12-02T14:02:11Z", version: "v9", action: "change" }];
+    const conflict = { code: "VERSION_CONFLICT", current: "v9", skins: ["aurora", 7], changes };
+    expect(toConsoleError({ status: 409, data: conflict }).conflict).toEqual({ current: "v9", skins: ["aurora"], changes });
     expect(toConsoleError({ status: 403, data: { code: "FORBIDDEN", needs: "admin" } }).needs).toBe("admin");
     expect(toConsoleError({ status: 422, data: { errors: [{ field: "url", code: "URL_SCHEME", message: "m" }, { code: "X" }] } }).fields)
       .toEqual([{ field: "url", code: "URL_SCHEME", message: "m" }]);

@@ -1,7 +1,7 @@
 import type { SerializedError } from "@reduxjs/toolkit";
 import type { FetchBaseQueryError } from "@reduxjs/toolkit/query";
 
-import type { Change, Role } from "./types";
+import type { Conflict, ConflictChange, Role } from "./types";
 
 /** One field's refusal in a 422 (`errors`): its code is translated, its message is the fallback. */
 export interface FieldError {
@@ -22,8 +22,8 @@ export interface ConsoleError {
   needs: Role | null;
   /** 429: seconds until the next try may succeed. */
   retryAfterS: number | null;
-  /** 409 VERSION_CONFLICT: the version now current and what changed since the operator's. */
-  conflict: { current: string; changes: Change[] } | null;
+  /** 409 VERSION_CONFLICT: the version now current, and who changed what since the operator's. */
+  conflict: Conflict | null;
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -47,6 +47,11 @@ function isRole(value: unknown): value is Role {
   return value === "viewer" || value === "operator" || value === "admin";
 }
 
+function conflictOf(current: string, body: Record<string, unknown>): Conflict {
+  const skins = Array.isArray(body.skins) ? body.skins.filter((skin): skin is string => typeof skin === "string") : [];
+  return { current, skins, changes: Array.isArray(body.changes) ? (body.changes as ConflictChange[]) : [] };
+}
+
 /** A failed call (or none) as a ConsoleError. */
 export function toConsoleError(error: FetchBaseQueryError | SerializedError | undefined): ConsoleError {
   const empty: ConsoleError = {
@@ -65,7 +70,7 @@ export function toConsoleError(error: FetchBaseQueryError | SerializedError | un
     fields: fieldErrors(body.errors),
     needs: isRole(body.needs) ? body.needs : null,
     retryAfterS: typeof body.retryAfterS === "number" ? body.retryAfterS : null,
-    conflict: error.status === 409 && current ? { current, changes: Array.isArray(body.changes) ? (body.changes as Change[]) : [] } : null,
+    conflict: error.status === 409 && current ? conflictOf(current, body) : null,
   };
 }
 

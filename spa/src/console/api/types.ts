@@ -25,6 +25,26 @@ export interface Change {
   after: string | null;
 }
 
+/** An upstream changed since the version a write was made from (a 409's `changes`), and who changed it last. */
+export interface ConflictChange extends Change {
+  who: string | null;
+  /** How: console, token, file, cli, system (`via.*` in common.json). */
+  via: string | null;
+  at: string | null;
+  /** The configuration version that change made. */
+  version: string | null;
+  action: VersionAction | null;
+}
+
+/** 409 VERSION_CONFLICT: a skin the write touches changed since its `baseVersion`. */
+export interface Conflict {
+  /** The configuration version now current: the base to start again from. */
+  current: string;
+  /** The skins the write touches that moved meanwhile (a change to another skin never conflicts). */
+  skins: string[];
+  changes: ConflictChange[];
+}
+
 export interface Health {
   status: "up" | "down" | "unknown";
   latencyMs: number | null;
@@ -118,6 +138,8 @@ export interface ConfigVersion {
   reason: string | null;
   action: VersionAction;
   changes: Change[];
+  /** Each skin's own version in this one: what a write made from it is checked against. */
+  skins?: Record<string, string>;
 }
 
 export interface History {
@@ -127,12 +149,16 @@ export interface History {
   next?: string | null;
 }
 
+export type ProbeErrorCode = "TIMEOUT" | "DNS" | "REFUSED" | "TLS_UNTRUSTED" | "TLS" | "NO_ANSWER";
+
 export interface Probe {
   url: string;
   ok: boolean;
   status: number | null;
   latencyMs: number | null;
+  /** Why it did not answer, in the network library's English; `code` is what the console words. */
   error: string | null;
+  code?: ProbeErrorCode | null;
   tls: { subject: string; issuer: string; notAfter: string; daysLeft: number } | null;
 }
 

@@ -1,9 +1,12 @@
 import { useTranslation } from "react-i18next";
 
-import type { Change } from "../api/types";
+import type { Change, ConflictChange } from "../api/types";
+import { useFormats } from "../lib/format";
+import { useWords } from "../lib/words";
 
 interface ChangesDiffProps {
-  changes: Change[];
+  /** With who made each (a 409's changes): said in a sentence each above the table. */
+  changes: (Change | ConflictChange)[];
   caption?: string;
   testId?: string;
 }
@@ -19,8 +22,11 @@ export function ChangesDiff({ changes, caption, testId = "changes-diff" }: Chang
     );
   }
   const value = (url: string | null) => url ?? t("diff.fileValue");
+  const blamed = changes.filter((change): change is ConflictChange => "who" in change);
   return (
-    <div className="table-scroll">
+    <>
+      {blamed.length > 0 && <ChangedBy changes={blamed} testId={`${testId}-who`} />}
+      <div className="table-scroll">
       <table className="diff" data-testid={testId}>
         {caption && <caption>{caption}</caption>}
         <thead>
@@ -46,6 +52,28 @@ export function ChangesDiff({ changes, caption, testId = "changes-diff" }: Chang
           ))}
         </tbody>
       </table>
-    </div>
+      </div>
+    </>
+  );
+}
+
+/** "maria (console) changed aurora's sbapi to https://... at 2 Dec 2026, 14:02:11 UTC", one line a change. */
+function ChangedBy({ changes, testId }: { changes: ConflictChange[]; testId: string }) {
+  const { t } = useTranslation();
+  const format = useFormats();
+  const words = useWords();
+  return (
+    <ul className="changed-by" data-testid={testId}>
+      {changes.map((change) => {
+        const what = { skin: change.skin, upstream: change.upstream, after: change.after ?? t("diff.fileValue") };
+        return (
+          <li key={`${change.skin}/${change.upstream}`}>
+            {change.who
+              ? t("diff.changedBy", { ...what, who: change.who, via: words.via(change.via), when: format.dateTime(change.at) })
+              : t("diff.changedByNobody", what)}
+          </li>
+        );
+      })}
+    </ul>
   );
 }

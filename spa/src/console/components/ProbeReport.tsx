@@ -6,7 +6,7 @@ import { useFormats } from "../lib/format";
 // A certificate this close to its end is flagged: a renewal should already be under way.
 const TLS_WARN_DAYS = 14;
 
-/** The preview's probe of each new URL: did it answer, how fast, and its certificate for https. */
+/** The preview's probe of each new URL: did it answer (why not, in the operator's words), how fast, its certificate. */
 export function ProbeReport({ probes }: { probes: Probe[] }) {
   const { t } = useTranslation();
   const format = useFormats();
@@ -27,7 +27,9 @@ export function ProbeReport({ probes }: { probes: Probe[] }) {
             {probe.error && (
               <>
                 <dt>{t("probe.error")}</dt>
-                <dd data-testid="probe-error">{probe.error}</dd>
+                <dd data-testid="probe-error" title={probe.error}>
+                  {probe.code ? t(`probe.errors.${probe.code}`) : probe.error}
+                </dd>
               </>
             )}
             {probe.tls && (

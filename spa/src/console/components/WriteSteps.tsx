@@ -115,12 +115,12 @@ function AppliedStep({ applied, onClose }: { applied: Applied; onClose: () => vo
   );
 }
 
-/** A 409: the version now current, the other change's diff, and the way to start again from it. */
+/** A 409: the skins that moved, who changed what and when, and the way to start again from the version now current. */
 function ConflictNotice({ conflict, onRestart }: { conflict: NonNullable<ConsoleError["conflict"]>; onRestart: () => void }) {
   const { t } = useTranslation();
   return (
     <div className="notice notice--warn" role="alert" data-testid="write-conflict">
-      <p>{t("write.conflict", { version: shortVersion(conflict.current) })}</p>
+      <p>{t("write.conflict", { version: shortVersion(conflict.current), skins: conflict.skins.join(", ") || "–" })}</p>
       <ChangesDiff changes={conflict.changes} caption={t("write.conflictCaption")} testId="conflict-diff" />
       <button type="button" className="button" onClick={onRestart} data-testid="write-restart">
         {t("write.restart")}

@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
  * gateway's logs and the 409's "changed ... at", whatever zone each operator sits in.
  */
 export interface Formats {
-  /** "2 dic 2026, 14:02:11 UTC". */
+  /** "2 dic 2026, 07:02:11 UTC" (es), "Dec 2, 2026, 07:02:11 UTC" (en). */
   dateTime: (iso: string | null | undefined) => string;
   /** "hace 12 s" / "12 seconds ago", relative to `now` (ms). */
   ago: (iso: string | null | undefined, now?: number) => string;
@@ -34,7 +34,8 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 
 export function formats(lng: string): Formats {
   const dateTime = new Intl.DateTimeFormat(lng, {
-    dateStyle: "medium", timeStyle: "medium", hourCycle: "h23", timeZone: ZONE,
+    year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit",
+    hourCycle: "h23", timeZone: ZONE,
   });
   const relative = new Intl.RelativeTimeFormat(lng, { numeric: "auto", style: "short" });
   const number = (value: number, digits = 0) =>

@@ -254,8 +254,11 @@ export class FakeConsole {
     if (text(body.reason).trim().length < 3) return this.invalid("reason", "REASON_TOO_SHORT");
     if (stale) {
       const since = this.history.slice(0, this.history.findIndex((e) => e.version === body.baseVersion));
+      // As the gateway says it: who changed each upstream last, and when (newest entries first).
+      const blamed = since.flatMap(({ changes: made, who, via, at, version, action }) =>
+        made.map((change) => ({ ...change, who, via, at, version, action })));
       return json(409, { code: "VERSION_CONFLICT", message: "stale", requestId: "req-4", current: this.version,
-                         changes: since.flatMap((entry) => entry.changes) });
+                         skins: ["aurora"], changes: blamed });
     }
     return json(200, { ...write(), live: this.live() });
   }

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 
 import type { AuditEntry } from "../../api/types";
 import { useFormats } from "../../lib/format";
+import { useWords } from "../../lib/words";
 
 /** A before/after/detail value as text: strings as they are, anything else as compact JSON. */
 export function shownValue(value: unknown): string {
@@ -13,6 +14,7 @@ export function shownValue(value: unknown): string {
 export function AuditTable({ entries, showAddress }: { entries: AuditEntry[]; showAddress: boolean }) {
   const { t } = useTranslation("audit");
   const format = useFormats();
+  const words = useWords();
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-label={t("tableLabel")}>
       <table className="audit" data-testid="audit-table">
@@ -36,7 +38,7 @@ export function AuditTable({ entries, showAddress }: { entries: AuditEntry[]; sh
               </td>
               <td>{t(`actions.${entry.action}`, { defaultValue: entry.action })}</td>
               <td>
-                {entry.who} <span className="muted">({entry.via})</span>
+                {entry.who} <span className="muted">({words.via(entry.via)})</span>
               </td>
               {showAddress && <td>{entry.address ?? "–"}</td>}
               <td>
@@ -45,7 +47,7 @@ export function AuditTable({ entries, showAddress }: { entries: AuditEntry[]; sh
                 </span>
               </td>
               <td>{[entry.skin, entry.target].filter(Boolean).join(" / ") || "–"}</td>
-              <td>{entry.reason ?? "–"}</td>
+              <td>{words.reason(entry.reason) ?? "–"}</td>
               <td className="audit__values">
                 {entry.before != null || entry.after != null ? (
                   <>

@@ -100,10 +100,13 @@ describe("changing an upstream", () => {
     server.answerOnce("POST", "/admin/api/changes/preview", (_request, body) =>
       json(200, { baseVersion: body.baseVersion, current: server.version, stale: false,
                   changes: [{ skin: "aurora", upstream: "api", before: null, after: "https://down.example" }],
-                  probe: { url: "https://down.example", ok: false, status: null, latencyMs: null, error: "connection refused", tls: null } }),
+                  probe: { url: "https://down.example", ok: false, status: null, latencyMs: null, error: "All connection attempts failed",
+                           code: "REFUSED", tls: null } }),
     );
     await previewUrl(user, dialog, "https://down.example");
-    expect(await within(dialog).findByTestId("probe-error")).toHaveTextContent("connection refused");
+    const why = await within(dialog).findByTestId("probe-error");
+    expect(why).toHaveTextContent("La conexión fue rechazada: nada escucha en ese puerto.");
+    expect(why).toHaveAttribute("title", "All connection attempts failed");
     expect(within(dialog).getByTestId("write-unreachable")).toBeInTheDocument();
     expect(within(dialog).getByTestId("write-apply")).toBeDisabled();
 
@@ -148,7 +151,7 @@ describe("changing an upstream", () => {
     });
   });
 
-  it("on a 409 shows the other change's diff and starts again from the current version", async () => {
+  it("on a 409 says who changed the skin, what and when, and starts again from the current version", async () => {
     const user = userEvent.setup();
     const { server } = renderConsole("/", "alice");
     const dialog = await openChange(user);
@@ -158,8 +161,11 @@ describe("changing an upstream", () => {
     await user.click(within(dialog).getByTestId("write-apply"));
 
     const conflict = await within(dialog).findByTestId("write-conflict");
-    expect(conflict).toHaveTextContent("Otra persona cambió la configuración");
+    expect(conflict).toHaveTextContent("Alguien cambió aurora mientras usted editaba");
     expect(within(conflict).getByTestId("conflict-diff")).toHaveTextContent("https://bobs-wallet.example");
+    expect(within(conflict).getByTestId("conflict-diff-who")).toHaveTextContent(
+      /^bob \(consola\) cambió api de aurora a https:\/\/bobs-wallet\.example el .+ \d{2}:\d{2}:\d{2} UTC$/,
+    );
     expect(server.overrides["aurora/api"]).toBe("https://bobs-wallet.example");
 
     await user.click(within(conflict).getByTestId("write-restart"));

@@ -17,13 +17,23 @@ describe("the history", () => {
     renderConsole("/history", "vera", withTwoChanges());
     const versions = await screen.findAllByTestId("history-version");
     expect(versions).toHaveLength(3);
-    expect(within(versions[0]!).getByTestId("version-who")).toHaveTextContent("por carol (console)");
+    expect(within(versions[0]!).getByTestId("version-who")).toHaveTextContent("por carol (consola)");
     expect(versions[0]).toHaveTextContent("actual");
     expect(within(versions[0]!).getByTestId("version-reason")).toHaveTextContent("Motivo: their reason");
     expect(within(versions[0]!).getByTestId("changes-diff")).toHaveTextContent("https://wallet-2.example");
     expect(within(versions[0]!).getByTestId("changes-diff")).toHaveTextContent("https://wallet-3.example");
     expect(versions[2]).toHaveTextContent("arranque");
     expect(within(versions[2]!).getByTestId("version-who")).toHaveTextContent("por el arranque o el archivo");
+  });
+
+  it("words how a version came and a reason the API left out, in the console's language", async () => {
+    const server = withTwoChanges();
+    server.history[0] = { ...server.history[0]!, via: "token", reason: "NONE_GIVEN_VIA_API" };
+    renderConsole("/history", "vera", server);
+    const [newest] = await screen.findAllByTestId("history-version");
+    expect(within(newest!).getByTestId("version-who")).toHaveTextContent("por carol (token de API)");
+    expect(within(newest!).getByTestId("version-reason")).toHaveTextContent("Motivo: (no se indicó, por la API)");
+    expect(newest!.querySelector("time")).toHaveTextContent(/^\d{1,2} \w+ \d{4}, \d{2}:\d{2}:\d{2} UTC$/);
   });
 
   it("gives a viewer no rollback", async () => {

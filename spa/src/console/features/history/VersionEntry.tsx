@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { ConfigVersion } from "../../api/types";
 import { ChangesDiff } from "../../components/ChangesDiff";
 import { shortVersion, useFormats } from "../../lib/format";
+import { useWords } from "../../lib/words";
 
 interface VersionEntryProps {
   entry: ConfigVersion;
@@ -15,6 +16,7 @@ interface VersionEntryProps {
 export function VersionEntry({ entry, current, onRollback }: VersionEntryProps) {
   const { t } = useTranslation("history");
   const format = useFormats();
+  const words = useWords();
   return (
     <li className="version" data-testid="history-version" data-version={entry.version}>
       <div className="version__head">
@@ -25,12 +27,12 @@ export function VersionEntry({ entry, current, onRollback }: VersionEntryProps) 
         {current && <span className="badge badge--current">{t("current")}</span>}
         <time dateTime={entry.at}>{format.dateTime(entry.at)}</time>
         <span data-testid="version-who">
-          {entry.who ? t("by", { who: entry.who, via: entry.via ?? "" }) : t("byNobody")}
+          {entry.who ? t("by", { who: entry.who, via: words.via(entry.via) }) : t("byNobody")}
         </span>
       </div>
       {entry.reason && (
         <p className="version__reason" data-testid="version-reason">
-          {t("reason", { reason: entry.reason })}
+          {t("reason", { reason: words.reason(entry.reason) })}
         </p>
       )}
       <ChangesDiff changes={entry.changes} />
