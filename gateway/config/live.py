@@ -65,18 +65,16 @@ class Config:
         """The upstreams the file alone gives (no overrides)."""
         return skins.compose(self.data, {}, "file").bases()
 
-    @cached_property
-    def skin_versions(self) -> dict[str, str]:
-        return history.skin_versions(self.data, self.overrides)
-
     @property
     def point(self) -> tuple[str, Snapshot]:
         """Its version and upstreams: what a history entry follows."""
         return self.version, self.skins.bases()
 
     def entry(self, action: Action, author: Author, before: tuple[str, Snapshot] | None) -> Entry:
-        bases, skins_now = self.skins.bases(), self.skin_versions
-        return history.entry(action, author, self.version, before, bases, self.overrides, self.file, skins_now)
+        skins_now = history.skin_versions(self.data, self.overrides)
+        return history.entry(
+            action, author, self.version, before, self.skins.bases(), self.overrides, self.file, skins_now
+        )
 
 
 @dataclass(frozen=True)
@@ -201,7 +199,8 @@ class LiveConfig:
         if base is None or base == current.version or not skins:
             return []
         entry = await self.versions.find(base)
-        return None if entry is None else history.moved(entry, current.data, current.skin_versions, skins)
+        now = history.skin_versions(current.data, current.overrides)
+        return None if entry is None else history.moved(entry, current.data, now, skins)
 
     async def _check(self, data: dict[str, Any], overrides: Overrides, probe: bool) -> Skins | Commit:
         """The skins of `data` and `overrides`, validated (and their new upstreams probed), or why

@@ -10,6 +10,7 @@ cannot rotate the id at login; here a session is saved only when it changed, and
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 import secrets
 import time
@@ -217,14 +218,14 @@ async def block_sign_in(shared: Shared, skin_id: str, login: str, seconds: int) 
     if seconds <= 0:
         return None
     until = time.time() + seconds
-    await shared.set(keys.of_skin(skin_id, SIGN_IN_BLOCKS, login.lower()), f"{until:.0f}".encode(), seconds * 1000)
+    await shared.set(keys.of_skin(skin_id, SIGN_IN_BLOCKS, login.lower()), f"{until:.3f}".encode(), seconds * 1000)
     return until
 
 
 async def sign_in_blocked(shared: Shared, skin_id: str, login: str) -> int:
     """Seconds until the player may sign in on the skin again (0: now)."""
     raw = await shared.get(keys.of_skin(skin_id, SIGN_IN_BLOCKS, login.lower()))
-    return max(0, int(float(raw) - time.time()) + 1) if raw else 0
+    return max(0, math.ceil(float(raw) - time.time())) if raw else 0
 
 
 _ids = msgspec.msgpack.Decoder(list[str])

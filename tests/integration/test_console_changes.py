@@ -20,6 +20,7 @@ import httpx
 import pytest
 
 from gateway.accounts.operators import token_digest
+from tests.support.browser import Browser
 from tests.support.cluster import Cluster, start_cluster
 from tests.support.rawhttp import exchange
 
@@ -219,7 +220,7 @@ def test_two_operators_changing_two_skins_from_one_version_both_succeed(cluster:
 
     def apply(who: str, skin: str, instance: int) -> httpx.Response:
         start.wait()
-        return change(cluster, instance, who, other_url(cluster) + f"/{who}", base, f"{who} moves {skin}", skin)
+        return change(cluster, instance, who, other_url(cluster) + f"/{who}-{skin}", base, f"{who} moves {skin}", skin)
 
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         answers = list(pool.map(apply, ["alice", "bob"], ["aurora", "tally"], [0, 1]))
@@ -229,7 +230,7 @@ def test_two_operators_changing_two_skins_from_one_version_both_succeed(cluster:
     capi = {
         skin: next(u["url"] for u in skins[skin]["upstreams"] if u["name"] == "capi") for skin in ("aurora", "tally")
     }
-    assert capi == {"aurora": other_url(cluster) + "/alice", "tally": other_url(cluster) + "/bob"}
+    assert capi == {"aurora": other_url(cluster) + "/alice-aurora", "tally": other_url(cluster) + "/bob-tally"}
     assert now in {a.json()["version"] for a in answers}, "one configuration version, both changes in it"
     preview = {"skin": "tally", "upstream": "capi", "url": None, "baseVersion": base}
     assert post(cluster, 1, "alice", "/admin/api/changes/preview", preview).json()["stale"] is True
@@ -349,6 +350,21 @@ def test_purge_and_revoke_need_a_reason_and_are_audited(cluster: Cluster) -> Non
     trail = get(cluster, 2, "vic", "/admin/api/audit")["entries"]
     assert any(e["action"] == "purge" and e["who"] == "alice" and e["reason"] == "stale banners" for e in trail)
     assert any(e["action"] == "revoke" and e["target"] == "demo1" and e["reason"] == "lost phone" for e in trail)
+
+
+def test_a_revoked_player_is_refused_a_new_sign_in_on_every_instance(cluster: Cluster) -> None:
+    player = Browser.on(cluster)
+    player.login("nocash", "nocash123", on=0)
+    reason = {"reason": "account taken over"}
+    revoked = post(cluster, 1, "bob", "/admin/api/skins/aurora/players/NoCash/revoke", reason).json()
+    assert (revoked["sessionsEnded"], revoked["found"]) == (1, True) and revoked["blockedUntil"].endswith("Z")
+    for instance in (0, 2):
+        again = player.attempt_login("nocash", "nocash123", on=instance)
+        assert again.status_code == 403 and again.json()["code"] == "SIGN_IN_BLOCKED", again.text
+        assert 0 < int(again.headers["retry-after"]) <= 900
+    mistyped = post(cluster, 2, "bob", "/admin/api/skins/aurora/players/nocsah/revoke", reason).json()
+    assert (mistyped["sessionsEnded"], mistyped["found"]) == (0, False), "a mistyped login finds no session"
+    player.close()
 
 
 def load(cluster: Cluster, counts: list[int]) -> None:

@@ -110,7 +110,7 @@ def test_an_operator_applies_and_rolls_back_a_change_live_on_3_of_3(tabs: Tabs, 
 
     tab.go("history")
     newest = tab.page.get_by_test_id("history-version").first
-    expect(newest).to_contain_text("por otto (console)")
+    expect(newest).to_contain_text("por otto (consola)")
     expect(newest).to_contain_text("capi moves to the new CMS host")
     tab.page.get_by_test_id("history-version").nth(1).get_by_test_id("rollback-open").click()
     rollback = tab.page.get_by_test_id("rollback-dialog")
@@ -144,7 +144,8 @@ def test_two_operators_on_one_upstream_get_one_success_and_one_conflict(tabs: Ta
         olgas.get_by_label(re.compile("^Por qué se aplica igualmente")).fill("rest v2 is deployed tonight")
         olga.apply(olgas, "rest to the v2 path")
         conflict = olgas.get_by_test_id("write-conflict")
-        expect(conflict).to_contain_text("Otra persona cambió la configuración")
+        expect(conflict).to_contain_text("Alguien cambió aurora mientras usted editaba")
+        expect(conflict.get_by_test_id("conflict-diff-who")).to_contain_text("otto (consola) cambió rest de aurora a")
         expect(conflict.get_by_test_id("conflict-diff")).to_contain_text(ottos_url)
         assert upstream_urls(cluster, "rest") == [ottos_url] * 3, "the conflict changed nothing"
 

@@ -1,7 +1,8 @@
-"""Every screen and dialog of the console at 1366 and 768 px, in es, pt and en: no overflow, no
+"""Every screen and dialog of the console at 1366, 768 and 390 px, in es, pt and en: no overflow, no
 overlap, no control cut at the edge, no untranslated key (tests/e2e/layout_checks.js), and no
 serious or critical axe-core violation (labels, contrast, roles). `CONSOLE_TOUR=1` also writes the
-README's screenshots (English, 1366 px) to docs/console/."""
+README's screenshots (English, 1366 px) to docs/console/; `CONSOLE_SHOTS=<dir>` writes every screen of
+the sweep there, to look at."""
 
 from __future__ import annotations
 
@@ -52,6 +53,9 @@ class Sweep:
         self.problems += [f"{where}: {describe(p)}" for p in run_checks(self.page, CONSOLE_KEYS)]
         violations = axe_violations(self.page)
         self.problems += [f"{where}: axe {v['id']}: {v['help']} ({len(v['nodes'])}x)" for v in violations]
+        if shots := os.environ.get("CONSOLE_SHOTS"):  # every screen of the sweep, to look at
+            name = f"{self.width}-{self.language}-{re.sub(r'[^a-z0-9]+', '-', screen)}.png"
+            self.page.screenshot(path=f"{shots}/{name}", full_page=True)
         if tour and os.environ.get("CONSOLE_TOUR") == "1" and self.language == "en" and self.width == 1366:
             TOUR.mkdir(parents=True, exist_ok=True)
             self.page.screenshot(path=str(TOUR / f"{tour}.png"))
@@ -95,6 +99,15 @@ def walk(sweep: Sweep, cluster: Cluster) -> None:
         page.get_by_test_id(opener).first.click()
         sweep.check(opener)
         sweep.close_dialog()
+    # A mistyped login: the answer is an amber "no session found", and it fits too.
+    page.get_by_test_id("revoke-open").first.click()
+    revoke = page.get_by_test_id("revoke-dialog")
+    revoke.locator("input[name=login]").fill(f"nobody-{sweep.width}-{lng}")
+    revoke.get_by_label(re.compile(REASON[lng])).fill("checking a login before ending it")
+    revoke.get_by_test_id("action-confirm").click()
+    expect(revoke.get_by_test_id("action-done")).to_have_attribute("data-tone", "warn")
+    sweep.check("revoke, no session found")
+    sweep.close_dialog()
 
     tab.go("instances")
     sweep.check("instances", "06-instances")
@@ -110,7 +123,7 @@ def walk(sweep: Sweep, cluster: Cluster) -> None:
 
 
 @pytest.mark.parametrize("language", ["es", "pt", "en"])
-@pytest.mark.parametrize("width", [1366, 768])
+@pytest.mark.parametrize("width", [1366, 768, 390])
 def test_every_screen_fits_and_is_accessible(
     tabs: Callable[..., ConsoleTab], cluster: Cluster, two_versions: None, width: int, language: str
 ) -> None:
