@@ -77,7 +77,7 @@ describe("sign-in", () => {
 
   it("says a sign-in refused after an operator ended the account's sessions, in the player's language", async () => {
     const blocked = { message: "An operator ended this account's sessions: sign in again later", code: "SIGN_IN_BLOCKED", requestId: "r9" };
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json(blocked, { status: 403, headers: { "retry-after": "840" } })));
+    vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(Response.json(blocked, { status: 403, headers: { "retry-after": "840" } }))));
     openPopup("login");
     await userEvent.type(field("login"), "demo1");
     await userEvent.type(field("password"), "demo123");
