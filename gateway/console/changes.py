@@ -1,15 +1,16 @@
 """Changing a skin's upstream, and rolling the configuration back: previewed, versioned, audited,
 and confirmed on every instance.
 
-A preview changes nothing: it validates the request field by field, probes the new base URL
-(status, latency, the certificate of an https one), checks that it speaks the platform (its
-documented calls for that upstream, `gateway.config.conformity`) and says what would change.
-Applying names the version the operator saw and a reason: a URL that does not speak the platform
-is refused unless the operator overrides the check with a reason of their own (both in the audit
-trail); `LiveConfig.commit` refuses it as a conflict when the configuration moved on meanwhile
-(409 with what changed since), refuses a URL that does not answer, and otherwise makes the new
-version on every instance; the answer says on how many it runs (`Instances.acknowledged`). A
-rollback is the same with an earlier version's overrides.
+A preview changes nothing: it validates the request field by field (a base URL in its one
+spelling, `gateway.config.base_urls`), probes the new base URL (status, latency, the certificate
+of an https one), checks that it speaks the platform (its documented calls for that upstream,
+`gateway.config.conformity`) and says what would change. Applying names the version the operator
+saw and a reason: a URL that does not speak the platform is refused unless the operator overrides
+the check with a reason of their own (both in the audit trail); `LiveConfig.commit` refuses it as
+a conflict when its skin moved on meanwhile (409 with who changed what since,
+`gateway.console.conflicts`; other skins' changes never conflict), refuses a URL that does not
+answer, and otherwise makes the new version on every instance; the answer says on how many it
+runs (`Instances.acknowledged`). A rollback is the same with an earlier version's overrides.
 The bearer API's upstream calls (`PUT`/`DELETE /admin/skins/{id}/upstreams/{name}`) go the same way.
 """
 

@@ -4,7 +4,7 @@ changed (`gateway.config.history` keeps them), and going back to any of them in 
 A rollback restores that version's overrides (the operators' changes) onto today's skins file;
 when the file changed since, the answer says so (`fileDiffers`). It is previewed, probed, checked
 against the platform's contract (overridden with a reason, or refused),
-versioned (a conflict when the configuration moved on since `baseVersion`) and audited as a
+versioned (a conflict when a skin it touches moved on since `baseVersion`) and audited as a
 change is (`gateway.console.changes`).
 """
 
