@@ -21,7 +21,7 @@ import pytest
 
 from gateway.accounts.operators import token_digest
 from tests.support.browser import Browser
-from tests.support.cluster import Cluster, start_cluster
+from tests.support.cluster import TALLY, Cluster, start_cluster
 from tests.support.rawhttp import exchange
 
 pytestmark = pytest.mark.redis
@@ -31,19 +31,6 @@ TOKENS = {
     "bob": ("operator", "bob-token-0123456789abcdef"),
     "vic": ("viewer", "vic-token-0123456789abcdefgh"),
 }
-TALLY = """
-[[skins]]
-id = "tally"
-site_id = "aurora"
-name = "Tally"
-hosts = ["tally.localhost"]
-currency = "INR"
-[skins.upstreams]
-api = "{sandbox}"
-capi = "{sandbox}"
-sbapi = "{sandbox}"
-rest = "{sandbox}"
-"""
 
 
 def operators_file(path: Path) -> Path:

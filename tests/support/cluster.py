@@ -232,6 +232,22 @@ rest = "{sandbox_url}"
 """
 
 
+TALLY = """
+[[skins]]
+id = "tally"
+site_id = "aurora"
+name = "Tally"
+hosts = ["tally.localhost"]
+currency = "INR"
+[skins.upstreams]
+api = "{sandbox}"
+capi = "{sandbox}"
+sbapi = "{sandbox}"
+rest = "{sandbox}"
+"""
+"""A second skin on the sandbox (`tally.localhost`), for `start_cluster(extra_skins=TALLY)`."""
+
+
 def bound_client(url: str, source: str, **kw: object) -> httpx.Client:
     """A client whose connections leave from `source` (any 127.0.0.0/8 address): one of many
     players' machines. Only 127.0.0.1 and ::1 are trusted proxies, so the gateway sees `source`."""
