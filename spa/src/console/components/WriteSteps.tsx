@@ -120,7 +120,11 @@ function ConflictNotice({ conflict, onRestart }: { conflict: NonNullable<Console
   const { t } = useTranslation();
   return (
     <div className="notice notice--warn" role="alert" data-testid="write-conflict">
-      <p>{t("write.conflict", { version: shortVersion(conflict.current), skins: conflict.skins.join(", ") || "–" })}</p>
+      <p>
+        {conflict.skins.length > 0
+          ? t("write.conflict", { version: shortVersion(conflict.current), skins: conflict.skins.join(", ") })
+          : t("write.conflictAny", { version: shortVersion(conflict.current) })}
+      </p>
       <ChangesDiff changes={conflict.changes} caption={t("write.conflictCaption")} testId="conflict-diff" />
       <button type="button" className="button" onClick={onRestart} data-testid="write-restart">
         {t("write.restart")}

@@ -179,6 +179,20 @@ describe("changing an upstream", () => {
     expect(server.calls("POST", "/admin/api/changes").map((c) => c.body.baseVersion)).toEqual(["v1-aaaaaaaaaaaa", server.history[1]!.version]);
   });
 
+  it("on a 409 that names no skin says the configuration changed", async () => {
+    const user = userEvent.setup();
+    const { server } = renderConsole("/", "alice");
+    const dialog = await openChange(user);
+    await previewUrl(user, dialog, "https://wallet-2.example");
+    await user.type(await within(dialog).findByLabelText(/Motivo/), "move the wallet");
+    server.answerOnce("POST", "/admin/api/changes", () =>
+      json(409, { code: "VERSION_CONFLICT", message: "changed", requestId: "r5", current: "v7-cccccccccccc", skins: [], changes: [] }));
+    await user.click(within(dialog).getByTestId("write-apply"));
+    expect(await within(dialog).findByTestId("write-conflict")).toHaveTextContent(
+      "Otra persona cambió la configuración mientras usted editaba (ahora es la versión v7-cccccccc",
+    );
+  });
+
   it("shows a 403 as such: the role it needs", async () => {
     const user = userEvent.setup();
     const { server } = renderConsole("/", "alice");
