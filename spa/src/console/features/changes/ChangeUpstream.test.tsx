@@ -11,6 +11,16 @@ async function openChange(user: UserEvent, upstream = "api") {
   return screen.getByTestId("change-dialog");
 }
 
+/** The wallet's change previewed and given a reason: one click from applying. */
+async function readyToApply() {
+  const user = userEvent.setup();
+  const { server } = renderConsole("/", "alice");
+  const dialog = await openChange(user);
+  await previewUrl(user, dialog, "https://wallet-2.example");
+  await user.type(await within(dialog).findByLabelText(/Motivo/), "move the wallet");
+  return { user, server, dialog };
+}
+
 async function previewUrl(user: UserEvent, dialog: HTMLElement, url: string) {
   const field = within(dialog).getByLabelText("Nueva URL base");
   await user.clear(field);
@@ -152,11 +162,7 @@ describe("changing an upstream", () => {
   });
 
   it("on a 409 says who changed the skin, what and when, and starts again from the current version", async () => {
-    const user = userEvent.setup();
-    const { server } = renderConsole("/", "alice");
-    const dialog = await openChange(user);
-    await previewUrl(user, dialog, "https://wallet-2.example");
-    await user.type(await within(dialog).findByLabelText(/Motivo/), "move the wallet");
+    const { user, server, dialog } = await readyToApply();
     server.changeBehindTheBack({ skin: "aurora", upstream: "api", before: null, after: "https://bobs-wallet.example" });
     await user.click(within(dialog).getByTestId("write-apply"));
 
@@ -180,11 +186,7 @@ describe("changing an upstream", () => {
   });
 
   it("on a 409 that names no skin says the configuration changed", async () => {
-    const user = userEvent.setup();
-    const { server } = renderConsole("/", "alice");
-    const dialog = await openChange(user);
-    await previewUrl(user, dialog, "https://wallet-2.example");
-    await user.type(await within(dialog).findByLabelText(/Motivo/), "move the wallet");
+    const { user, server, dialog } = await readyToApply();
     server.answerOnce("POST", "/admin/api/changes", () =>
       json(409, { code: "VERSION_CONFLICT", message: "changed", requestId: "r5", current: "v7-cccccccccccc", skins: [], changes: [] }));
     await user.click(within(dialog).getByTestId("write-apply"));
