@@ -15,6 +15,7 @@ from tests.support.stack import Stack, free_port, start_stack
 
 TOKEN = "platform-errors-admin-token-0123456789"
 PLAYERS = 8
+PASSWORD = "storm12345"
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +48,7 @@ def test_a_session_expired_storm_shows_in_the_figures_and_the_metrics(
     sent = 0
     for login in logins:
         player = Browser(stack.url)
-        player.login(login, "storm12345")
+        player.login(login, PASSWORD)
         for _ in range(3):  # the platform's expiry ends the gateway's session: what follows is the gateway's own
             answer = player.post("/api/cashier/balance").json()
             if answer.get("code") == "SESSION_EXPIRED":
