@@ -109,6 +109,8 @@ export class FakeConsole {
     return {
       stepS: 10, scope: "cluster", from: t[0]!, to,
       skins: { aurora: { t, rps: t.map((_, i) => i % 7), errorRate: t.map((_, i) => (i % 7 ? 0.01 : null)),
+                         platformErrorRate: t.map((_, i) => (i % 7 ? 0.3 : null)),
+                         sessionExpiredRate: t.map((_, i) => (i % 7 ? 0.25 : null)),
                          p95Ms: t.map((_, i) => (i % 7 ? 40 + i : null)), cacheHitRatio: t.map(() => 0.8) } },
     };
   }
