@@ -1,5 +1,6 @@
 """The overview's charts in Chromium with a slow platform that also refuses sessions: the p95 over a
-second reads in seconds, the platform's refusals beside the 5xx rate, the values under the cursor,
+second reads in seconds, the platform's refusals beside the 5xx rate and by code in the skin's row,
+the values under the cursor,
 a longer range picked; at 390, 768 and 1366 px nothing overflows or is cut off (screenshots in the
 test artifacts: console-charts-<width>.png)."""
 
@@ -58,6 +59,7 @@ def test_the_charts_read_at_every_width(tabs: Tabs, slow_and_refusing: None, wid
     errors = page.get_by_test_id("chart-aurora-errors")
     expect(errors).to_contain_text("plataforma")
     expect(errors.get_by_test_id("chart-aurora-errors-value-1")).not_to_have_text("0 %")
+    expect(page.get_by_test_id("platform-errors-aurora")).to_contain_text("SESSION_EXPIRED (lecturas)")
 
     plot = page.get_by_test_id("chart-aurora-p95").locator(".u-over")  # uPlot's plotting area
     plot.scroll_into_view_if_needed()

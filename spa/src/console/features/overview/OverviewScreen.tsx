@@ -8,6 +8,7 @@ import { shortVersion, useFormats } from "../../lib/format";
 import { useAllowed, useSignedIn } from "../../lib/store/hooks";
 import { ChartRange, type Range } from "./ChartRange";
 import { useGetOverviewQuery, useGetSeriesQuery } from "./overviewApi";
+import { PlatformErrors } from "./PlatformErrors";
 import { SkinCharts } from "./SkinCharts";
 import { UpstreamTable } from "./UpstreamTable";
 
@@ -103,6 +104,7 @@ function SkinPanel({ skin, series, actions, baseVersion, breachScope }: SkinPane
       </div>
       <UpstreamTable skin={skin} onChange={actions && ((upstream) => actions.changeUpstream(skin, upstream, baseVersion))} />
       <ContractBreaches skin={skin.id} breaches={skin.contractBreaches ?? []} scope={breachScope} />
+      <PlatformErrors skin={skin.id} errors={skin.platformErrors ?? []} scope={breachScope} />
       <SkinCharts skin={skin.id} series={series} />
     </section>
   );

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { formats } from "../../lib/format";
-import { json } from "../../test/fakeConsole";
+import { FakeConsole, json } from "../../test/fakeConsole";
 import FakeUplot from "../../test/fakeUplot";
 import { renderConsole } from "../../test/render";
 import { rangeLabel } from "./ChartRange";
@@ -32,6 +32,24 @@ describe("the overview's charts", () => {
     const chart = FakeUplot.made.find((made) => made.options.series[1]?.label === "5xx");
     expect(chart?.options.series[2]?.label).toBe("plataforma");
     expect(chart?.data[2]?.[359]).toBe(0.3);
+  });
+
+  it("name the platform's refusals by code in the skin's row, and nothing when there were none", async () => {
+    const first = renderConsole("/", "vera");
+    await screen.findByTestId("charts-aurora");
+    expect(screen.queryByTestId("platform-errors-aurora")).not.toBeInTheDocument();
+    first.unmount();
+    const server = new FakeConsole();
+    server.platformErrors = [
+      { routeClass: "read", code: "SESSION_EXPIRED", count: 1974 },
+      { routeClass: "exclusive", code: "none", count: 1 },
+    ];
+    renderConsole("/", "vera", server);
+    const refusals = await screen.findByTestId("platform-errors-aurora");
+    expect(refusals).toHaveTextContent("rechazó con HTTP 200 y success: false (contadas por esta instancia desde que arrancó)");
+    const items = within(refusals).getAllByTestId("platform-error");
+    expect(items[0]).toHaveTextContent("SESSION_EXPIRED (lecturas): 1974 respuestas");
+    expect(items[1]).toHaveTextContent("sin código (llamadas de cuenta y dinero): 1 respuesta");
   });
 
   it("show a p95 over a second in seconds", async () => {
