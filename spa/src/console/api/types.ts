@@ -60,6 +60,15 @@ export interface Skin {
   upstreams: Upstream[];
   /** Per route, most first; empty when none broke it. */
   contractBreaches?: ContractBreach[];
+  /** The platform's refusals (`success: false`) by route class and code, most first (this listener's counts). */
+  platformErrors?: PlatformError[];
+}
+
+export interface PlatformError {
+  routeClass: string;
+  /** A code the contracts know, `other` or `none`. */
+  code: string;
+  count: number;
 }
 
 export interface Overview {
@@ -75,6 +84,9 @@ export interface SkinSeries {
   t: number[];
   rps: number[];
   errorRate: (number | null)[];
+  /** Answers the platform refused (HTTP 200 `success: false`) over all answers; and those `SESSION_EXPIRED`. */
+  platformErrorRate: (number | null)[];
+  sessionExpiredRate: (number | null)[];
   p95Ms: (number | null)[];
   cacheHitRatio: (number | null)[];
 }

@@ -83,13 +83,15 @@ export class FakeConsole {
 
   /** The answers the platform sent that broke their route's contract, per route (the overview's). */
   breaches: { route: string; count: number }[] = [];
+  /** The platform's refusals (HTTP 200 `success: false`) by route class and code (the overview's). */
+  platformErrors: { routeClass: string; code: string; count: number }[] = [];
 
   skins(): Skin[] {
     const url = (name: string) => this.overrides[`aurora/${name}`] ?? FILE_URL;
     return [
       { id: "aurora", name: "Aurora Casino", siteId: "aurora", hosts: ["127.0.0.1", "localhost"],
         upstreams: ["api", "capi", "sbapi", "rest"].map((n) => upstream(n, url(n), `aurora/${n}` in this.overrides)),
-        contractBreaches: this.breaches },
+        contractBreaches: this.breaches, platformErrors: this.platformErrors },
     ];
   }
 
@@ -109,6 +111,8 @@ export class FakeConsole {
     return {
       stepS: 10, scope: "cluster", from: t[0]!, to,
       skins: { aurora: { t, rps: t.map((_, i) => i % 7), errorRate: t.map((_, i) => (i % 7 ? 0.01 : null)),
+                         platformErrorRate: t.map((_, i) => (i % 7 ? 0.3 : null)),
+                         sessionExpiredRate: t.map((_, i) => (i % 7 ? 0.25 : null)),
                          p95Ms: t.map((_, i) => (i % 7 ? 40 + i : null)), cacheHitRatio: t.map(() => 0.8) } },
     };
   }
