@@ -20,9 +20,11 @@ from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 
 from contracts.catalogue import Catalogue
-from gateway.accounts.audit import AuditEntry, FileTrail, StreamTrail, Trail
+from gateway.accounts.audit import AuditEntry, StreamTrail, Trail, file_event
+from gateway.accounts.carry_over import carry_over
 from gateway.accounts.operators import OperatorsFile
 from gateway.accounts.signin import Accounts
+from gateway.accounts.trail_file import FileTrail
 from gateway.config import skins
 from gateway.config.history import FileVersions, RedisVersions
 from gateway.config.live import Config, LiveConfig
@@ -179,13 +181,17 @@ def open_console(
 ) -> tuple[Accounts, Trail]:
     """The admin listener's operators (the file, re-read live), their console sessions and sign-in
     limits in the shared store, and the audit trail (a Redis stream, else an append-only file)."""
+    redis = stores.redis
     audit: Trail = (
-        StreamTrail(stores.redis, lifecycle.spawn) if stores.redis is not None else FileTrail(settings.audit_file)
+        StreamTrail(redis, lifecycle.spawn, carry=lambda: carry_over(redis, settings.audit_file))
+        if redis is not None
+        else FileTrail(settings.audit_file)
     )
 
     def rejected(error: str) -> None:
         entry = AuditEntry("operators-file-rejected", "(file)", "file", None, "failed", detail=error)
-        lifecycle.spawn(audit.record(entry))
+        # Every instance reads the file: one entry per file's content (and error) in the cluster.
+        lifecycle.spawn(audit.record_once(entry, file_event(settings.operators_file, error)))
 
     operators = OperatorsFile(settings.operators_file, on_rejected=rejected)
     accounts = Accounts.open(
