@@ -1,7 +1,9 @@
 """The audit trail as the console reads it: filters and pages, who sees what, and the export.
 
 Viewers and operators see the changes (change, rollback, reload, purge, revoke) without the
-addresses; admins see every entry and may download them as CSV or JSON.
+addresses; admins see every entry and may download them as CSV or JSON (each download an entry
+of its own). Everyone may ask whether the chain holds (`/admin/api/audit/verify`): the answer
+names entries by id and time only.
 """
 
 from __future__ import annotations
@@ -40,7 +42,11 @@ COLUMNS = (
     "before",
     "after",
     "detail",
+    "prev",
+    "hash",
 )
+FILTERS = ("action", "who", "skin", "since", "until")
+"""The query parameters an export's entry names (what was exported)."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """A spreadsheet reads a cell starting so as a formula (OWASP, CSV injection): it gets a `'` first."""
 
@@ -121,6 +127,9 @@ async def export(
     if isinstance(query, list):
         return invalid(ctx, query)
     media_type, render = EXPORTS[kind]
+    asked = {name: request.query_params[name] for name in FILTERS if request.query_params.get(name)}
+    detail = {"format": kind, **asked}
+    await audit.record(AuditEntry("export", operator.name, operator.via, operator.address, "ok", detail=detail))
     name = f"audit-{time.strftime('%Y%m%d-%H%M', time.gmtime())}.{kind}"
     headers = [
         (b"content-type", media_type),
@@ -129,6 +138,14 @@ async def export(
         (b"cache-control", b"no-store"),
     ]
     return Outgoing(200, headers, chunks=render(_every(audit, query)))
+
+
+@get("/admin/api/audit/verify", opt={"role": "viewer"})
+async def verify(request: Request[Any, Any, Any], audit: NamedDependency[Trail]) -> Outgoing:
+    """Whether every kept entry links to the one before: up to which entry, or the first broken link."""
+    verdict = await audit.verify()
+    ctx = RequestContext.of(request.scope)
+    return Outgoing.json(200, msgspec.to_builtins(verdict), ctx, (b"cache-control", b"no-store"))
 
 
 async def _every(audit: Trail, query: Query) -> AsyncIterator[AuditEntry]:
@@ -171,4 +188,4 @@ EXPORTS: dict[str, tuple[bytes, Callable[[AsyncIterator[AuditEntry]], AsyncItera
     "csv": (b"text/csv; charset=utf-8", _csv),
     "json": (b"application/json", _json),
 }
-HANDLERS = [entries, export]
+HANDLERS = [entries, export, verify]
