@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+import typing
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import msgspec
 import pytest
 import redis.asyncio
 
-from gateway.accounts.audit import AuditEntry, Query, StreamTrail
+from gateway.accounts.audit import Action, AuditEntry, Query, StreamTrail
 from gateway.accounts.carry_over import carry_over
 from gateway.accounts.chain import linked
 from gateway.accounts.trail_file import FileTrail
@@ -185,3 +186,16 @@ async def test_a_rollback_is_found_by_the_skins_it_touched_and_names_by_a_part(t
     (rollback,), _ = await trail.page(Query(skin="PAMP"))
     assert rollback.action == "rollback" and rollback.skin == "aurora, pampa"
     assert [e.who for e in (await trail.page(Query(who="otto")))[0]] == ["Otto.Ops"]
+
+
+def test_every_action_is_offered_and_named_in_every_language_of_the_console() -> None:
+    """Adding an action to `Action` is one line there; this says what else the console needs."""
+    console = Path(__file__).resolve().parents[3] / "spa" / "src" / "console"
+    actions = set(typing.get_args(Action))
+    offered = (console / "features" / "audit" / "auditQuery.ts").read_text()
+    typed = (console / "api" / "types.ts").read_text()
+    for action in actions:
+        assert f'"{action}"' in offered and f'| "{action}"' in typed, f"{action}: in ALL_ACTIONS and AuditAction"
+    for language in ("es", "pt", "en"):
+        named = json.loads((console / "locales" / language / "audit.json").read_text())["actions"]
+        assert actions <= set(named), f"{language}: no label for {sorted(actions - set(named))}"

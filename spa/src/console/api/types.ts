@@ -217,7 +217,11 @@ export type AuditAction =
   | "reload"
   | "purge"
   | "revoke"
-  | "operators-file-rejected";
+  | "operators-file-rejected"
+  | "refused"
+  | "token-limited"
+  | "export"
+  | "trail-imported";
 
 export interface AuditEntry {
   id: string;
