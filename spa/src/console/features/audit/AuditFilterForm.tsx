@@ -37,7 +37,7 @@ export function AuditFilterForm({ role, onFilter }: AuditFilterFormProps) {
 
   const timeField = (field: (typeof TIMES)[number]) => (
     <TextField name={field} label={t(field)} value={form[field]} onValue={set(field)} autoComplete="off"
-               inputMode="numeric" placeholder={example} hint={t("timeHint", { example })}
+               inputMode="numeric" placeholder={example} hint={t("timeHint")}
                errors={wrong.includes(field) ? [t("timeInvalid", { example })] : []} />
   );
 

@@ -21,12 +21,11 @@ function useEntryName() {
 export function TrailCheck() {
   const { t } = useTranslation("audit");
   const name = useEntryName();
-  const format = useFormats();
   const polling = useSignedIn() ? CHECK_MS : 0;
   const { data } = useGetAuditVerdictQuery(undefined, { pollingInterval: polling });
   if (!data) return null;
   if (data.intact || !data.broken) {
-    const text = data.last ? t("verified", { entry: name(data.last), checked: format.number(data.checked) }) : t("verifiedEmpty");
+    const text = data.last ? t("verified", { entry: name(data.last), count: data.checked }) : t("verifiedEmpty");
     return (
       <p className="notice notice--ok" data-testid="trail-verified">
         {text} {data.trimmed && t("trimmed")}
