@@ -19,10 +19,10 @@ import structlog
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from gateway.accounts.audit import MAX_ENTRIES, AuditEntry
+from gateway.accounts.audit import MAX_ENTRIES, AuditEntry, StreamTrail, Trail
 from gateway.accounts.chain import Break, Verifier
-from gateway.accounts.trail_file import lines
-from gateway.store import StoreUnavailable, keys
+from gateway.accounts.trail_file import FileTrail, lines
+from gateway.store import Later, StoreUnavailable, keys
 
 log = structlog.get_logger("gateway.audit")
 
@@ -77,3 +77,10 @@ async def carry_over(redis: Redis, path: Path) -> AuditEntry | None:
         return None
     detail = {"file": str(path), "entries": len(entries), "first": entries[0][0], "last": entries[-1][0]}
     return AuditEntry("trail-imported", "(gateway)", "file", None, "ok", detail=detail)
+
+
+def trail(redis: Redis | None, later: Later, path: Path) -> Trail:
+    """The cluster's trail in Redis (the file's carried over first), else the file."""
+    if redis is None:
+        return FileTrail(path)
+    return StreamTrail(redis, later, carry=lambda: carry_over(redis, path))

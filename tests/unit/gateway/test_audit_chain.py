@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import time
 import typing
 from collections.abc import AsyncIterator
@@ -199,3 +201,19 @@ def test_every_action_is_offered_and_named_in_every_language_of_the_console() ->
     for language in ("es", "pt", "en"):
         named = json.loads((console / "locales" / language / "audit.json").read_text())["actions"]
         assert actions <= set(named), f"{language}: no label for {sorted(actions - set(named))}"
+
+
+def test_the_cli_says_in_one_line_where_the_trail_was_altered(tmp_path: Path) -> None:
+    path = tmp_path / "audit.jsonl"
+    lines = asyncio.run(written(FileTrail(path), 3))
+    run = [sys.executable, "-m", "gateway", "audit", "verify", "--file", str(path)]
+    intact = subprocess.run(run, capture_output=True, text=True, timeout=60, check=False)
+    assert intact.returncode == 0 and intact.stdout.startswith("trail verified up to "), intact.stderr
+    path.write_bytes(b"\n".join([lines[0], lines[2]]) + b"\n")
+    broken = subprocess.run(run, capture_output=True, text=True, timeout=60, check=False)
+    third = json.loads(lines[2])["id"]
+    assert (broken.returncode, broken.stdout.strip()) == (
+        1,
+        f"trail altered at {third}, line 2: unlinked: it does not follow the entry before it"
+        " (one deleted, or this one inserted)",
+    )
