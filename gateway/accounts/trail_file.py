@@ -106,11 +106,12 @@ class FileTrail:
         return found, None
 
     async def verify(self) -> Verdict:
+        head = self._head  # before reading: an entry written meanwhile is no truncation
         try:
             verifier = await asyncio.to_thread(verified, self.path)
         except OSError as exc:
             raise StoreUnavailable(f"{self.path}: {exc.strerror}") from exc
-        verifier.head(self._head)
+        verifier.head(head)
         return verifier.verdict()
 
 
