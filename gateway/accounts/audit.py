@@ -81,7 +81,8 @@ class AuditEntry(msgspec.Struct, frozen=True):
     who: str
     """An operator's or a token's name; `(unknown)` for a name nobody has."""
     via: str
-    """`console` (signed in), `token` (bearer), `file` (the operators file itself)."""
+    """`console` (signed in), `token` (bearer), `file` (the operators file itself), `none` (a
+    request refused for bringing no credential)."""
     address: str | None
     outcome: AuditResult
     skin: str | None = None

@@ -56,7 +56,11 @@ def read(path: Path) -> tuple[list[tuple[str, bytes]], Break | None, str | None]
 
 async def carry_over(redis: Redis, path: Path) -> AuditEntry | None:
     """Carries the file's trail into the stream if no instance did; the entry that says so, if carried."""
-    entries, broken, head = await asyncio.to_thread(read, path)
+    try:
+        entries, broken, head = await asyncio.to_thread(read, path)
+    except OSError as exc:  # the trail goes on in the stream; the file stays for whoever can read it
+        log.error("audit.carry_over_refused", file=str(path), problem=exc.strerror)
+        return None
     if not entries:
         return None
     if broken is not None:

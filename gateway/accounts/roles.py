@@ -212,7 +212,7 @@ class Guard:
     async def _refused(self, incoming: Incoming, refusal: Refused) -> None:
         """A log line for every refusal; an audit entry for the first of its burst in the cluster."""
         address, who = self.address(incoming), refusal.who or "(unknown)"
-        via = "token" if incoming.headers.get("authorization") is not None else "console"
+        via = _via(incoming)
         target = f"{incoming.method} {incoming.path}"
         status, code = refusal.status_code, refusal.code
         log.info("console.refused", status=status, code=code, who=who, via=via, address=address, target=target)
@@ -227,6 +227,13 @@ class Guard:
             action: Action = "token-limited" if code == "TOKEN_LIMITED" else "refused"
             detail = {"status": status, "code": code, "burstS": BURST_S}
             await self.audit.record(AuditEntry(action, who, via, address, "refused", target=target, detail=detail))
+
+
+def _via(incoming: Incoming) -> str:
+    """How the refused request came: a bearer token, a console cookie, or with nothing (`none`)."""
+    if incoming.headers.get("authorization") is not None:
+        return "token"
+    return "console" if incoming.cookie(SESSION_COOKIE) else "none"
 
 
 def _by(refusal: Refused, who: str) -> Refused:
