@@ -4,7 +4,8 @@ import { useFormats } from "../../lib/format";
 import { useSignedIn } from "../../lib/store/hooks";
 import { useGetAuditVerdictQuery } from "./auditApi";
 
-const CHECK_MS = 60_000;
+const CHECK_MS = 5 * 60_000;
+// A full check reads every kept entry (seconds for a full stream): every few minutes, and on each visit.
 
 /** An entry as the line names it: its time (from its id, `<ms>-<n>`) and id, and a file's line. */
 function useEntryName() {
