@@ -47,6 +47,7 @@ Action = Literal[
     "token-limited",
     "export",
     "trail-imported",
+    "trail-altered",
 ]
 AuditResult = Literal["ok", "refused", "conflict", "failed"]
 CHANGES: frozenset[str] = frozenset({"change", "rollback", "reload", "purge", "revoke"})

@@ -31,6 +31,7 @@ class FileTrail:
         self._lock = asyncio.Lock()
         self._head: str | None = None
         """The hash of the entry this process wrote last: the file must still hold it."""
+        self._once: set[str] = set()
 
     async def record(self, entry: AuditEntry) -> None:
         async with self._lock:
@@ -42,7 +43,9 @@ class FileTrail:
                 log.error("audit.unrecorded", file=str(self.path), error=exc.strerror, action=entry.action)
 
     async def record_once(self, entry: AuditEntry, event: str) -> None:
-        await self.record(entry)  # one instance: each event is seen once
+        if event not in self._once:  # one instance: what it saw is all there is to see
+            self._once.add(event)
+            await self.record(entry)
 
     def _append(self, entry: AuditEntry) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import hashlib
 import io
 import time
 import typing
@@ -141,9 +142,17 @@ async def export(
 
 
 @get("/admin/api/audit/verify", opt={"role": "viewer"})
-async def verify(request: Request[Any, Any, Any], audit: NamedDependency[Trail]) -> Outgoing:
-    """Whether every kept entry links to the one before: up to which entry, or the first broken link."""
+async def verify(
+    request: Request[Any, Any, Any], operator: NamedDependency[Operator], audit: NamedDependency[Trail]
+) -> Outgoing:
+    """Whether every kept entry links to the one before: up to which entry, or the first broken
+    link (which is itself recorded, once, as `trail-altered`, naming who found it)."""
     verdict = await audit.verify()
+    if (broken := verdict.broken) is not None:
+        found = msgspec.to_builtins(broken)
+        event = hashlib.sha256(msgspec.json.encode(found)).hexdigest()
+        entry = AuditEntry("trail-altered", operator.name, operator.via, operator.address, "failed", detail=found)
+        await audit.record_once(entry, event)
     ctx = RequestContext.of(request.scope)
     return Outgoing.json(200, msgspec.to_builtins(verdict), ctx, (b"cache-control", b"no-store"))
 

@@ -133,3 +133,6 @@ async def test_the_api_reports_a_byte_changed_in_the_trail_file(listener: Listen
         "line": 2,
         "message": "its content does not match its hash (edited)",
     }
+    assert (await vera.call("GET", "/admin/api/audit/verify")).json()["broken"] == altered["broken"]
+    (found,) = await trail(listener, "trail-altered")
+    assert found.who == "vera" and found.detail["at"] == purge["id"], "who found it, once"

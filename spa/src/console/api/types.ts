@@ -221,7 +221,8 @@ export type AuditAction =
   | "refused"
   | "token-limited"
   | "export"
-  | "trail-imported";
+  | "trail-imported"
+  | "trail-altered";
 
 export interface AuditEntry {
   id: string;

@@ -4,7 +4,7 @@ import type { AuditAction, AuditFilters, Role } from "../../api/types";
 export const CHANGE_ACTIONS: AuditAction[] = ["change", "rollback", "reload", "purge", "revoke"];
 export const ALL_ACTIONS: AuditAction[] = [
   ...CHANGE_ACTIONS, "sign-in", "sign-in-failed", "sign-in-limited", "sign-out", "token-use", "operators-file-rejected",
-  "refused", "token-limited", "export", "trail-imported",
+  "refused", "token-limited", "export", "trail-imported", "trail-altered",
 ];
 
 export function actionsFor(role: Role | undefined): AuditAction[] {
