@@ -234,7 +234,7 @@ def live_config(
         on_reject=rejected,
         redis=stores.redis,
         on_purge=purge,
-        versions=history_carry.versions(stores.redis, settings.config_history),
+        versions=history_carry.versions(stores.redis, settings.config_history, lambda: config.current.file),
     )
     metrics.config_version(config.version)
     return config

@@ -1,6 +1,8 @@
-"""Moving from file mode to Redis: the configuration history (`CONFIG_HISTORY`) carried into the
-stream once, and the operators' overrides with it, so that the versions, their rollbacks and
-the configuration in force are the same after the move.
+"""Moving from file mode to Redis: the configuration history (`CONFIG_HISTORY_FILE`) carried into
+the stream once, and the operators' overrides with it, so that the versions, their rollbacks and
+the configuration in force are the same after the move. Only a history of this skins file is
+carried (its newest entry ran the file the gateway runs now): another deployment's history, or
+one left behind by an older skins file, would bring overrides that were never made for it.
 
 One Lua script is the cluster-wide claim: it adds the file's entries under their own ids (and
 the version index) only while the history stream does not exist, and sets the overrides only
@@ -12,6 +14,7 @@ before the file's entries are in. At most the newest `HISTORY_BOUND` are carried
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -34,10 +37,14 @@ CARRY = (
 )
 
 
-async def carry_history(redis: Redis, path: Path) -> int:
-    """The file's entries carried into the stream if no instance did: how many (0: none, or already there)."""
+async def carry_history(redis: Redis, path: Path, file_now: str) -> int:
+    """The file's entries carried into the stream if no instance did and they are the history of
+    the skins file whose version is `file_now`: how many (0: none, another file's, or already there)."""
     entries = (await asyncio.to_thread(FileVersions, path)).entries[-HISTORY_BOUND:]
     if not entries:
+        return 0
+    if entries[-1].file != file_now:
+        log.warning("config.history_not_carried", file=str(path), reason="it ran another skins file")
         return 0
     args: list[bytes | str] = [encoded(entries[-1].overrides)]
     for entry in entries:
@@ -53,9 +60,11 @@ async def carry_history(redis: Redis, path: Path) -> int:
 class CarriedVersions(RedisVersions):
     """`RedisVersions` that first carries the file mode's history over (`carry_history`), once."""
 
-    def __init__(self, redis: Redis, path: Path | None) -> None:
+    def __init__(self, redis: Redis, path: Path | None, file_now: Callable[[], str]) -> None:
         super().__init__(redis)
         self._path = path
+        self._file_now = file_now
+        """The version of the skins file the gateway runs (read at the first call, after it loaded)."""
         self._carrying = asyncio.Lock()
 
     async def _carried(self) -> None:
@@ -63,7 +72,7 @@ class CarriedVersions(RedisVersions):
             return
         async with self._carrying:
             if self._path is not None:
-                await carry_history(self.redis, self._path)  # a store refusing it: tried again next time
+                await carry_history(self.redis, self._path, self._file_now())  # refused by the store: next time
                 self._path = None
 
     async def overrides(self) -> Overrides | None:
@@ -87,6 +96,6 @@ class CarriedVersions(RedisVersions):
         return await super().find(version)
 
 
-def versions(redis: Redis | None, path: Path | None) -> Versions:
+def versions(redis: Redis | None, path: Path | None, file_now: Callable[[], str]) -> Versions:
     """The cluster's history in Redis (the file's carried over first), else the file's."""
-    return CarriedVersions(redis, path) if redis is not None else FileVersions(path)
+    return CarriedVersions(redis, path, file_now) if redis is not None else FileVersions(path)

@@ -38,6 +38,7 @@ def file_mode(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, P
         "ADMIN_PORT": str(admin_port),
         "OPERATORS_FILE": str(write_operators(workdir / "operators.toml")),
         "AUDIT_FILE": str(audit_file),
+        "CONFIG_HISTORY_FILE": str(workdir / "config-history.jsonl"),
     }
     env.pop("REDIS_URL", None)
     port = free_port()

@@ -51,7 +51,7 @@ async def filed(path: Path) -> FileVersions:
 async def test_the_file_history_and_its_overrides_are_carried_once(tmp_path: Path, client: redis.asyncio.Redis) -> None:
     path = tmp_path / "history.jsonl"
     local = await filed(path)
-    instances = [CarriedVersions(client, path) for _ in range(3)]
+    instances = [CarriedVersions(client, path, lambda: "f1") for _ in range(3)]
     seen = await asyncio.gather(*(versions.overrides() for versions in instances))
     assert seen == [{"aurora": {"api": "http://b.test"}}] * 3, "the configuration in force is the file's"
     page = await instances[1].page(10, None)
@@ -65,5 +65,12 @@ async def test_a_history_already_in_redis_is_left_alone(tmp_path: Path, client: 
     await client.xadd(keys.CONFIG_HISTORY, {"v": "v9", "e": b"{}"})
     path = tmp_path / "history.jsonl"
     await filed(path)
-    assert await CarriedVersions(client, path).overrides() is None
+    assert await CarriedVersions(client, path, lambda: "f1").overrides() is None
     assert await client.xlen(keys.CONFIG_HISTORY) == 1
+
+
+async def test_the_history_of_another_skins_file_is_not_carried(tmp_path: Path, client: redis.asyncio.Redis) -> None:
+    path = tmp_path / "history.jsonl"
+    await filed(path)  # ran the file "f1"
+    assert await CarriedVersions(client, path, lambda: "f2").overrides() is None, "no overrides made for another file"
+    assert await client.exists(keys.CONFIG_HISTORY) == 0
