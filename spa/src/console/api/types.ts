@@ -229,7 +229,12 @@ export type AuditAction =
   | "reload"
   | "purge"
   | "revoke"
-  | "operators-file-rejected";
+  | "operators-file-rejected"
+  | "refused"
+  | "token-limited"
+  | "export"
+  | "trail-imported"
+  | "trail-altered";
 
 export interface AuditEntry {
   id: string;

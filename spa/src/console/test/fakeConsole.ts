@@ -51,6 +51,8 @@ export class FakeConsole {
       reason: null, action: "start", changes: [] },
   ];
   audit: AuditEntry[] = [];
+  /** What `GET /admin/api/audit/verify` answers (the chain's check). */
+  verdict: unknown = { intact: true, checked: 0, first: null, last: null, lastAt: null, trimmed: false, broken: null };
   instances = 3;
   missing: { id: string; host: string }[] = [];
   requests: { method: string; path: string; query: string; body: Record<string, unknown>; headers: Headers }[] = [];
@@ -184,6 +186,7 @@ export class FakeConsole {
     if (route === "GET series") return json(200, this.series());
     if (route === "GET instances") return json(200, { current: this.version, instances: this.instanceList() });
     if (route === "GET history") return json(200, { current: this.version, versions: this.history });
+    if (route === "GET audit/verify") return json(200, this.verdict);
     if (route === "GET audit") return json(200, { entries: this.auditFor(url.searchParams), next: null });
     if (route === "POST changes/preview" || route === "POST changes") return this.change(body, route === "POST changes");
     if (route === "POST rollback/preview" || route === "POST rollback") return this.rollback(body, route === "POST rollback");
@@ -210,7 +213,7 @@ export class FakeConsole {
     return this.audit
       .filter((entry) => admin || ["change", "rollback", "reload", "purge", "revoke"].includes(entry.action))
       .filter((entry) => !params.get("action") || entry.action === params.get("action"))
-      .filter((entry) => !params.get("who") || entry.who === params.get("who"))
+      .filter((entry) => !params.get("who") || entry.who.toLowerCase().includes(params.get("who")!.toLowerCase()))
       .map((entry) => (admin ? entry : { ...entry, address: null }));
   }
 
