@@ -80,6 +80,15 @@ export interface Skin {
   upstreams: Upstream[];
   /** Per route, most first; empty when none broke it. */
   contractBreaches?: ContractBreach[];
+  /** The platform's refusals (`success: false`) by route class and code, most first (this listener's counts). */
+  platformErrors?: PlatformError[];
+}
+
+export interface PlatformError {
+  routeClass: string;
+  /** A code the contracts know, `other` or `none`. */
+  code: string;
+  count: number;
 }
 
 export interface Overview {
@@ -95,6 +104,9 @@ export interface SkinSeries {
   t: number[];
   rps: number[];
   errorRate: (number | null)[];
+  /** Answers the platform refused (HTTP 200 `success: false`) over all answers; and those `SESSION_EXPIRED`. */
+  platformErrorRate: (number | null)[];
+  sessionExpiredRate: (number | null)[];
   p95Ms: (number | null)[];
   cacheHitRatio: (number | null)[];
 }
@@ -243,7 +255,12 @@ export type AuditAction =
   | "reload"
   | "purge"
   | "revoke"
-  | "operators-file-rejected";
+  | "operators-file-rejected"
+  | "refused"
+  | "token-limited"
+  | "export"
+  | "trail-imported"
+  | "trail-altered";
 
 export interface AuditEntry {
   id: string;

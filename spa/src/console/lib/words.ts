@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
 
-/** How a change or an audited call came: the console, a bearer token, the skins file, the CLI, the gateway itself. */
-const VIAS = ["console", "token", "file", "cli", "system", "start"] as const;
+/** How a change or an audited call came: the console, a bearer token, the skins file, the CLI, the gateway
+ * itself, or nothing at all (a refused call without a credential). */
+const VIAS = ["console", "token", "file", "cli", "system", "start", "none"] as const;
 /** What the gateway records as the reason of a bearer API call that gave none (a code, not words). */
 const NO_REASON = ["NONE_GIVEN_VIA_API", "(none given, via API)"] as const;
 
