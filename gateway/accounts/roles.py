@@ -46,6 +46,8 @@ class Operator:
     via: Literal["console", "token"]
     address: str | None = None
     """The client's address (behind trusted balancers), for the audit."""
+    skins: tuple[str, ...] = ()
+    """The skins they may change (`gateway.accounts.scopes`); empty: every skin."""
 
     def may(self, need: Role) -> bool:
         return ROLES.index(self.role) >= ROLES.index(need)
@@ -156,7 +158,7 @@ class Guard:
             token = self.operators.roster.tokens.get(digest)
             if token is None:
                 raise signed_out()
-            caller = Operator(token.name, token.role, "token", address)
+            caller = Operator(token.name, token.role, "token", address, token.skins)
         if (caller.name, address) not in self._used:
             # Once per token and address per process: who uses it from where, without an entry per scrape.
             if len(self._used) >= 10_000:

@@ -56,7 +56,7 @@ def _digest(text: str) -> str:
 
 
 def _stamp(account: Account) -> str:
-    return _digest(account.password)[:16]
+    return _digest(account.password or "")[:16]
 
 
 class ConsoleSessions:
@@ -91,10 +91,11 @@ class ConsoleSessions:
             await self.shared.delete(key)
             raise Refused(401, "SESSION_EXPIRED", "The console session expired; sign in again")
         account = self.operators.account(record.name)
-        if account is None or _stamp(account) != record.stamp:  # removed, or a new password
+        # removed or disabled, a new password, or their sessions ended (by an admin or the CLI)
+        if account is None or _stamp(account) != record.stamp or record.created <= account.sessions_after:
             await self.shared.delete(key)
             raise signed_out()
-        operator = Operator(account.name, account.role, "console", address)
+        operator = Operator(account.name, account.role, "console", address, account.skins)
         return Signed(key, operator, record.csrf, record.created, record.seen)
 
     async def seen(self, signed: Signed) -> None:
@@ -168,6 +169,7 @@ def _described(operator: Operator, accounts: Accounts, record: SessionRecord | S
     return {
         "name": operator.name,
         "role": operator.role,
+        "skins": list(operator.skins),
         "idleExpiresAt": _iso(ends),
         "expiresAt": _iso(record.created + accounts.sessions.max_s) if record is not None else None,
     }
@@ -214,7 +216,7 @@ async def sign_in(
     await audit.record(AuditEntry("sign-in", account.name, "console", address, "ok", detail={"role": account.role}))
     answer = Outgoing.json(
         200,
-        _described(Operator(account.name, account.role, "console"), accounts, record),
+        _described(Operator(account.name, account.role, "console", skins=account.skins), accounts, record),
         ctx,
         (b"cache-control", b"no-store"),
     )
