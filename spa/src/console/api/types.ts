@@ -8,6 +8,8 @@ export type Role = "viewer" | "operator" | "admin";
 export interface ConsoleSession {
   name: string;
   role: Role;
+  /** The skins they may change; empty (or absent): every skin. */
+  skins?: string[];
   idleExpiresAt: string;
   expiresAt: string;
 }

@@ -4,6 +4,7 @@ import { toConsoleError } from "../../api/errors";
 import type { ContractBreach, Skin, SkinSeries, Upstream } from "../../api/types";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { shortVersion, useFormats } from "../../lib/format";
+import { SkinLimitNote, useSkinLimit } from "../../lib/session/skinLimits";
 import { useAllowed, useSignedIn } from "../../lib/store/hooks";
 import { useGetOverviewQuery, useGetSeriesQuery } from "./overviewApi";
 import { SkinCharts } from "./SkinCharts";
@@ -28,6 +29,7 @@ export function OverviewScreen({ actions }: { actions?: OverviewActions }) {
   const overview = useGetOverviewQuery(undefined, polling);
   const series = useGetSeriesQuery(MINUTES, polling);
   const mayChange = useAllowed("operator") && actions !== undefined;
+  const limit = useSkinLimit();
   const data = overview.data;
 
   return (
@@ -59,7 +61,7 @@ export function OverviewScreen({ actions }: { actions?: OverviewActions }) {
       {!data && overview.isLoading && <p className="muted">{t("loading")}</p>}
       {data?.skins.map((skin) => (
         <SkinPanel key={skin.id} skin={skin} series={series.data?.skins[skin.id]}
-                   actions={mayChange ? actions : undefined} baseVersion={data.config.version}
+                   actions={mayChange && limit.allows(skin.id) ? actions : undefined} baseVersion={data.config.version}
                    breachScope={data.contractBreaches?.scope ?? "instance"} />
       ))}
     </section>
@@ -97,6 +99,7 @@ function SkinPanel({ skin, series, actions, baseVersion, breachScope }: SkinPane
             </button>
           </div>
         )}
+        {!actions && <SkinLimitNote skin={skin.id} />}
       </div>
       <UpstreamTable skin={skin} onChange={actions && ((upstream) => actions.changeUpstream(skin, upstream, baseVersion))} />
       <ContractBreaches skin={skin.id} breaches={skin.contractBreaches ?? []} scope={breachScope} />
