@@ -62,10 +62,10 @@ function OperatorRow({ account, onEdit }: { account: OperatorAccount; onEdit?: (
   return (
     <tr data-testid={`operator-${account.name}`}>
       <th scope="row">{account.name}</th>
-      <td>{common(`roles.${account.role}`)}</td>
-      <td>{account.skins.length ? account.skins.join(", ") : t("skinsAll")}</td>
-      <td>{state}</td>
-      <td>
+      <td data-label={t("table.role")}>{common(`roles.${account.role}`)}</td>
+      <td data-label={t("table.skins")}>{account.skins.length ? account.skins.join(", ") : t("skinsAll")}</td>
+      <td data-label={t("table.state")}>{state}</td>
+      <td className="operators__edit">
         {onEdit && (
           <button type="button" className="button" onClick={onEdit} data-testid={`edit-${account.name}`}>
             {t("table.edit")}
