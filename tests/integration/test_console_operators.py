@@ -5,44 +5,18 @@ instances, each refusal in the one trail; a one-time sign-in link made on A work
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
-from urllib.parse import urlsplit
 
 import httpx
 import pytest
 
-from tests.support.cluster import Cluster, RedisServer, require_redis_server, start_cluster
+from tests.support.cluster import PAMPA_SKIN, Cluster, given_redis, start_cluster
 from tests.support.console import PASSWORDS, write_operators
 
 pytestmark = pytest.mark.redis
 
-PAMPA = """
-[[skins]]
-id = "pampa"
-site_id = "pampa"
-name = "Pampa"
-hosts = ["pampa.localhost"]
-currency = "ARS"
-[skins.upstreams]
-api = "{sandbox}"
-capi = "{sandbox}"
-sbapi = "{sandbox}"
-rest = "{sandbox}"
-"""
 PIA_PASSWORD = "a harbour at dawn 7"
 REASON = {"reason": "checking the limits"}
-
-
-def _redis(workdir: Path) -> RedisServer | None:
-    """A Redis already running at `TEST_REDIS_URL` (emptied first); None: the cluster starts its own."""
-    given = os.environ.get("TEST_REDIS_URL")
-    if not given:
-        return None
-    server = RedisServer(require_redis_server(), urlsplit(given).port or 6379, workdir)
-    server.client().flushall()
-    return server
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +24,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     workdir = tmp_path_factory.mktemp("console-operators")
     operators = write_operators(workdir / "operators.toml")
     env = {"OPERATORS_FILE": str(operators), "SKINS_POLL_S": "30"}  # no help from the poll: each request looks
-    running = start_cluster(workdir, instances=2, env=env, extra_skins=PAMPA, redis=_redis(workdir))
+    running = start_cluster(workdir, instances=2, env=env, extra_skins=PAMPA_SKIN, redis=given_redis(workdir))
     yield running
     running.stop()
     running.assert_clean_logs(*PASSWORDS.values(), PIA_PASSWORD)

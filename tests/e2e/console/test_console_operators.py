@@ -6,7 +6,6 @@ screen and the link's page at 390, 768 and 1366 px: no overflow, nothing cut, no
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterator
 from urllib.parse import urlsplit
@@ -16,23 +15,10 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.console.conftest import CONSOLE_DIST, CONSOLE_KEYS, OPERATORS, PASSWORD, ConsoleTab, artifacts
 from tests.e2e.layout import describe, run_checks
-from tests.support.cluster import Cluster, RedisServer, require_redis_server, start_cluster
+from tests.support.cluster import PAMPA_SKIN, Cluster, given_redis, start_cluster
 from tests.support.console import SECRETS, write_operators
 
 pytestmark = pytest.mark.redis
-PAMPA = """
-[[skins]]
-id = "pampa"
-site_id = "pampa"
-name = "Pampa"
-hosts = ["pampa.localhost"]
-currency = "ARS"
-[skins.upstreams]
-api = "{sandbox}"
-capi = "{sandbox}"
-sbapi = "{sandbox}"
-rest = "{sandbox}"
-"""
 PIA_PASSWORD = "a harbour at dawn 7"
 WIDTHS = (390, 768, 1366)
 
@@ -44,12 +30,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         pytest.skip("the console is not built (make spa)")
     workdir = tmp_path_factory.mktemp("console-operators-e2e")
     operators = write_operators(workdir / "operators.toml", OPERATORS, PASSWORD)  # type: ignore[arg-type]
-    given = os.environ.get("TEST_REDIS_URL")
-    redis = RedisServer(require_redis_server(), urlsplit(given).port or 6379, workdir) if given else None
-    if redis is not None:
-        redis.client().flushall()
     env = {"OPERATORS_FILE": str(operators), "SKINS_POLL_S": "30"}
-    running = start_cluster(workdir, instances=2, env=env, extra_skins=PAMPA, redis=redis)
+    running = start_cluster(workdir, instances=2, env=env, extra_skins=PAMPA_SKIN, redis=given_redis(workdir))
     yield running
     running.stop()
     running.assert_clean_logs(*SECRETS, PIA_PASSWORD)
