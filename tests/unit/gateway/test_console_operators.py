@@ -76,7 +76,11 @@ async def test_an_admin_adds_an_operator_whose_link_works_once(listener: Listene
     used_entries = await _entries(listener, "operator-link-used")
     assert [e["outcome"] for e in used_entries] == ["refused", "ok"]
     added = await _entries(listener, "operator-add")
-    assert added[0]["who"] == "ada" and added[0]["via"] == "console" and added[0]["after"] == {"role": "operator", "skins": ["pampa"]}
+    assert (
+        added[0]["who"] == "ada"
+        and added[0]["via"] == "console"
+        and added[0]["after"] == {"role": "operator", "skins": ["pampa"]}
+    )
     trail = listener.audit_file.read_text()
     assert token not in trail and PIA_PASSWORD not in trail and "argon2" not in trail
 
