@@ -188,7 +188,7 @@ def remove(roster: RosterFile, name: str) -> None:
         raise Refusal("name", "UNKNOWN_OPERATOR", f"No operator or token {name}")
 
 
-def issue_token(roster: RosterFile, name: str, role: Role, rotate: bool) -> str:
+def issue_token(roster: RosterFile, name: str, role: Role, rotate: bool, skins: tuple[str, ...] = ()) -> str:
     """A new bearer token for a client (only its SHA-256 is kept)."""
     named(name)
     if any(a.name == name for a in roster.operators):
@@ -196,7 +196,7 @@ def issue_token(roster: RosterFile, name: str, role: Role, rotate: bool) -> str:
     if any(t.name == name for t in roster.tokens) and not rotate:
         raise Refusal("name", "NAME_TAKEN", f"{name} has a token; --rotate replaces it")
     token = secrets.token_urlsafe(32)
-    roster.tokens = [t for t in roster.tokens if t.name != name] + [Token(name, role, token_digest(token))]
+    roster.tokens = [t for t in roster.tokens if t.name != name] + [Token(name, role, token_digest(token), skins)]
     return token
 
 

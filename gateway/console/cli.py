@@ -99,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     token = _named(commands, "token", "issue a bearer token for a client (printed once)")
     token.add_argument("--role", choices=ROLES, required=True)
     token.add_argument("--rotate", action="store_true", help="replace the token of that name")
+    token.add_argument("--skins", default="", help="comma-separated skins it may change (default: every skin)")
     for name, sub in commands.choices.items():  # `--file` after the command reads as naturally
         sub.add_argument("--file", type=Path, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
         if name in ("add", "passwd"):
@@ -148,8 +149,12 @@ def _hashed(name: str, password: str) -> str:
     return Passwords().hash(password)  # the parameters the gateway checks an unknown name at
 
 
+def _skins_given(args: argparse.Namespace) -> tuple[str, ...]:
+    return edits.skins_of([s.strip() for s in args.skins.split(",") if s.strip()], None)
+
+
 def _add(roster: RosterFile, args: argparse.Namespace, password: str | None) -> Done:
-    skins = edits.skins_of([s.strip() for s in args.skins.split(",") if s.strip()], None)
+    skins = _skins_given(args)
     account = edits.add(roster, args.name, args.role, skins, password)
     after = {"role": account.role, "skins": list(skins)}
     if args.link:
@@ -213,7 +218,7 @@ def _remove(roster: RosterFile, args: argparse.Namespace, _: str | None) -> Done
 
 
 def _token(roster: RosterFile, args: argparse.Namespace, _: str | None) -> Done:
-    token = edits.issue_token(roster, args.name, args.role, args.rotate)
+    token = edits.issue_token(roster, args.name, args.role, args.rotate, _skins_given(args))
     print(f"The token for {args.name} (shown once; the file keeps only its SHA-256):\n{token}")
     said = f"{'rotated' if args.rotate else 'issued'} the token of {args.name} ({args.role})"
     return said, "operator-token", {"target": args.name, "after": args.role}

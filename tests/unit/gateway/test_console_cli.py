@@ -107,6 +107,8 @@ def test_a_token_is_printed_once_and_only_its_digest_kept(path: Path, capsys: py
     assert cli.main(["token", "deploy-bot", "--role", "viewer"]) == 1, "replacing a token says so"
     assert cli.main(["token", "deploy-bot", "--role", "viewer", "--rotate"]) == 0
     assert token_digest(token) not in read(path).tokens and len(read(path).tokens) == 1
+    assert cli.main(["token", "pampa-bot", "--role", "operator", "--skins", "pampa"]) == 0
+    assert [t.skins for t in read(path).tokens.values() if t.name == "pampa-bot"] == [("pampa",)]
 
 
 def test_names_are_checked_and_shared_by_operators_and_tokens(path: Path, terminal: Terminal) -> None:

@@ -201,3 +201,16 @@ async def test_only_admins_manage_operators(listener: Listener) -> None:
         "pampa",
     ]
     assert not any(secret in json.dumps(listed) for secret in SECRETS) and "argon2" not in json.dumps(listed)
+
+
+async def test_a_token_limited_to_pampa_is_refused_aurora_too(listener: Listener) -> None:
+    token = edits.edited(
+        listener.operators_file, lambda f: edits.issue_token(f, "pampa-bot", "operator", False, ("pampa",))
+    )
+    bot = listener.browser()
+    headers = {"authorization": f"Bearer {token}"}
+    refused = await bot.call("POST", "/admin/skins/aurora/cache/purge", headers=headers)
+    assert refused.status_code == 403 and refused.json()["code"] == "SKIN_FORBIDDEN"
+    assert (await bot.call("POST", "/admin/skins/pampa/cache/purge", headers=headers)).status_code == 200
+    [entry] = await _entries(listener, "skin-refused")
+    assert (entry["who"], entry["via"], entry["skin"]) == ("pampa-bot", "token", "aurora")

@@ -2,7 +2,7 @@ import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 
-import { FakeConsole, json } from "../../test/fakeConsole";
+import { FakeConsole, json, refusal } from "../../test/fakeConsole";
 import { renderConsole } from "../../test/render";
 import type { OperatorsList } from "./operatorsApi";
 
@@ -76,6 +76,20 @@ describe("operators", () => {
     const aurora = await screen.findByTestId("skin-aurora");
     expect(await within(aurora).findByTestId("skin-limited-aurora")).toHaveTextContent("Su cuenta solo puede cambiar pampa");
     expect(within(aurora).queryByTestId("purge-open")).toBeNull();
+  });
+});
+
+describe("a skin refused by the gateway", () => {
+  it("is said in the console's language", async () => {
+    const user = userEvent.setup();
+    const server = new FakeConsole();
+    server.answerOnce("POST", "/admin/api/skins/aurora/cache/purge", () => refusal(403, "SKIN_FORBIDDEN", { skin: "aurora" }));
+    renderConsole("/", "alice", server);
+    await user.click(await screen.findByTestId("purge-open"));
+    const dialog = screen.getByTestId("purge-dialog");
+    await user.type(within(dialog).getByLabelText(/Motivo/), "stale banners");
+    await user.click(within(dialog).getByTestId("action-confirm"));
+    expect(await within(dialog).findByTestId("error-notice")).toHaveTextContent("Su cuenta no puede cambiar esta skin");
   });
 });
 
