@@ -14,7 +14,7 @@ from msgspec.structs import replace
 from gateway.accounts import roster as edits
 from gateway.accounts.audit import Query
 from gateway.accounts.operators import read
-from tests.support.console import SECRETS, Console, Listener, admin_listener
+from tests.support.console import ADMIN_TOKEN, SECRETS, Console, Listener, admin_listener
 
 pytestmark = pytest.mark.anyio
 PIA_PASSWORD = "a harbour at dawn 7"
@@ -214,3 +214,22 @@ async def test_a_token_limited_to_pampa_is_refused_aurora_too(listener: Listener
     assert (await bot.call("POST", "/admin/skins/pampa/cache/purge", headers=headers)).status_code == 200
     [entry] = await _entries(listener, "skin-refused")
     assert (entry["who"], entry["via"], entry["skin"]) == ("pampa-bot", "token", "aurora")
+
+
+async def test_a_rollback_touching_aurora_is_refused_to_a_pampa_operator(listener: Listener) -> None:
+    admin, bot = {"authorization": f"Bearer {ADMIN_TOKEN}"}, listener.browser()
+    for port in (9, 10):
+        moved = await bot.call(
+            "PUT",
+            "/admin/skins/aurora/upstreams/api",
+            json={"url": f"http://127.0.0.1:{port}", "probe": False},
+            headers=admin,
+        )
+        assert moved.status_code == 200, moved.text
+    pia = await _pia(listener)
+    versions = (await pia.call("GET", "/admin/api/history")).json()["versions"]
+    asked = {"to": versions[-1]["version"], "baseVersion": versions[0]["version"], "reason": "back to the start"}
+    for path in ("/admin/api/rollback/preview", "/admin/api/rollback"):
+        refused = await pia.call("POST", path, json=asked)
+        assert refused.status_code == 403 and refused.json()["code"] == "SKIN_FORBIDDEN", (path, refused.text)
+    assert listener.app.gateway.config.current.overrides == {"aurora": {"api": "http://127.0.0.1:10"}}
