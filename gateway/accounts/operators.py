@@ -2,9 +2,13 @@
 hash of their password, and which automation clients hold bearer tokens (kept as the SHA-256
 of the token), each with a role.
 
-Re-read live like the skins file (its stat polled every `SKINS_POLL_S`, and on SIGHUP): a file
-that does not parse or validate keeps the last good roster, is logged (`operators.rejected`)
-and reported (`OperatorsFile.error`). No error message quotes a value from the file.
+Each operator may be limited to some skins, disabled, have their sessions ended
+(`sessions_after`) or a pending one-time sign-in link; the console and the CLI change the file
+alike (`gateway.accounts.roster`). Re-read live: its stat is compared on every look at the roster
+(so a change another instance wrote is in force at the next request), polled every `SKINS_POLL_S`,
+and read on SIGHUP; a file that does not parse or validate keeps the last good roster, is logged
+(`operators.rejected`) and reported (`OperatorsFile.error`). No error message quotes a value from
+the file.
 """
 
 from __future__ import annotations

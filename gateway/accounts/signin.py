@@ -4,8 +4,9 @@ cookie, signing out.
 A session is an opaque random id in an HttpOnly, SameSite=Strict cookie (Path=/admin); its
 record lives in the shared store under the id's SHA-256 (Redis: it survives a restart and
 every instance's admin listener knows it) and ends `CONSOLE_IDLE_S` after the operator's last
-request or `CONSOLE_MAX_S` after signing in, whichever comes first. The role is the operators
-file's on each request, and a new password ends the sessions signed in with the old one.
+request or `CONSOLE_MAX_S` after signing in, whichever comes first. The role and skins are the
+operators file's on each request; a new password, disabling the operator or ending their sessions
+(`Account.sessions_after`) ends the sessions signed in before.
 Failed sign-ins are limited per name (5 in 15 min) and per address (20 in 15 min) on every
 instance; an unknown name and a wrong password answer alike, after the same work.
 """

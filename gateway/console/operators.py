@@ -83,7 +83,7 @@ def _decoded(body: bytes, kind: type[S]) -> S | list[FieldError]:
         return [FieldError("body", "INVALID", "Send a JSON object")]
 
 
-class Roster:
+class RosterChanges:
     """One admin's changes to the operators file, audited."""
 
     def __init__(self, gateway: Gateway, accounts: Accounts, audit: Audit, operator: Operator | None) -> None:
@@ -122,14 +122,14 @@ def _roster(
     gateway: NamedDependency[Gateway],
     accounts: NamedDependency[Accounts],
     audit: NamedDependency[Audit],
-) -> Roster:
+) -> RosterChanges:
     # None on the public link page
     operator = request.scope.get("operator")
-    return Roster(gateway, accounts, audit, operator if isinstance(operator, Operator) else None)
+    return RosterChanges(gateway, accounts, audit, operator if isinstance(operator, Operator) else None)
 
 
 @get("/admin/api/operators", opt={"role": "admin"})
-async def listed(request: Request[Any, Any, Any], roster: NamedDependency[Roster]) -> Outgoing:
+async def listed(request: Request[Any, Any, Any], roster: NamedDependency[RosterChanges]) -> Outgoing:
     accounts = roster.accounts.operators.roster.file.operators
     answer = {
         "operators": [described(a) for a in accounts],
@@ -145,7 +145,7 @@ def _linked(ctx: RequestContext, account: Account, token: str, status: int = 200
 
 
 @post("/admin/api/operators", status_code=201, opt={"role": "admin"})
-async def add(request: Request[Any, Any, Any], roster: NamedDependency[Roster]) -> Outgoing:
+async def add(request: Request[Any, Any, Any], roster: NamedDependency[RosterChanges]) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     asked = _decoded(await request.body(), NewOperator)
     if isinstance(asked, list):
@@ -182,7 +182,9 @@ def _edits(asked: OperatorEdit, known: list[str]) -> list[tuple[Action, Callable
 
 
 @patch("/admin/api/operators/{name:str}", opt={"role": "admin"})
-async def change(request: Request[Any, Any, Any], roster: NamedDependency[Roster], name: FromPath[str]) -> Outgoing:
+async def change(
+    request: Request[Any, Any, Any], roster: NamedDependency[RosterChanges], name: FromPath[str]
+) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     asked = _decoded(await request.body(), OperatorEdit)
     if isinstance(asked, list):
@@ -212,7 +214,7 @@ def _audited(account: Account) -> dict[str, Any]:
 
 @post("/admin/api/operators/{name:str}/sessions/end", status_code=200, opt={"role": "admin"})
 async def end_sessions(
-    request: Request[Any, Any, Any], roster: NamedDependency[Roster], name: FromPath[str]
+    request: Request[Any, Any, Any], roster: NamedDependency[RosterChanges], name: FromPath[str]
 ) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     done = await roster.edit(ctx, "operator-sessions-ended", name, lambda f: edits.end_sessions(f, name, time.time()))
@@ -223,7 +225,9 @@ async def end_sessions(
 
 
 @post("/admin/api/operators/{name:str}/link", status_code=200, opt={"role": "admin"})
-async def new_link(request: Request[Any, Any, Any], roster: NamedDependency[Roster], name: FromPath[str]) -> Outgoing:
+async def new_link(
+    request: Request[Any, Any, Any], roster: NamedDependency[RosterChanges], name: FromPath[str]
+) -> Outgoing:
     """A new one-time link (a forgotten password: their old one works until the link is used)."""
     ctx = RequestContext.of(request.scope)
     done = await roster.edit(ctx, "operator-link", name, lambda f: edits.issue_link(f, name, time.time()))
@@ -234,7 +238,7 @@ async def new_link(request: Request[Any, Any, Any], roster: NamedDependency[Rost
 
 
 @post("/admin/api/welcome", status_code=200, opt={"public": True})
-async def welcome(request: Request[Any, Any, Any], roster: NamedDependency[Roster]) -> Outgoing:
+async def welcome(request: Request[Any, Any, Any], roster: NamedDependency[RosterChanges]) -> Outgoing:
     """The link's page sets the password (the console then signs in with it, as anyone does)."""
     ctx = RequestContext.of(request.scope)
     asked = _decoded(await request.body(), Welcome)

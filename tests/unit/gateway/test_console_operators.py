@@ -13,7 +13,7 @@ from msgspec.structs import replace
 
 from gateway.accounts import roster as edits
 from gateway.accounts.audit import Query
-from gateway.accounts.operators import read
+from gateway.accounts.operators import RosterFile, read
 from tests.support.console import ADMIN_TOKEN, SECRETS, Console, Listener, admin_listener
 
 pytestmark = pytest.mark.anyio
@@ -88,7 +88,11 @@ async def test_an_admin_adds_an_operator_whose_link_works_once(listener: Listene
 async def test_a_late_link_is_refused_and_recorded(listener: Listener) -> None:
     ada = await listener.signed_in("ada")
     token = await _added(listener, ada)
-    edits.edited(listener.operators_file, lambda f: edits._put(f, replace(edits.find(f, "pia"), link_expires=1.0)))
+
+    def late(file: RosterFile) -> None:
+        file.operators = [replace(a, link_expires=1.0) if a.name == "pia" else a for a in file.operators]
+
+    edits.edited(listener.operators_file, late)
     late = await listener.browser().call("POST", "/admin/api/welcome", json={"token": token, "password": PIA_PASSWORD})
     assert late.status_code == 422 and late.json()["errors"][0]["code"] == "LINK_EXPIRED"
     [entry] = await _entries(listener, "operator-link-used")
