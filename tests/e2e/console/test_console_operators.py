@@ -69,7 +69,10 @@ def test_an_admin_adds_a_pampa_operator_who_cannot_touch_aurora(
     link = form.get_by_test_id("link-url").input_value()
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/admin/welcome#[\w-]{40,}", link), link
     expect(ada.page.get_by_test_id("operator-pia")).to_contain_text("pampa")
-    problems = at_widths(ada, "screen")
+    problems = []
+    for language in ("pt", "en", "es"):  # Spanish last: the walk below reads it
+        ada.page.get_by_test_id("language").select_option(language)
+        problems += at_widths(ada, f"screen-{language}")
     ada.page.get_by_test_id("edit-pia").click()
     problems += at_widths(ada, "edit-dialog")
     ada.page.keyboard.press("Escape")
