@@ -28,7 +28,7 @@ from gateway.accounts.operators import Account, Role, RosterFile
 from gateway.accounts.roles import Operator
 from gateway.accounts.roster import Refusal
 from gateway.accounts.signin import Accounts
-from gateway.http.asgi import Outgoing, RequestContext
+from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
 from gateway.parts import Gateway
 
@@ -86,8 +86,12 @@ def _decoded(body: bytes, kind: type[S]) -> S | list[FieldError]:
 class RosterChanges:
     """One admin's changes to the operators file, audited."""
 
-    def __init__(self, gateway: Gateway, accounts: Accounts, audit: Audit, operator: Operator | None) -> None:
+    def __init__(
+        self, gateway: Gateway, accounts: Accounts, audit: Audit, operator: Operator | None, address: str
+    ) -> None:
         self.gateway, self.accounts, self.audit, self.operator = gateway, accounts, audit, operator
+        self.address = address
+        """The caller's (for the link's page, where nobody is signed in)."""
 
     def known_skins(self) -> list[str]:
         return [skin.id for skin in self.gateway.config.skins.all]
@@ -113,7 +117,7 @@ class RosterChanges:
     async def record(self, action: Action, outcome: AuditResult, target: str, **fields: Any) -> None:
         """An entry by the admin signed in (on the link's page, nobody is: `who` is the link's operator)."""
         who = self.operator
-        name, via, address = (who.name, who.via, who.address) if who else (target, "console", None)
+        name, via, address = (who.name, who.via, who.address) if who else (target, "console", self.address)
         await self.audit.record(AuditEntry(action, name, via, address, outcome, target=target, **fields))
 
 
@@ -123,9 +127,9 @@ def _roster(
     accounts: NamedDependency[Accounts],
     audit: NamedDependency[Audit],
 ) -> RosterChanges:
-    # None on the public link page
-    operator = request.scope.get("operator")
-    return RosterChanges(gateway, accounts, audit, operator if isinstance(operator, Operator) else None)
+    operator = request.scope.get("operator")  # none on the public link page
+    address = accounts.proxies.client_ip(Incoming.of(request.scope))
+    return RosterChanges(gateway, accounts, audit, operator if isinstance(operator, Operator) else None, address)
 
 
 @get("/admin/api/operators", opt={"role": "admin"})

@@ -74,7 +74,8 @@ async def test_an_admin_adds_an_operator_whose_link_works_once(listener: Listene
     session = (await newcomer.call("GET", "/admin/api/session")).json()
     assert (session["role"], session["skins"]) == ("operator", ["pampa"])
     used_entries = await _entries(listener, "operator-link-used")
-    assert [e["outcome"] for e in used_entries] == ["refused", "ok"]
+    newest_first = [(e["outcome"], e["who"], e["address"]) for e in used_entries]
+    assert newest_first == [("refused", "(unknown)", "10.9.0.1"), ("ok", "pia", "10.9.0.1")], "a used link names nobody"
     added = await _entries(listener, "operator-add")
     assert (
         added[0]["who"] == "ada"
