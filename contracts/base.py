@@ -40,3 +40,19 @@ class BffError(Wire, kw_only=True):
 
 
 SESSION_EXPIRED = "SESSION_EXPIRED"
+
+PLATFORM_CODES: frozenset[str] = frozenset(
+    {
+        SESSION_EXPIRED,
+        "VALIDATION",
+        "INVALID_TOKEN",
+        "ALREADY_VERIFIED",
+        "UNKNOWN_PROVIDER",
+        "PROVIDER_DISABLED",
+        "BAD_REQUEST",
+        "INVALID_SITE_ID",
+        "INVALID_XSRF_TOKEN",
+    }
+)
+"""The `code`s the platform is known to send with `success: false` (docs/platform.md, the sandbox):
+the label values the gateway counts them by; any other code counts as `other`, none as `none`."""

@@ -20,11 +20,11 @@ from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 
 from contracts.catalogue import Catalogue
-from gateway.accounts.audit import AuditEntry, FileTrail, StreamTrail, Trail
+from gateway.accounts import carry_over
+from gateway.accounts.audit import AuditEntry, Trail, file_event
 from gateway.accounts.operators import OperatorsFile
 from gateway.accounts.signin import Accounts
-from gateway.config import skins
-from gateway.config.history import FileVersions, RedisVersions
+from gateway.config import history_carry, skins
 from gateway.config.live import Config, LiveConfig
 from gateway.config.settings import Settings
 from gateway.config.skins import Skin, changed_upstreams
@@ -179,13 +179,12 @@ def open_console(
 ) -> tuple[Accounts, Trail]:
     """The admin listener's operators (the file, re-read live), their console sessions and sign-in
     limits in the shared store, and the audit trail (a Redis stream, else an append-only file)."""
-    audit: Trail = (
-        StreamTrail(stores.redis, lifecycle.spawn) if stores.redis is not None else FileTrail(settings.audit_file)
-    )
+    audit = carry_over.trail(stores.redis, lifecycle.spawn, settings.audit_file)
 
     def rejected(error: str) -> None:
         entry = AuditEntry("operators-file-rejected", "(file)", "file", None, "failed", detail=error)
-        lifecycle.spawn(audit.record(entry))
+        # Every instance reads the file: one entry per file's content (and error) in the cluster.
+        lifecycle.spawn(audit.record_once(entry, file_event(settings.operators_file, error)))
 
     operators = OperatorsFile(settings.operators_file, on_rejected=rejected)
     accounts = Accounts.open(
@@ -235,7 +234,7 @@ def live_config(
         on_reject=rejected,
         redis=stores.redis,
         on_purge=purge,
-        versions=RedisVersions(stores.redis) if stores.redis is not None else FileVersions(settings.config_history),
+        versions=history_carry.versions(stores.redis, settings.config_history, lambda: config.current.file),
     )
     metrics.config_version(config.version)
     return config

@@ -4,28 +4,34 @@ Every entry is also a log line (`audit.<action>`). It is kept across restarts: w
 stream every instance writes to (`bff:audit`, `XADD MAXLEN ~ 100000`: about the newest 100,000
 entries), otherwise in an append-only JSON-lines file (`AUDIT_FILE`, fsync'd per entry). Never
 a password, hash, token, cookie or session id in an entry: callers pass names, not secrets.
+Entries are chained by hash (`gateway.accounts.chain`); `verify()` finds the first broken link.
+In the stream the chain's head (`bff:audit:head`) moves by compare-and-set: the entry is hashed
+here after the head this instance last saw, and a Lua script appends it only if that is still
+the head, else answers the new head and the entry is hashed again (SHA-256 is not in Redis's Lua).
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
+import hashlib
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, Protocol, cast, runtime_checkable
+from typing import Any, Literal, Protocol, cast, runtime_checkable
 
 import msgspec
 import structlog
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from gateway.accounts.chain import Verdict, Verifier, linked
 from gateway.store import Later, StoreUnavailable, hand_back, keys
 
 log = structlog.get_logger("gateway.audit")
 
 Action = Literal[
+    # Add an action here (and its label in the console's actions.json): filters and exports follow.
     "sign-in",
     "sign-in-failed",
     "sign-in-limited",
@@ -37,6 +43,11 @@ Action = Literal[
     "purge",
     "revoke",
     "operators-file-rejected",
+    "refused",
+    "token-limited",
+    "export",
+    "trail-imported",
+    "trail-altered",
     # operators managed from the console or the CLI (`via` "console" or "cli"), and skin limits
     "operator-add",
     "operator-role",
@@ -60,6 +71,23 @@ SCAN_LIMIT = 20_000
 """Entries one page may look through for its filters; past it, `next` says where to go on."""
 RETRY_S = 60.0
 """How long an entry the store refused is tried again (its log line is written at once)."""
+ONCE_S = 3600
+"""How long one event (`record_once`) is claimed for the cluster: past it, the same again is new."""
+ATTEMPTS = 20
+"""Appends that may lose the head to another instance in a row before the store is called unavailable."""
+# Appends an entry if the chain's head is still the one it was hashed after; else answers the head.
+# The head key, when missing (a store restored from an older dump), is read from the newest entry.
+# KEYS: stream, head; ARGV: expected head ('' : none), entry, maxlen, entry's hash.
+APPEND = (
+    "local head = redis.call('get', KEYS[2]) "
+    "if not head then head = '' "
+    "local last = redis.call('xrevrange', KEYS[1], '+', '-', 'COUNT', 1)[1] "
+    "if last then local h = cjson.decode(last[2][2]).hash if type(h) == 'string' then head = h end end end "
+    "if head ~= ARGV[1] then return {0, head} end "
+    "local id = redis.call('xadd', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'e', ARGV[2]) "
+    "redis.call('set', KEYS[2], ARGV[4]) "
+    "return {1, id}"
+)
 
 
 class AuditEntry(msgspec.Struct, frozen=True):
@@ -67,8 +95,9 @@ class AuditEntry(msgspec.Struct, frozen=True):
     who: str
     """An operator's or a token's name; `(unknown)` for a name nobody has."""
     via: str
-    """`console` (signed in), `token` (bearer), `file` (the operators file itself), `cli` (the
-    operators command on the host: `who` is the host's user)."""
+    """`console` (signed in), `token` (bearer), `file` (the operators file itself), `none` (a
+    request refused for bringing no credential), `cli` (the operators command on the host: `who`
+    is the host's user)."""
     address: str | None
     outcome: AuditResult
     skin: str | None = None
@@ -82,6 +111,10 @@ class AuditEntry(msgspec.Struct, frozen=True):
     """Set by `record`: ISO 8601, UTC, milliseconds."""
     id: str | None = None
     """Set by `record`: `<ms>-<n>`, ordered as the entries were kept (a Redis stream id)."""
+    prev: str | None = None
+    """Set by `record`: the previous entry's `hash` (None: the first entry)."""
+    hash: str | None = None
+    """Set by `record`: SHA-256 of this entry without it (`gateway.accounts.chain.digest`)."""
 
 
 @runtime_checkable
@@ -89,6 +122,11 @@ class Audit(Protocol):
     async def record(self, entry: AuditEntry) -> None:
         """Keeps `entry` (with its `at` and `id`). Never raises: an entry the store refuses is
         tried again for a while, and its log line, written first, is the record of last resort."""
+        ...
+
+    async def record_once(self, entry: AuditEntry, event: str) -> None:
+        """`record`, unless another instance recorded the same `event` (a digest of what
+        happened, e.g. of a rejected file's bytes) within `ONCE_S`."""
         ...
 
 
@@ -105,10 +143,11 @@ class Query:
     limit: int = 100
 
     def admits(self, entry: AuditEntry) -> bool:
+        """Actions exactly; a name and a skin as a part of the entry's, whatever the case."""
         return (
             (self.actions is None or entry.action in self.actions)
-            and (self.who is None or entry.who == self.who)
-            and (self.skin is None or entry.skin == self.skin)
+            and (self.who is None or self.who.casefold() in entry.who.casefold())
+            and (self.skin is None or self.skin.casefold() in (entry.skin or "").casefold())
         )
 
     def newest(self) -> tuple[int, int] | None:
@@ -127,6 +166,23 @@ Page = tuple[list[AuditEntry], str | None]
 class Trail(Audit, Protocol):
     async def page(self, query: Query) -> Page: ...
 
+    async def verify(self) -> Verdict:
+        """Every kept entry's link checked, oldest first: the first broken one, if any."""
+        ...
+
+
+Carry = Callable[[], Awaitable[AuditEntry | None]]
+"""Carries another trail into the stream once; the entry that says so, if it did."""
+
+
+def file_event(path: Path | None, error: str) -> str:
+    """What names a file's rejection for `record_once`: the digest of its bytes and the error."""
+    try:
+        content = path.read_bytes() if path is not None else b""
+    except OSError:
+        content = b""
+    return hashlib.sha256(content + b"\0" + error.encode()).hexdigest()
+
 
 def order(entry_id: str) -> tuple[int, int]:
     ms, _, n = entry_id.partition("-")
@@ -137,45 +193,103 @@ def _iso(ms: int) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms / 1000)) + f".{ms % 1000:03d}Z"
 
 
-def _logged(entry: AuditEntry) -> None:
-    fields = {k: v for k, v in msgspec.structs.asdict(entry).items() if v is not None and k != "action"}
+def stamped(entry: AuditEntry, ms: int, entry_id: str | None = None) -> AuditEntry:
+    """The entry at `ms`; one that changed skins without naming one (a rollback) names those its
+    `detail.changes` touched, so that the skin filter finds it."""
+    skin = entry.skin
+    changes = entry.detail.get("changes") if isinstance(entry.detail, dict) else None
+    if skin is None and isinstance(changes, list):
+        touched = sorted({c["skin"] for c in changes if isinstance(c, dict) and isinstance(c.get("skin"), str)})
+        skin = ", ".join(touched) or None
+    return msgspec.structs.replace(entry, at=_iso(ms), id=entry_id, skin=skin)
+
+
+def logged(entry: AuditEntry) -> None:
+    """The entry's log line (`audit.<action>`), without its chain's hashes."""
+    fields = {
+        k: v for k, v in msgspec.structs.asdict(entry).items() if v is not None and k not in ("action", "prev", "hash")
+    }
     log.info("audit." + entry.action, **fields)
 
 
-class StreamTrail:
-    """The trail in a Redis stream: every instance's entries in one order, bounded."""
+def _unavailable(exc: Exception) -> StoreUnavailable:
+    return StoreUnavailable(str(exc))
 
-    def __init__(self, redis: Redis, later: Later, max_entries: int = MAX_ENTRIES) -> None:
+
+class StreamTrail:
+    """The trail in a Redis stream: every instance's entries in one order and one chain, bounded."""
+
+    def __init__(self, redis: Redis, later: Later, max_entries: int = MAX_ENTRIES, carry: Carry | None = None) -> None:
         self.redis = redis
         self.later = later
         self.max_entries = max_entries
+        self._carry = carry
+        self._carrying = asyncio.Lock()
+        self._writing = asyncio.Lock()
+        self._append = redis.register_script(APPEND)
+        self._head: str | None = None
+        """The chain's head as this instance last saw it (its own last entry, usually)."""
 
     async def record(self, entry: AuditEntry) -> None:
-        entry = msgspec.structs.replace(entry, at=_iso(time.time_ns() // 1_000_000))
-        _logged(entry)
-        payload = msgspec.json.encode(entry)
-        await hand_back(lambda: self._add(payload), RETRY_S, self.later, "audit.record")
+        entry = stamped(entry, time.time_ns() // 1_000_000)
+        logged(entry)
+        await hand_back(lambda: self._add(entry), RETRY_S, self.later, "audit.record")
 
-    async def _add(self, payload: bytes) -> None:
+    async def record_once(self, entry: AuditEntry, event: str) -> None:
         try:
-            await self.redis.xadd(keys.AUDIT, {"e": payload}, maxlen=self.max_entries, approximate=True)
-        except (RedisError, OSError) as exc:
-            raise StoreUnavailable(str(exc)) from exc
+            first = await self.redis.set(keys.audit_claim(event), b"1", nx=True, ex=ONCE_S)
+        except (RedisError, OSError):
+            first = True  # better twice than never
+        if first:
+            await self.record(entry)
+
+    async def _carried(self) -> None:
+        """The file mode's trail carried over (`gateway.accounts.carry_over`) before this instance
+        reads or adds an entry; tried again while the store is unavailable."""
+        if self._carry is None:
+            return
+        async with self._carrying:
+            if self._carry is None:
+                return
+            notice = await self._carry()
+            self._carry = None
+        if notice is not None:
+            await self.record(notice)
+
+    async def _add(self, entry: AuditEntry) -> None:
+        await self._carried()
+        async with self._writing:  # one append at a time per instance: only other instances move the head
+            await self._linked(entry)
+
+    async def _linked(self, entry: AuditEntry) -> None:
+        prev = self._head
+        for _ in range(ATTEMPTS):
+            chained = linked(entry, prev)
+            args: list[bytes | str | int] = [
+                prev or "",
+                msgspec.json.encode(chained),
+                self.max_entries,
+                chained.hash or "",
+            ]
+            try:
+                won, value = cast("list[Any]", await self._append(keys=[keys.AUDIT, keys.AUDIT_HEAD], args=args))
+            except (RedisError, OSError) as exc:
+                raise _unavailable(exc) from exc
+            if won:
+                self._head = chained.hash
+                return
+            prev = cast("bytes", value).decode() or None
+        raise StoreUnavailable(f"the trail's head moved {ATTEMPTS} times in a row")
 
     async def page(self, query: Query) -> Page:
+        await self._carried()
         newest = query.newest()
         top = f"({newest[0]}-{newest[1]}" if newest else "+"
         bottom = str(query.since_ms) if query.since_ms is not None else "-"
         found: list[AuditEntry] = []
         scanned = 0
         while scanned < SCAN_LIMIT:
-            try:
-                batch = cast(
-                    "list[tuple[bytes, dict[bytes, bytes]]]",
-                    await self.redis.xrevrange(keys.AUDIT, max=top, min=bottom, count=500),
-                )
-            except (RedisError, OSError) as exc:
-                raise StoreUnavailable(str(exc)) from exc
+            batch = await self._range(self.redis.xrevrange(keys.AUDIT, max=top, min=bottom, count=500))
             if not batch:
                 return found, None
             for raw_id, fields in batch:
@@ -189,93 +303,35 @@ class StreamTrail:
             top = f"({raw_id.decode()}"
         return found, top[1:]
 
-
-class FileTrail:
-    """The trail in an append-only JSON-lines file, one process writing (no Redis: one instance)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._lock = asyncio.Lock()
-        self._last: tuple[int, int] | None = None
-        """The newest entry's position (read from the file at the first entry: ids go on after a restart)."""
-
-    async def record(self, entry: AuditEntry) -> None:
-        async with self._lock:  # ids in the order the lines are written
-            if self._last is None:
-                self._last = await asyncio.to_thread(self._newest)
-            ms = max(time.time_ns() // 1_000_000, self._last[0])
-            self._last = (ms, self._last[1] + 1 if ms == self._last[0] else 0)
-            entry = msgspec.structs.replace(entry, at=_iso(ms), id=f"{ms}-{self._last[1]}")
-            _logged(entry)
-            try:
-                await asyncio.to_thread(self._append, msgspec.json.encode(entry) + b"\n")
-            except OSError as exc:
-                log.error("audit.unrecorded", file=str(self.path), error=exc.strerror, id=entry.id)
-
-    def _append(self, line: bytes) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    async def verify(self) -> Verdict:
+        """The stream's entries as kept (`e`, the stream id apart), after reading the head."""
+        await self._carried()
+        verifier = Verifier(True, AuditEntry)
         try:
-            size = os.fstat(fd).st_size
-            if size and os.pread(fd, 1, size - 1) != b"\n":
-                line = b"\n" + line  # after a line a crash cut short
-            os.write(fd, line)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+            head = cast("bytes | None", await self.redis.get(keys.AUDIT_HEAD))
+            info = await self.redis.xinfo_stream(keys.AUDIT) if await self.redis.exists(keys.AUDIT) else {}
+        except (RedisError, OSError) as exc:
+            raise _unavailable(exc) from exc
+        deleted = info.get("max-deleted-entry-id", b"0-0")
+        if deleted not in (b"0-0", "0-0"):
+            verifier.deleted(deleted.decode() if isinstance(deleted, bytes) else str(deleted))
+        bottom = "-"
+        while verifier.broken is None:
+            batch = await self._range(self.redis.xrange(keys.AUDIT, min=bottom, max="+", count=1000))
+            await asyncio.to_thread(_checked, verifier, batch)  # hashing 100,000 entries takes ~1.5 s: off the loop
+            if len(batch) < 1000:
+                break
+            bottom = f"({batch[-1][0].decode()}"
+        verifier.head(head.decode() if head else None)
+        return verifier.verdict()
 
-    def _newest(self) -> tuple[int, int]:
+    async def _range(self, call: Any) -> list[tuple[bytes, dict[bytes, bytes]]]:
         try:
-            found, _ = self._page(Query(limit=1))
-        except OSError:
-            return 0, -1  # unreadable: its writing will fail and say so
-        return order(found[0].id) if found and found[0].id else (0, -1)
-
-    async def page(self, query: Query) -> Page:
-        try:
-            return await asyncio.to_thread(self._page, query)
-        except OSError as exc:
-            raise StoreUnavailable(f"{self.path}: {exc.strerror}") from exc
-
-    def _page(self, query: Query) -> Page:
-        newest = query.newest()
-        found: list[AuditEntry] = []
-        scanned = 0
-        try:
-            file = self.path.open("rb")
-        except FileNotFoundError:
-            return [], None
-        with file:
-            for line in _backwards(file):
-                try:
-                    entry = msgspec.json.decode(line, type=AuditEntry)
-                except msgspec.DecodeError:
-                    continue  # a line torn by a crash mid-write
-                position = order(entry.id or "0")
-                if newest is not None and position >= newest:
-                    continue
-                if query.since_ms is not None and position[0] < query.since_ms:
-                    return found, None
-                scanned += 1
-                if query.admits(entry):
-                    found.append(entry)
-                    if len(found) > query.limit:
-                        return found[: query.limit], found[query.limit - 1].id
-                if scanned >= SCAN_LIMIT:
-                    return found, entry.id
-        return found, None
+            return cast("list[tuple[bytes, dict[bytes, bytes]]]", await call)
+        except (RedisError, OSError) as exc:
+            raise _unavailable(exc) from exc
 
 
-def _backwards(file: BinaryIO, block: int = 64 * 1024) -> Iterator[bytes]:
-    """The file's lines, last first, read a block at a time from the end."""
-    end = file.seek(0, os.SEEK_END)
-    tail = b""
-    while end > 0:
-        start = max(0, end - block)
-        file.seek(start)
-        lines = (file.read(end - start) + tail).split(b"\n")
-        end = start
-        tail = lines.pop(0)  # may begin in the block before
-        yield from (line for line in reversed(lines) if line)
-    if tail:
-        yield tail
+def _checked(verifier: Verifier, batch: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
+    for raw_id, fields in batch:
+        verifier.take(fields[b"e"], raw_id.decode())

@@ -8,7 +8,8 @@ request or `CONSOLE_MAX_S` after signing in, whichever comes first. The role and
 operators file's on each request; a new password, disabling the operator or ending their sessions
 (`Account.sessions_after`) ends the sessions signed in before.
 Failed sign-ins are limited per name (5 in 15 min) and per address (20 in 15 min) on every
-instance; an unknown name and a wrong password answer alike, after the same work.
+instance, wrong bearer tokens per address (20 in 15 min, `gateway.accounts.roles`) by the same
+limiter; an unknown name and a wrong password answer alike, after the same work.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from litestar.params import JSONBody
 
 from gateway.accounts.audit import Audit, AuditEntry
 from gateway.accounts.operators import Account, OperatorsFile, Passwords
-from gateway.accounts.roles import CSRF_COOKIE, SESSION_COOKIE, Operator, Refused, Signed, signed_out
+from gateway.accounts.roles import CSRF_COOKIE, SESSION_COOKIE, TOKEN_LIMITS, Operator, Refused, Signed, signed_out
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.clients import TrustedProxies, address_key
 from gateway.http.errors import FieldError, error, invalid
@@ -126,6 +127,7 @@ class Accounts:
     passwords: Passwords
     sessions: ConsoleSessions
     limiter: RateLimiter
+    """Failed sign-ins and wrong bearer tokens (the guard's `TOKEN_LIMITS`), counted cluster-wide."""
     proxies: TrustedProxies
     secure: bool
     """Cookies only over https (off with `GATEWAY_ENV=development`)."""
@@ -140,7 +142,7 @@ class Accounts:
         idle_s: float,
         max_s: float,
     ) -> Accounts:
-        limiter = RateLimiter(shared, RateLimitConfig(rules=dict(SIGN_IN_LIMITS)))
+        limiter = RateLimiter(shared, RateLimitConfig(rules={**SIGN_IN_LIMITS, **TOKEN_LIMITS}))
         return cls(operators, Passwords(), ConsoleSessions(shared, operators, idle_s, max_s), limiter, proxies, secure)
 
     def cookie(self, name: str, value: str, *, httponly: bool, max_age: int | None = None) -> tuple[bytes, bytes]:

@@ -145,7 +145,9 @@ def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None 
     if accounts is None or audit is None:
         raise ValueError("the admin listener needs ADMIN_TOKEN or OPERATORS_FILE")
     given = {"gateway": gateway, "workers": workers, "accounts": accounts, "audit": audit}
-    guard = Guard(accounts.operators, accounts.sessions, audit, accounts.proxies, gateway.settings.admin_token)
+    guard = Guard(
+        accounts.operators, accounts.sessions, audit, accounts.proxies, gateway.settings.admin_token, accounts.limiter
+    )
     app = Litestar(
         route_handlers=[
             metrics,

@@ -22,8 +22,9 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from gateway.accounts import carry_over
 from gateway.accounts import roster as edits
-from gateway.accounts.audit import Action, AuditEntry, FileTrail, StreamTrail, Trail
+from gateway.accounts.audit import Action, AuditEntry
 from gateway.accounts.operators import ROLES, Passwords, RosterFile
 from gateway.accounts.roster import Refusal, render
 from gateway.config.settings import Settings
@@ -260,7 +261,7 @@ async def _audited(settings: Settings, action: Action, fields: dict[str, Any]) -
     """The change in the trail the gateway keeps (its Redis stream, else its file)."""
     pending: list[Coroutine[Any, Any, Any]] = []
     redis = connect(settings.shared_redis) if settings.shared_redis is not None else None
-    trail: Trail = StreamTrail(redis, pending.append) if redis is not None else FileTrail(settings.audit_file)
+    trail = carry_over.trail(redis, pending.append, settings.audit_file)  # the gateway's own choice
     try:
         await trail.record(AuditEntry(action, _user(), "cli", None, "ok", **fields))
         if pending:  # Redis refused it: tried again for a few seconds, then the log line stays

@@ -11,7 +11,7 @@ worst any live instance reports, as each instance writes its tripped breakers in
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Protocol, runtime_checkable
 
 from litestar import Request, get, post
@@ -28,12 +28,14 @@ from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, invalid
 from gateway.monitoring.health import Probe
 from gateway.monitoring.instances import Record
+from gateway.monitoring.series import MAX_MINUTES
 from gateway.parts import Gateway
 from gateway.store import StoreUnavailable, keys
 
 PROBE_EVERY_S = 5.0
 WORST = {"closed": 0, "half-open": 1, "open": 2}
 BREACHES = "bff_upstream_contract_breaches"
+REFUSALS = "bff_platform_errors"
 
 
 @runtime_checkable  # Litestar checks a dependency's value against its annotation
@@ -47,14 +49,28 @@ def breaches(text: bytes) -> dict[str, list[dict[str, Any]]]:
     """Per skin, the platform answers refused as breaking their route's contract, by route, most
     first (`bff_upstream_contract_breaches_total` as `/metrics` says it)."""
     counted: dict[str, list[dict[str, Any]]] = {}
-    for family in text_string_to_metric_families(text.decode()):
-        if family.name != BREACHES:
-            continue
-        for sample in family.samples:
-            if sample.name == BREACHES + "_total" and sample.value > 0:
-                route = {"route": sample.labels["route"], "count": int(sample.value)}
-                counted.setdefault(sample.labels["skin"], []).append(route)
+    for labels, count in _counted(text, BREACHES):
+        counted.setdefault(labels["skin"], []).append({"route": labels["route"], "count": count})
     return {skin: sorted(routes, key=lambda r: (-r["count"], r["route"])) for skin, routes in counted.items()}
+
+
+def refusals(text: bytes) -> dict[str, list[dict[str, Any]]]:
+    """Per skin, the platform's own refusals (`success: false`) by route class and code, most first
+    (`bff_platform_errors_total` as `/metrics` says it)."""
+    counted: dict[str, list[dict[str, Any]]] = {}
+    for labels, count in _counted(text, REFUSALS):
+        refused = {"routeClass": labels["route_class"], "code": labels["code"], "count": count}
+        counted.setdefault(labels["skin"], []).append(refused)
+    return {skin: sorted(found, key=lambda r: (-r["count"], r["code"])) for skin, found in counted.items()}
+
+
+def _counted(text: bytes, counter: str) -> Iterator[tuple[dict[str, str], int]]:
+    """The labels and value of each sample of `counter` above 0 in Prometheus text."""
+    for family in text_string_to_metric_families(text.decode()):
+        if family.name == counter:
+            for sample in family.samples:
+                if sample.name == counter + "_total" and sample.value > 0:
+                    yield sample.labels, int(sample.value)
 
 
 async def live_records(gateway: Gateway) -> list[Record]:
@@ -94,8 +110,9 @@ def _skin(
     skin: Skin,
     probes: dict[tuple[str, str], Probe],
     breakers: dict[str, dict[str, Any]],
-    broken: dict[str, list[dict[str, Any]]],
+    counted: tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]],
 ) -> Any:
+    broken, refused = counted
     current = gateway.config.current
     from_file, overrides = current.file_bases.get(skin.id, {}), current.overrides.get(skin.id, {})
     upstreams = []
@@ -120,6 +137,7 @@ def _skin(
         "hosts": list(skin.hosts),
         "upstreams": upstreams,
         "contractBreaches": broken.get(skin.id, []),
+        "platformErrors": refused.get(skin.id, []),
     }
 
 
@@ -133,7 +151,8 @@ async def overview(
     probes = await gateway.health.probed(PROBE_EVERY_S)
     breakers = _breakers(await live_records(gateway))
     # The counts this listener's `/metrics` gives: its workers' summed, or this process's own.
-    broken = breaches(workers.metrics() if workers is not None else gateway.metrics.render())
+    text = workers.metrics() if workers is not None else gateway.metrics.render()
+    counted = breaches(text), refusals(text)
     store = await gateway.health.store()
     config = gateway.config.describe()
     operators = {"error": None, "errorAt": None}
@@ -144,7 +163,7 @@ async def overview(
         "operatorsFile": operators,
         "store": {"kind": "redis" if gateway.stores.shared.distributed else "memory", "status": store or "ok"},
         "contractBreaches": {"scope": "workers" if workers is not None else "instance"},
-        "skins": [_skin(gateway, skin, probes, breakers, broken) for skin in gateway.config.skins.all],
+        "skins": [_skin(gateway, skin, probes, breakers, counted) for skin in gateway.config.skins.all],
     }
     return Outgoing.json(200, answer, RequestContext.of(request.scope))
 
@@ -153,8 +172,9 @@ async def overview(
 async def series(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     given = request.query_params.get("minutes", "60")
-    if not given.isdigit() or not 1 <= int(given) <= 60:
-        return invalid(ctx, [FieldError("minutes", "OUT_OF_RANGE", "A whole number of minutes from 1 to 60")])
+    if not given.isdigit() or not 1 <= int(given) <= MAX_MINUTES:
+        message = f"A whole number of minutes from 1 to {MAX_MINUTES}"
+        return invalid(ctx, [FieldError("minutes", "OUT_OF_RANGE", message)])
     skins = [skin.id for skin in gateway.config.skins.all]
     return Outgoing.json(200, await gateway.series.read(skins, int(given)), ctx)
 

@@ -1,13 +1,16 @@
 """The audit trail as the console reads it: filters and pages, who sees what, and the export.
 
 Viewers and operators see the changes (change, rollback, reload, purge, revoke) without the
-addresses; admins see every entry and may download them as CSV or JSON.
+addresses; admins see every entry and may download them as CSV or JSON (each download an entry
+of its own). Everyone may ask whether the chain holds (`/admin/api/audit/verify`): the answer
+names entries by id and time only.
 """
 
 from __future__ import annotations
 
 import csv
 import dataclasses
+import hashlib
 import io
 import time
 import typing
@@ -40,7 +43,11 @@ COLUMNS = (
     "before",
     "after",
     "detail",
+    "prev",
+    "hash",
 )
+FILTERS = ("action", "who", "skin", "since", "until")
+"""The query parameters an export's entry names (what was exported)."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """A spreadsheet reads a cell starting so as a formula (OWASP, CSV injection): it gets a `'` first."""
 
@@ -121,6 +128,9 @@ async def export(
     if isinstance(query, list):
         return invalid(ctx, query)
     media_type, render = EXPORTS[kind]
+    asked = {name: request.query_params[name] for name in FILTERS if request.query_params.get(name)}
+    detail = {"format": kind, **asked}
+    await audit.record(AuditEntry("export", operator.name, operator.via, operator.address, "ok", detail=detail))
     name = f"audit-{time.strftime('%Y%m%d-%H%M', time.gmtime())}.{kind}"
     headers = [
         (b"content-type", media_type),
@@ -129,6 +139,22 @@ async def export(
         (b"cache-control", b"no-store"),
     ]
     return Outgoing(200, headers, chunks=render(_every(audit, query)))
+
+
+@get("/admin/api/audit/verify", opt={"role": "viewer"})
+async def verify(
+    request: Request[Any, Any, Any], operator: NamedDependency[Operator], audit: NamedDependency[Trail]
+) -> Outgoing:
+    """Whether every kept entry links to the one before: up to which entry, or the first broken
+    link (which is itself recorded, once, as `trail-altered`, naming who found it)."""
+    verdict = await audit.verify()
+    if (broken := verdict.broken) is not None:
+        found = msgspec.to_builtins(broken)
+        event = hashlib.sha256(msgspec.json.encode(found)).hexdigest()
+        entry = AuditEntry("trail-altered", operator.name, operator.via, operator.address, "failed", detail=found)
+        await audit.record_once(entry, event)
+    ctx = RequestContext.of(request.scope)
+    return Outgoing.json(200, msgspec.to_builtins(verdict), ctx, (b"cache-control", b"no-store"))
 
 
 async def _every(audit: Trail, query: Query) -> AsyncIterator[AuditEntry]:
@@ -171,4 +197,4 @@ EXPORTS: dict[str, tuple[bytes, Callable[[AsyncIterator[AuditEntry]], AsyncItera
     "csv": (b"text/csv; charset=utf-8", _csv),
     "json": (b"application/json", _json),
 }
-HANDLERS = [entries, export]
+HANDLERS = [entries, export, verify]

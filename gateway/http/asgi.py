@@ -49,6 +49,8 @@ class RequestContext:
     dedup: str | None = None
     upstream_ms: float = 0.0
     upstream_status: int | None = None
+    refusal: str | None = None
+    """The platform's `success: false` by its code's label (`gateway.pipeline.observe.refusal`)."""
 
     @staticmethod
     def of(scope: Any) -> RequestContext:

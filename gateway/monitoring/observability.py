@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 import structlog
 
+from contracts.catalogue import ROUTES
 from gateway.config.settings import Settings
 from gateway.http.asgi import RequestContext
 from gateway.monitoring.series import Series
@@ -30,6 +31,8 @@ SECRET_KEYS = re.compile(
     re.IGNORECASE,
 )
 REDACTED = "[redacted]"
+SIGN_INS = frozenset(route.name for route in ROUTES if route.session == "starts" and route.limit == "login-like")
+"""The routes a player signs in with (counted apart: `bff_sign_ins_total`)."""
 
 
 def redact(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
@@ -229,4 +232,9 @@ class Access:
         if ctx.dedup in ("leader", "follower", "replayed"):
             metrics.dedup_role(ctx.dedup)
         if ctx.skin is not None:
-            self.series.add(ctx.skin, status, seconds, ctx.cache)
+            if ctx.refusal is not None:
+                metrics.refused(ctx.skin, ctx.route_class, ctx.refusal)
+            if ctx.route in SIGN_INS:
+                outcome = "refused" if ctx.refusal is not None else "accepted" if status < 400 else "failed"
+                metrics.sign_in(ctx.skin, outcome)
+            self.series.add(ctx.skin, status, seconds, ctx.cache, ctx.refusal)

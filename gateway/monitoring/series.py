@@ -1,16 +1,20 @@
-"""The figures behind the overview's charts: per skin, for every 10 s of the last hour, requests
-per second, the share of 5xx answers, the p95 latency and the cache hit ratio.
+"""The figures behind the overview's charts: per skin and step, requests per second, the share of
+5xx answers, the share of the platform's own refusals (`success: false`, and of those
+`SESSION_EXPIRED`), the p95 latency and the cache hit ratio. Two resolutions: every 10 s of the
+last hour (`FINE`), and every 2 minutes of the last day (`COARSE`), which longer ranges read.
 
 Counted on the front door's access path (`gateway.monitoring.observability.Access`), beside the
-Prometheus metrics, once per request with a skin: a few integer increments into its step's
-counts, nothing else. Latency goes into a histogram whose buckets grow
-by a quarter from 0.25 ms to 100 s, so that counts from several instances add up and a p95 read
-from their sum is within a bucket's width (interpolated inside it).
+Prometheus metrics, once per request with a skin: a few integer increments into its fine step's
+counts, nothing else (a finished step is folded into its coarse one off that path). Latency goes
+into a histogram whose buckets grow by a quarter from 0.25 ms to 100 s, so that counts from
+several instances add up and a p95 read from their sum is within a bucket's width.
 
-Without Redis the process keeps its last hour in memory. With Redis each instance adds what it
-counted to the skin's hour key (`bff:<skin>:series:<hour>`, a hash of `<step>:<figure>` fields,
-HINCRBY, one pipeline) a quarter second after the first request it has not written yet, so the
-console shows the whole cluster; an instance that answered nothing writes nothing.
+Without Redis the process keeps its last hour and day in memory. With Redis each instance adds what
+it counted to the skin's hour key (`bff:<skin>:series:<hour>`, a hash of `<step>:<figure>` fields)
+and its day key (`bff:<skin>:series:2m:<day>`), HINCRBY, one pipeline, a quarter second after the
+first request it has not written yet, so the console shows the whole cluster; an instance that
+answered nothing writes nothing. Figures are numbered in the order they were added (the platform's
+refusals after the latency buckets), so an older instance's fields keep their meaning.
 """
 
 from __future__ import annotations
@@ -24,22 +28,36 @@ from typing import Any
 import structlog
 from redis.asyncio import Redis
 
+from contracts.base import SESSION_EXPIRED
+from gateway.monitoring.figures import (
+    BOUNDS_S,
+    COARSE,
+    CONTENT,
+    ERRORS,
+    EXPIRED,
+    FINE,
+    FIRST_BUCKET,
+    HITS,
+    REFUSED,
+    REQUESTS,
+    WIDTH,
+    Counts,
+    Recent,
+    Resolution,
+    figures,
+)
 from gateway.store import StoreUnavailable, answered, keys
 
-STEP_S = 10
-STEPS = 360
-"""An hour of steps: what is kept, and what one Redis key holds."""
-KEEP_S = 2 * 3600 + 60
-"""An hour's key is read until the end of the next hour."""
-BOUNDS_S = tuple(0.00025 * 1.25**k for k in range(59))
-"""Upper bounds of the latency buckets (the last one, beyond 104 s, has none)."""
-REQUESTS, ERRORS, CONTENT, HITS, FIRST_BUCKET = range(5)
-WIDTH = FIRST_BUCKET + len(BOUNDS_S) + 1
 WRITE_AFTER_S = 0.25
+MAX_MINUTES = COARSE.steps * COARSE.step_s // 60
+"""The longest range the charts may ask for: a day."""
+STORM_WINDOW_S = 120
+STORM_SHARE = 0.2
+STORM_MIN_ANSWERS = 60
+"""A platform error storm: a fifth of a skin's answers or more refused over 2 minutes, with at
+least 60 answers (half one a second) in them."""
 
 log = structlog.get_logger("gateway.series")
-Counts = dict[tuple[str, int], list[int]]
-"""(skin, step) -> [requests, 5xx, content answers, cache hits, latency buckets...]."""
 
 
 class Series:
@@ -53,16 +71,19 @@ class Series:
         self.spawn = spawn
         self.clock = clock
         self._counts: Counts = {}
-        """Not yet written to Redis; without Redis, the last hour."""
+        """Fine steps not yet written to Redis; without Redis, the last hour."""
+        self._coarse: Counts = {}
+        """Without Redis: the last day's coarse steps, each finished fine step folded in."""
         self._step, self._until = -1, 0.0
         self._now: dict[str, list[int]] = {}
         """The step under way's counts, by skin (the same lists as in `_counts`)."""
         self._pending = False
         self._failed_at = 0.0
 
-    def add(self, skin: str, status: int, seconds: float, cache: str | None) -> None:
+    def add(self, skin: str, status: int, seconds: float, cache: str | None, refusal: str | None = None) -> None:
         """One answered request (the front door's access path: a float compare, a dict lookup and a
-        few increments, under a microsecond; a step's counts are made once, by its first request)."""
+        few increments, under a microsecond; a step's counts are made once, by its first request).
+        `refusal`: the label of the platform's `success: false` code, if it said so."""
         if self.clock() >= self._until:
             self._turn()
         counts = self._now.get(skin)
@@ -75,15 +96,22 @@ class Series:
             counts[CONTENT] += 1
             if cache != "MISS":
                 counts[HITS] += 1
+        if refusal is not None:
+            counts[REFUSED] += 1
+            if refusal == SESSION_EXPIRED:
+                counts[EXPIRED] += 1
         counts[FIRST_BUCKET + bisect_left(BOUNDS_S, seconds)] += 1
 
     def _turn(self) -> None:
-        """A new step: its counts start empty; without Redis, those older than an hour go."""
-        self._step = int(self.clock()) // STEP_S
-        self._until, self._now = (self._step + 1) * STEP_S, {}
+        """A new step: its counts start empty; without Redis, the step that ended is folded into its
+        coarse step, and steps older than each resolution keeps go."""
         if self.redis is None:
-            for old in [k for k in self._counts if k[1] <= self._step - STEPS]:
-                del self._counts[old]
+            _fold(self._coarse, ((skin, self._step) for skin in self._now), self._now.values())
+        self._step = int(self.clock()) // FINE.step_s
+        self._until, self._now = (self._step + 1) * FINE.step_s, {}
+        if self.redis is None:
+            _forget(self._counts, self._step - FINE.steps)
+            _forget(self._coarse, COARSE.of(self._step * FINE.step_s) - COARSE.steps)
 
     def _open(self, skin: str) -> list[int]:
         counts = self._now[skin] = self._counts[(skin, self._step)] = [0] * WIDTH
@@ -107,14 +135,18 @@ class Series:
             await self.write(self._taken())
 
     async def write(self, counts: Counts) -> None:
+        """Adds `counts` to their hour keys, and folded into coarse steps to their day keys."""
         assert self.redis is not None
+        coarse: Counts = {}
+        _fold(coarse, iter(counts), counts.values())
         pipe = self.redis.pipeline(transaction=False)
-        for (skin, step), values in counts.items():
-            key = _key(skin, step // STEPS)
-            for figure, n in enumerate(values):
-                if n:
-                    pipe.hincrby(key, f"{step}:{figure}", n)
-            pipe.expire(key, KEEP_S)
+        for resolution, taken in ((FINE, counts), (COARSE, coarse)):
+            for (skin, step), values in taken.items():
+                key = _key(skin, resolution, step // resolution.steps)
+                for figure, n in enumerate(values):
+                    if n:
+                        pipe.hincrby(key, f"{step}:{figure}", n)
+                pipe.expire(key, resolution.keep_s)
         try:
             await answered(pipe.execute())
         except StoreUnavailable as exc:  # these seconds are missing from the charts; said once a minute
@@ -125,69 +157,92 @@ class Series:
     # --- read ----------------------------------------------------------------------
 
     async def read(self, skins: list[str], minutes: int) -> dict[str, Any]:
+        """The charts' figures of the last `minutes` (up to `MAX_MINUTES`): fine steps up to an hour,
+        coarse ones beyond."""
         now = self.clock()
-        last = int(now) // STEP_S
-        first = last - minutes * 60 // STEP_S + 1
-        counts = self._counts if self.redis is None else await self._stored(skins, first, last)
-        figures = {skin: _figures(counts, skin, first, last, now) for skin in skins}
+        resolution = FINE if minutes * 60 <= FINE.steps * FINE.step_s else COARSE
+        last = resolution.of(now)
+        first = last - minutes * 60 // resolution.step_s + 1
+        if self.redis is not None:
+            counts = await self._stored(skins, resolution, first, last)
+        else:
+            counts = self._counts if resolution is FINE else self._coarse_so_far()
         return {
-            "stepS": STEP_S,
+            "stepS": resolution.step_s,
             "scope": "instance" if self.redis is None else "cluster",
-            "from": first * STEP_S,
-            "to": last * STEP_S,
-            "skins": figures,
+            "from": first * resolution.step_s,
+            "to": last * resolution.step_s,
+            "skins": {skin: figures(counts, skin, (first, last), resolution, now) for skin in skins},
         }
 
-    async def _stored(self, skins: list[str], first: int, last: int) -> Counts:
+    def _coarse_so_far(self) -> Counts:
+        """The coarse steps with the fine step under way folded in (a copy of the last one)."""
+        coarse = dict(self._coarse)
+        for skin in self._now:
+            key = (skin, COARSE.of(self._step * FINE.step_s))
+            coarse[key] = list(coarse.get(key) or [0] * WIDTH)
+        _fold(coarse, ((skin, self._step) for skin in self._now), self._now.values())
+        return coarse
+
+    async def _stored(self, skins: list[str], resolution: Resolution, first: int, last: int) -> Counts:
         assert self.redis is not None
-        hours = sorted({first // STEPS, last // STEPS})
+        spans = sorted({first // resolution.steps, last // resolution.steps})
         pipe = self.redis.pipeline(transaction=False)
         for skin in skins:
-            for hour in hours:
-                pipe.hgetall(_key(skin, hour))
+            for span in spans:
+                pipe.hgetall(_key(skin, resolution, span))
         stored = iter(await answered(pipe.execute()))
         counts: Counts = {}
         for skin in skins:
-            for _ in hours:
+            for _ in spans:
                 for field, value in next(stored).items():
                     step, _, figure = field.decode().partition(":")
                     counts.setdefault((skin, int(step)), [0] * WIDTH)[int(figure)] += int(value)
         return counts
 
+    # --- the platform's refusals, for the status line and the timeline -----------------
 
-def _key(skin: str, hour: int) -> str:
-    return keys.of_skin(skin, keys.SERIES, str(hour))
+    async def recent(self, skin: str, seconds: int = STORM_WINDOW_S) -> Recent:
+        """The skin's answers and the platform's refusals among them over the last `seconds` (the
+        cluster's with Redis, raises `StoreUnavailable` without it; this instance's without Redis)."""
+        last = FINE.of(self.clock())
+        steps = range(last - seconds // FINE.step_s + 1, last + 1)
+        wanted = (REQUESTS, REFUSED, EXPIRED)
+        found = [0, 0, 0]
+        for step in steps:  # this instance's, not yet written (or all it keeps, without Redis)
+            values = self._counts.get((skin, step))
+            if values is not None:
+                found = [n + values[figure] for n, figure in zip(found, wanted, strict=True)]
+        if self.redis is not None:
+            pipe = self.redis.pipeline(transaction=False)
+            for step in steps:
+                pipe.hmget(_key(skin, FINE, step // FINE.steps), [f"{step}:{figure}" for figure in wanted])
+            for values in await answered(pipe.execute()):
+                found = [n + int(v or 0) for n, v in zip(found, values, strict=True)]
+        return Recent(*found)
+
+    async def error_storm(self, skin: str) -> bool:
+        """Whether the platform is refusing a storm of the skin's calls now (`STORM_SHARE` of the last
+        `STORM_WINDOW_S`, with at least `STORM_MIN_ANSWERS`): a mass logout, a login outage."""
+        recent = await self.recent(skin)
+        return recent.answers >= STORM_MIN_ANSWERS and recent.share >= STORM_SHARE
 
 
-def _figures(counts: Counts, skin: str, first: int, last: int, now: float) -> dict[str, list[Any]]:
-    figures: dict[str, list[Any]] = {
-        "t": [],
-        "requests": [],
-        "rps": [],
-        "errorRate": [],
-        "p95Ms": [],
-        "cacheHitRatio": [],
-    }
-    for step in range(first, last + 1):
-        values = counts.get((skin, step)) or [0] * WIDTH
-        n = values[REQUESTS]
-        seconds = STEP_S if step < last else max(1.0, now - step * STEP_S)  # the step under way, so far
-        figures["t"].append(step * STEP_S)
-        figures["requests"].append(n)
-        figures["rps"].append(round(n / seconds, 2))
-        figures["errorRate"].append(round(values[ERRORS] / n, 4) if n else None)
-        figures["p95Ms"].append(p95_ms(values[FIRST_BUCKET:]) if n else None)
-        figures["cacheHitRatio"].append(round(values[HITS] / values[CONTENT], 4) if values[CONTENT] else None)
-    return figures
+def _key(skin: str, resolution: Resolution, span: int) -> str:
+    return keys.of_skin(skin, keys.SERIES, *resolution.prefix, str(span))
 
 
-def p95_ms(buckets: list[int]) -> float:
-    """The 95th percentile of a latency histogram, interpolated within its bucket."""
-    target, seen = 0.95 * sum(buckets), 0
-    for i, n in enumerate(buckets):
-        if n and seen + n >= target:
-            lower = BOUNDS_S[i - 1] if i > 0 else 0.0
-            upper = BOUNDS_S[i] if i < len(BOUNDS_S) else lower
-            return round((lower + (upper - lower) * (target - seen) / n) * 1000, 1)
-        seen += n
-    return 0.0
+def _fold(into: Counts, steps: Any, values: Any) -> None:
+    """Adds each fine step's counts into its coarse step's in `into`."""
+    for (skin, step), counted in zip(steps, values, strict=True):
+        key = (skin, COARSE.of(step * FINE.step_s))
+        coarse = into.get(key)
+        if coarse is None:
+            coarse = into[key] = [0] * WIDTH
+        for figure, n in enumerate(counted):
+            coarse[figure] += n
+
+
+def _forget(counts: Counts, before: int) -> None:
+    for old in [k for k in counts if k[1] <= before]:
+        del counts[old]

@@ -1,6 +1,7 @@
 """`python -m gateway`: serve the gateway (optionally with the sandbox beside it, and the
 admin listener when `ADMIN_TOKEN` or `OPERATORS_FILE` is set); `python -m gateway operators ...`
-manages the operators file (gateway/console/cli.py); `python -m gateway check-upstream URL ...` checks
+manages the operators file (gateway/console/cli.py); `python -m gateway audit verify` checks the audit
+trail's hash chain (gateway/console/audit_cli.py); `python -m gateway check-upstream URL ...` checks
 that a base URL speaks the platform (gateway/operations/check_upstream.py).
 
 Signals: SIGTERM / Ctrl-C drain (readiness false at once, new connections refused after
@@ -41,6 +42,10 @@ def main(argv: list[str] | None = None) -> None:
         from gateway.console.cli import main as operators
 
         sys.exit(operators(argv[1:]))
+    if argv[:1] == ["audit"]:
+        from gateway.console.audit_cli import main as audit
+
+        sys.exit(audit(argv[1:]))
     if argv[:1] == ["check-upstream"]:
         from gateway.operations.check_upstream import main as check_upstream
 

@@ -101,6 +101,20 @@ class Metrics:
             ["skin", "route"],
             registry=registry,
         )
+        self.refusals = Counter(
+            "bff_platform_errors",
+            "Platform answers below 5xx saying `success: false`, by skin, route class and code (a known code, "
+            "`other` or `none`)",
+            ["skin", "route_class", "code"],
+            registry=registry,
+        )
+        self.sign_ins = Counter(
+            "bff_sign_ins",
+            "Sign-in answers by skin and outcome: accepted, refused (the platform's `success: false`), failed "
+            "(any other 4xx or 5xx)",
+            ["skin", "outcome"],
+            registry=registry,
+        )
         self.links_refused = Counter(
             "bff_content_links_refused",
             "Links in content answers the link rule refused, blanked before being served or kept, by skin and route",
@@ -169,6 +183,13 @@ class Metrics:
     def request(self, skin: str | None, route_class: str, status: int, seconds: float) -> None:
         self._labelled(self.requests, skin or "none", route_class, str(status)).inc()
         self._labelled(self.duration, route_class).observe(seconds)
+
+    def refused(self, skin: str, route_class: str, code: str) -> None:
+        """A platform refusal (`code`: a label of a bounded set, `gateway.pipeline.observe.refusal`)."""
+        self._labelled(self.refusals, skin, route_class, code).inc()
+
+    def sign_in(self, skin: str, outcome: str) -> None:
+        self._labelled(self.sign_ins, skin, outcome).inc()
 
     def cache_answer(self, skin: str | None, state: str) -> None:
         self._labelled(self.cache, skin or "none", state).inc()

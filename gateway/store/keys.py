@@ -22,6 +22,15 @@ PRESENCE_CHANNEL = "bff:instance:"
 """+ an instance's id: the channel it listens on while it lives (`gateway.shared.presence`)."""
 AUDIT = "bff:audit"
 """The audit trail's Redis stream (`gateway.accounts.audit`), bounded by `XADD MAXLEN ~`."""
+AUDIT_HEAD = "bff:audit:head"
+"""The hash of the trail's newest entry, moved only by the append script (no TTL: the chain's end)."""
+
+
+def audit_claim(event: str) -> str:
+    """`bff:audit:once:<digest>`: one instance's claim to record an event the others saw too."""
+    return f"bff:audit:once:{event}"
+
+
 CONSOLE = "console"
 """The operators' console: its sessions' and sign-in limits' keys, `bff:console:...`."""
 CACHE = ":cache:"

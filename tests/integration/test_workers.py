@@ -251,9 +251,15 @@ def test_a_worker_killed_with_9_is_replaced_and_service_goes_on(served: Served) 
 
 def test_sigterm_drains_a_slow_call_in_every_worker_then_exits_0(served: Served, tmp_path: Path) -> None:
     sandbox = served.sandbox_a
-    supervisor, _ = _supervisor(tmp_path, served.redis.url, sandbox.url, DRAIN_DELAY_S="0.5", DRAIN_TIMEOUT_S="5")
+    supervisor, admin_url = _supervisor(
+        tmp_path, served.redis.url, sandbox.url, DRAIN_DELAY_S="0.5", DRAIN_TIMEOUT_S="5"
+    )
+    own = Served(supervisor, admin_url, served.redis, sandbox, served.sandbox_b)
     try:
         _start(supervisor)
+        # Both workers serve before the call goes out: one still starting would take the call
+        # from the shared socket's queue only once it drains (a 503: the first run's flake).
+        _until(lambda: own.workers()["serving"] == 2, 30, "both workers serve")
         assert list(tmp_path.glob("bff-metrics-*")), "the supervisor's metrics directory"
         with slow_call_in_flight(supervisor.url, sandbox.url) as result:
             started = time.monotonic()

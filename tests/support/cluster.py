@@ -273,6 +273,9 @@ def start_cluster(
         "GATEWAY_ENV": "development",
         "LOG_FORMAT": "json",
         "ADMIN_TOKEN": ADMIN_TOKEN,
+        # Not the checkout's var/: a Redis gateway carries a file mode's trail and history over.
+        "AUDIT_FILE": str(workdir / "audit.jsonl"),
+        "CONFIG_HISTORY_FILE": str(workdir / "config-history.jsonl"),
         **(env or {}),
     }
     for n in range(instances):

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import respx
 
-from gateway.app import create_app
+from gateway.app import admin_app, create_app
 from gateway.config.settings import Settings
 from gateway.edge.entry import FrontDoor
 from tests.support.browser import AsyncBrowser
@@ -80,6 +80,12 @@ async def browser_on(app: FrontDoor) -> AsyncIterator[AsyncBrowser]:
             await app.gateway.clients.aclose()
             if platform is not None:
                 await platform.aclose()
+
+
+def operator_on(app: FrontDoor, token: str) -> httpx.AsyncClient:
+    """A client of the app's admin listener with a bearer token (from an operator's address)."""
+    transport = httpx.ASGITransport(app=admin_app(app), client=("10.0.0.9", 50000))
+    return httpx.AsyncClient(transport=transport, base_url="http://admin", headers={"authorization": f"Bearer {token}"})
 
 
 Handler = Callable[[httpx.Request], httpx.Response]

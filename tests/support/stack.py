@@ -59,6 +59,7 @@ def start_stack(
     log_path = log_dir / f"stack-{port}.log"
     environment = {**os.environ, "GATEWAY_ENV": "development", "LOG_FORMAT": "json", **(env or {})}
     environment.setdefault("CONFIG_HISTORY_FILE", str(log_dir / f"history-{port}.jsonl"))  # not the checkout's var/
+    environment.setdefault("AUDIT_FILE", str(log_dir / f"audit-{port}.jsonl"))
     process = subprocess.Popen(
         [sys.executable, "-m", "gateway", "--with-sandbox", "--port", str(port), "--sandbox-port", str(sandbox_port)],
         cwd=root,

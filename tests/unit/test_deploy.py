@@ -152,6 +152,8 @@ def test_the_alerts_and_the_dashboard_use_only_metrics_the_gateway_serves() -> N
         "BffLatencyP99High",
         "BffConfigRejected",
         "BffInstancesOnDifferentVersions",
+        "BffSessionExpiredStorm",
+        "BffSignInFailureStorm",
     }
     served = _served_metrics()
     for expression in [rule["expr"] for rule in rules] + _dashboard_queries():

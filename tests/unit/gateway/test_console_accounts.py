@@ -106,7 +106,7 @@ async def test_signing_in_sets_a_strict_httponly_cookie_and_signing_out_ends_the
     replay.http.cookies.set("console", old or "", path="/admin")
     assert (await replay.call("GET", "/admin/api/session")).json()["code"] == "SIGNED_OUT"
     actions = [e.action for e in (await listener.audit.page(Query()))[0]]
-    assert actions[:2] == ["sign-out", "sign-in"]
+    assert actions[:3] == ["refused", "sign-out", "sign-in"], "the ended session's replay is refused, and recorded"
 
 
 async def test_in_production_the_console_cookies_are_secure(tmp_path: Path) -> None:

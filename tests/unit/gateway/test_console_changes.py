@@ -20,7 +20,6 @@ import trustme
 from redis.asyncio import Redis
 
 from gateway.accounts.operators import token_digest
-from gateway.app import admin_app
 from gateway.config import skins
 from gateway.config.history import Author, Change, FileVersions, RedisVersions
 from gateway.config.live import LiveConfig
@@ -28,9 +27,10 @@ from gateway.config.probe import probe
 from gateway.config.settings import Settings
 from gateway.config.timings import BreakerConfig
 from gateway.console import changes, history, overview
+from gateway.monitoring.figures import p95_ms
 from gateway.monitoring.instances import Instances
 from gateway.monitoring.observability import configure_logging
-from gateway.monitoring.series import Series, p95_ms
+from gateway.monitoring.series import Series
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.shared.presence import Presence
 from gateway.store.address import SharedRedis
@@ -38,7 +38,7 @@ from gateway.store.redis import connect
 from gateway.upstream.resilience import Breakers
 from tests.support.browser import AsyncBrowser
 from tests.support.cluster import RedisServer
-from tests.support.gateway import ONE_SKIN, UPSTREAM, browser_on, gateway_app
+from tests.support.gateway import ONE_SKIN, UPSTREAM, browser_on, gateway_app, operator_on
 from tests.support.healthy import healthy
 from tests.support.stack import free_port
 
@@ -180,7 +180,7 @@ async def test_the_step_under_way_has_its_rate_so_far() -> None:
 
 
 def test_a_p95_is_read_within_its_bucket() -> None:
-    from gateway.monitoring.series import BOUNDS_S
+    from gateway.monitoring.figures import BOUNDS_S
 
     buckets = [0] * (len(BOUNDS_S) + 1)
     buckets[20] = 100  # all between BOUNDS_S[19] and BOUNDS_S[20]
@@ -206,7 +206,7 @@ async def test_instances_add_their_counts_in_redis_only_when_they_counted_someth
         await asyncio.sleep(0.05)
     written = await redis.dbsize()
     await asyncio.sleep(1.0)
-    assert await redis.dbsize() == written == 1, "one hour key, and nothing more while nothing is counted"
+    assert await redis.dbsize() == written == 2, "one hour key, one day key, nothing more while nothing is counted"
     figures = (await one.read(["aurora"], 1))["skins"]["aurora"]
     assert sum(figures["requests"]) == 30 and figures["cacheHitRatio"][-1] == 1.0
 
@@ -318,12 +318,7 @@ async def admin(upstream: respx.Router, tmp_path: Path) -> AsyncIterator[tuple[A
     operators = tmp_path / "operators.toml"
     operators.write_text(f'[[tokens]]\nname = "vic"\nrole = "viewer"\ntoken_sha256 = "{token_digest(VIEWER)}"\n')
     app = gateway_app(upstream, admin_token=TOKEN, operators_file=operators, breaker=BreakerConfig(failures=2))
-    transport = httpx.ASGITransport(app=admin_app(app), client=("10.0.0.9", 50000))
-    headers = {"authorization": f"Bearer {TOKEN}"}
-    async with (
-        browser_on(app) as browser,
-        httpx.AsyncClient(transport=transport, base_url="http://admin", headers=headers) as ops,
-    ):
+    async with browser_on(app) as browser, operator_on(app, TOKEN) as ops:
         await browser.start()
         yield browser, ops
 
@@ -361,7 +356,7 @@ async def test_the_overview_shows_health_breakers_and_overrides(
     aurora_figures = figures["skins"]["aurora"]
     assert figures["scope"] == "instance" and sum(aurora_figures["requests"]) == 2
     assert {rate for rate in aurora_figures["errorRate"] if rate is not None} == {1.0}, "two 502s"
-    assert (await ops.get("/admin/api/series?minutes=61")).json()["errors"][0]["field"] == "minutes"
+    assert (await ops.get("/admin/api/series?minutes=1441")).json()["errors"][0]["field"] == "minutes"
 
 
 async def test_the_metrics_behind_the_alerts(admin: tuple[AsyncBrowser, httpx.AsyncClient]) -> None:

@@ -62,6 +62,15 @@ export interface Skin {
   upstreams: Upstream[];
   /** Per route, most first; empty when none broke it. */
   contractBreaches?: ContractBreach[];
+  /** The platform's refusals (`success: false`) by route class and code, most first (this listener's counts). */
+  platformErrors?: PlatformError[];
+}
+
+export interface PlatformError {
+  routeClass: string;
+  /** A code the contracts know, `other` or `none`. */
+  code: string;
+  count: number;
 }
 
 export interface Overview {
@@ -77,6 +86,9 @@ export interface SkinSeries {
   t: number[];
   rps: number[];
   errorRate: (number | null)[];
+  /** Answers the platform refused (HTTP 200 `success: false`) over all answers; and those `SESSION_EXPIRED`. */
+  platformErrorRate: (number | null)[];
+  sessionExpiredRate: (number | null)[];
   p95Ms: (number | null)[];
   cacheHitRatio: (number | null)[];
 }
@@ -219,7 +231,24 @@ export type AuditAction =
   | "reload"
   | "purge"
   | "revoke"
-  | "operators-file-rejected";
+  | "operators-file-rejected"
+  | "refused"
+  | "token-limited"
+  | "export"
+  | "trail-imported"
+  | "trail-altered"
+  | "operator-add"
+  | "operator-role"
+  | "operator-skins"
+  | "operator-disable"
+  | "operator-enable"
+  | "operator-password"
+  | "operator-sessions-ended"
+  | "operator-link"
+  | "operator-link-used"
+  | "operator-remove"
+  | "operator-token"
+  | "skin-refused";
 
 export interface AuditEntry {
   id: string;

@@ -51,6 +51,8 @@ export class FakeConsole {
       reason: null, action: "start", changes: [] },
   ];
   audit: AuditEntry[] = [];
+  /** What `GET /admin/api/audit/verify` answers (the chain's check). */
+  verdict: unknown = { intact: true, checked: 0, first: null, last: null, lastAt: null, trimmed: false, broken: null };
   instances = 3;
   missing: { id: string; host: string }[] = [];
   requests: { method: string; path: string; query: string; body: Record<string, unknown>; headers: Headers }[] = [];
@@ -83,13 +85,15 @@ export class FakeConsole {
 
   /** The answers the platform sent that broke their route's contract, per route (the overview's). */
   breaches: { route: string; count: number }[] = [];
+  /** The platform's refusals (HTTP 200 `success: false`) by route class and code (the overview's). */
+  platformErrors: { routeClass: string; code: string; count: number }[] = [];
 
   skins(): Skin[] {
     const url = (name: string) => this.overrides[`aurora/${name}`] ?? FILE_URL;
     return [
       { id: "aurora", name: "Aurora Casino", siteId: "aurora", hosts: ["127.0.0.1", "localhost"],
         upstreams: ["api", "capi", "sbapi", "rest"].map((n) => upstream(n, url(n), `aurora/${n}` in this.overrides)),
-        contractBreaches: this.breaches },
+        contractBreaches: this.breaches, platformErrors: this.platformErrors },
     ];
   }
 
@@ -109,6 +113,8 @@ export class FakeConsole {
     return {
       stepS: 10, scope: "cluster", from: t[0]!, to,
       skins: { aurora: { t, rps: t.map((_, i) => i % 7), errorRate: t.map((_, i) => (i % 7 ? 0.01 : null)),
+                         platformErrorRate: t.map((_, i) => (i % 7 ? 0.3 : null)),
+                         sessionExpiredRate: t.map((_, i) => (i % 7 ? 0.25 : null)),
                          p95Ms: t.map((_, i) => (i % 7 ? 40 + i : null)), cacheHitRatio: t.map(() => 0.8) } },
     };
   }
@@ -180,6 +186,7 @@ export class FakeConsole {
     if (route === "GET series") return json(200, this.series());
     if (route === "GET instances") return json(200, { current: this.version, instances: this.instanceList() });
     if (route === "GET history") return json(200, { current: this.version, versions: this.history });
+    if (route === "GET audit/verify") return json(200, this.verdict);
     if (route === "GET audit") return json(200, { entries: this.auditFor(url.searchParams), next: null });
     if (route === "POST changes/preview" || route === "POST changes") return this.change(body, route === "POST changes");
     if (route === "POST rollback/preview" || route === "POST rollback") return this.rollback(body, route === "POST rollback");
@@ -206,7 +213,7 @@ export class FakeConsole {
     return this.audit
       .filter((entry) => admin || ["change", "rollback", "reload", "purge", "revoke"].includes(entry.action))
       .filter((entry) => !params.get("action") || entry.action === params.get("action"))
-      .filter((entry) => !params.get("who") || entry.who === params.get("who"))
+      .filter((entry) => !params.get("who") || entry.who.toLowerCase().includes(params.get("who")!.toLowerCase()))
       .map((entry) => (admin ? entry : { ...entry, address: null }));
   }
 

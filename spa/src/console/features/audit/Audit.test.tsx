@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 
 import { FakeConsole } from "../../test/fakeConsole";
 import { renderConsole } from "../../test/render";
-import { auditQuery, localToIso } from "./auditQuery";
+import { auditQuery } from "./auditQuery";
+import { localTimeToIso, timeExample } from "./localTime";
 
 function withEntries() {
   const server = new FakeConsole();
@@ -56,7 +57,69 @@ describe("the audit trail", () => {
     expect(auditQuery({ action: "change", who: " ", skin: "aurora" }, { limit: "100", before: null })).toBe(
       "action=change&skin=aurora&limit=100",
     );
-    expect(localToIso("")).toBeUndefined();
-    expect(localToIso("2026-11-26T10:00")).toBe(new Date("2026-11-26T10:00").toISOString());
+  });
+
+  it("reads the date filters in the console's language, not the browser's", () => {
+    expect(timeExample("es")).toBe("26/11/2026, 09:05");
+    expect(timeExample("en")).toBe("11/26/2026, 09:05");
+    expect(localTimeToIso("", "es")).toBeUndefined();
+    expect(localTimeToIso("03/04/2026 10:30", "es")).toBe(new Date(2026, 3, 3, 10, 30).toISOString());
+    expect(localTimeToIso("03/04/2026 10:30", "pt")).toBe(new Date(2026, 3, 3, 10, 30).toISOString());
+    expect(localTimeToIso("03/04/2026", "en")).toBe(new Date(2026, 2, 4).toISOString());
+    expect(localTimeToIso("31/02/2026", "es")).toBeNull();
+    expect(localTimeToIso("yesterday", "en")).toBeNull();
+  });
+
+  it("sends a time typed day first in Spanish, and names a time it cannot read beside its field", async () => {
+    const user = userEvent.setup();
+    const { server } = renderConsole("/audit", "ada", withEntries());
+    await screen.findAllByTestId("audit-entry");
+    const filters = screen.getByTestId("audit-filters");
+    const since = within(filters).getByLabelText("Desde");
+    expect(since).toHaveAttribute("placeholder", "26/11/2026, 09:05");
+    await user.type(since, "31/02/2026");
+    await user.click(within(filters).getByTestId("audit-filter"));
+    expect(await screen.findByTestId("since-error")).toHaveTextContent("Escribe la fecha y la hora como 26/11/2026, 09:05");
+    const asked = server.calls("GET", "/admin/api/audit").length;
+    await user.clear(since);
+    await user.type(since, "03/04/2026 10:30");
+    await user.click(within(filters).getByTestId("audit-filter"));
+    await waitFor(() => expect(server.calls("GET", "/admin/api/audit").length).toBeGreaterThan(asked));
+    const query = new URLSearchParams(server.calls("GET", "/admin/api/audit").at(-1)!.query);
+    expect(query.get("since")).toBe(new Date(2026, 3, 3, 10, 30).toISOString());
+    expect(screen.queryByTestId("since-error")).not.toBeInTheDocument();
+  });
+
+  it("says up to which entry the trail is verified", async () => {
+    const server = withEntries();
+    server.verdict = { intact: true, checked: 2, first: "1796194892841-0", last: "1796194893305-0",
+                       lastAt: "2026-12-02T07:01:33.305Z", trimmed: false, broken: null };
+    renderConsole("/audit", "vera", server);
+    const line = await screen.findByTestId("trail-verified");
+    expect(line).toHaveTextContent("Auditoría verificada hasta");
+    expect(line).toHaveTextContent("(1796194893305-0)");
+    expect(line).toHaveTextContent("2 entradas");
+  });
+
+  it("shows in red where the trail was altered, and why", async () => {
+    const server = withEntries();
+    server.verdict = { intact: false, checked: 1, first: "1796194892841-0", last: "1796194892841-0", lastAt: null,
+                       trimmed: false, broken: { problem: "altered", at: "1796194893305-0", line: 2, message: "edited" } };
+    renderConsole("/audit", "ada", server);
+    const line = await screen.findByRole("alert");
+    expect(line).toHaveAttribute("data-testid", "trail-altered");
+    expect(line).toHaveTextContent("Auditoría alterada en");
+    expect(line).toHaveTextContent("(1796194893305-0), línea 2: la entrada fue editada");
+  });
+
+  it("finds entries by a part of a name, whatever its case", async () => {
+    const user = userEvent.setup();
+    renderConsole("/audit", "ada", withEntries());
+    await screen.findAllByTestId("audit-entry");
+    const filters = screen.getByTestId("audit-filters");
+    await user.type(within(filters).getByLabelText("Quién"), "MALL");
+    await user.click(within(filters).getByTestId("audit-filter"));
+    await waitFor(() => expect(screen.getAllByTestId("audit-entry")).toHaveLength(1));
+    expect(screen.getByTestId("audit-entry")).toHaveAttribute("data-who", "mallory");
   });
 });

@@ -10,6 +10,7 @@ import { useGetAuditQuery } from "./auditApi";
 import { AuditFilterForm } from "./AuditFilterForm";
 import { auditQuery } from "./auditQuery";
 import { AuditTable } from "./AuditTable";
+import { TrailCheck } from "./TrailCheck";
 
 const REFRESH_MS = 10_000;
 
@@ -64,6 +65,7 @@ export function AuditScreen() {
           </p>
         )}
       </div>
+      <TrailCheck />
       <AuditFilterForm role={role} onFilter={(next) => {
         setFilters(next);
         setCursors([null]);

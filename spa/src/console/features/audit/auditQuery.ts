@@ -4,6 +4,10 @@ import type { AuditAction, AuditFilters, Role } from "../../api/types";
 export const CHANGE_ACTIONS: AuditAction[] = ["change", "rollback", "reload", "purge", "revoke"];
 export const ALL_ACTIONS: AuditAction[] = [
   ...CHANGE_ACTIONS, "sign-in", "sign-in-failed", "sign-in-limited", "sign-out", "token-use", "operators-file-rejected",
+  "refused", "token-limited", "export", "trail-imported", "trail-altered",
+  // operators managed in the console and the CLI, and skin limits
+  "operator-add", "operator-role", "operator-skins", "operator-disable", "operator-enable", "operator-password",
+  "operator-sessions-ended", "operator-link", "operator-link-used", "operator-remove", "operator-token", "skin-refused",
 ];
 
 export function actionsFor(role: Role | undefined): AuditAction[] {
@@ -19,11 +23,4 @@ export function auditQuery(filters: AuditFilters, extra: Record<string, string |
     if (typeof value === "string" && value.trim() !== "") params.set(name, value.trim());
   }
   return params.toString();
-}
-
-/** A `datetime-local` input's value (the operator's local time) as ISO 8601 UTC, or undefined. */
-export function localToIso(value: string): string | undefined {
-  if (!value) return undefined;
-  const at = new Date(value);
-  return Number.isNaN(at.getTime()) ? undefined : at.toISOString();
 }

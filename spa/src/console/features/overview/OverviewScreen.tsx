@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { toConsoleError } from "../../api/errors";
@@ -6,13 +7,14 @@ import { ErrorNotice } from "../../components/ErrorNotice";
 import { shortVersion, useFormats } from "../../lib/format";
 import { SkinLimitNote, useSkinLimit } from "../../lib/session/skinLimits";
 import { useAllowed, useSignedIn } from "../../lib/store/hooks";
+import { ChartRange, type Range } from "./ChartRange";
 import { useGetOverviewQuery, useGetSeriesQuery } from "./overviewApi";
+import { PlatformErrors } from "./PlatformErrors";
 import { SkinCharts } from "./SkinCharts";
 import { UpstreamTable } from "./UpstreamTable";
 
 /** How often the overview and its charts ask again. */
 export const REFRESH_MS = 5000;
-const MINUTES = 60;
 
 /** What operators may start from the overview; the app's route opens the dialogs. */
 export interface OverviewActions {
@@ -21,13 +23,14 @@ export interface OverviewActions {
   revoke: (skin: Skin) => void;
 }
 
-/** Every skin live: its upstreams' health and breakers, and its last hour in four charts. */
+/** Every skin live: its upstreams' health and breakers, and the chosen range (an hour at first) in four charts. */
 export function OverviewScreen({ actions }: { actions?: OverviewActions }) {
   const { t } = useTranslation("overview");
   const format = useFormats();
   const polling = { pollingInterval: useSignedIn() ? REFRESH_MS : 0 };
   const overview = useGetOverviewQuery(undefined, polling);
-  const series = useGetSeriesQuery(MINUTES, polling);
+  const [range, setRange] = useState<Range>(60);
+  const series = useGetSeriesQuery(range, polling);
   const mayChange = useAllowed("operator") && actions !== undefined;
   const limit = useSkinLimit();
   const data = overview.data;
@@ -59,6 +62,7 @@ export function OverviewScreen({ actions }: { actions?: OverviewActions }) {
         </p>
       )}
       {!data && overview.isLoading && <p className="muted">{t("loading")}</p>}
+      {data && <ChartRange value={range} onChange={setRange} />}
       {data?.skins.map((skin) => (
         <SkinPanel key={skin.id} skin={skin} series={series.data?.skins[skin.id]}
                    actions={mayChange && limit.allows(skin.id) ? actions : undefined} baseVersion={data.config.version}
@@ -103,6 +107,7 @@ function SkinPanel({ skin, series, actions, baseVersion, breachScope }: SkinPane
       </div>
       <UpstreamTable skin={skin} onChange={actions && ((upstream) => actions.changeUpstream(skin, upstream, baseVersion))} />
       <ContractBreaches skin={skin.id} breaches={skin.contractBreaches ?? []} scope={breachScope} />
+      <PlatformErrors skin={skin.id} errors={skin.platformErrors ?? []} scope={breachScope} />
       <SkinCharts skin={skin.id} series={series} />
     </section>
   );
