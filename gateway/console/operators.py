@@ -34,6 +34,7 @@ from gateway.parts import Gateway
 
 T = TypeVar("T")
 S = TypeVar("S", bound=msgspec.Struct)
+_NO_STORE = (b"cache-control", b"no-store")
 WELCOME = "/admin/welcome#"
 """A sign-in link: this, then its token (in the fragment)."""
 
@@ -114,6 +115,15 @@ class RosterChanges:
         self.accounts.operators.reload("console")
         return done
 
+    async def done(
+        self, ctx: RequestContext, action: Action, target: str, change: Callable[[RosterFile], T]
+    ) -> T | Outgoing:
+        """`edit`, and its entry when it is made (for a change whose entry says no more than its name)."""
+        done = await self.edit(ctx, action, target, change)
+        if not isinstance(done, Outgoing):
+            await self.record(action, "ok", target)
+        return done
+
     async def record(self, action: Action, outcome: AuditResult, target: str, **fields: Any) -> None:
         """An entry by the admin signed in (on the link's page, nobody is: `who` is the link's operator)."""
         who = self.operator
@@ -140,12 +150,12 @@ async def listed(request: Request[Any, Any, Any], roster: NamedDependency[Roster
         "skins": roster.known_skins(),
         "managed": roster.accounts.operators.path is not None,
     }
-    return Outgoing.json(200, answer, RequestContext.of(request.scope), (b"cache-control", b"no-store"))
+    return Outgoing.json(200, answer, RequestContext.of(request.scope), _NO_STORE)
 
 
 def _linked(ctx: RequestContext, account: Account, token: str, status: int = 200) -> Outgoing:
     link = {"path": WELCOME + token, "expiresAt": _iso(account.link_expires)}
-    return Outgoing.json(status, {"operator": described(account), "link": link}, ctx, (b"cache-control", b"no-store"))
+    return Outgoing.json(status, {"operator": described(account), "link": link}, ctx, _NO_STORE)
 
 
 @post("/admin/api/operators", status_code=201, opt={"role": "admin"})
@@ -209,7 +219,7 @@ async def change(
         return done
     for action, before, after in done:
         await roster.record(action, "ok", name, before=_audited(before), after=_audited(after))
-    return Outgoing.json(200, {"operator": described(done[-1][2])}, ctx, (b"cache-control", b"no-store"))
+    return Outgoing.json(200, {"operator": described(done[-1][2])}, ctx, _NO_STORE)
 
 
 def _audited(account: Account) -> dict[str, Any]:
@@ -221,11 +231,8 @@ async def end_sessions(
     request: Request[Any, Any, Any], roster: NamedDependency[RosterChanges], name: FromPath[str]
 ) -> Outgoing:
     ctx = RequestContext.of(request.scope)
-    done = await roster.edit(ctx, "operator-sessions-ended", name, lambda f: edits.end_sessions(f, name, time.time()))
-    if isinstance(done, Outgoing):
-        return done
-    await roster.record("operator-sessions-ended", "ok", name)
-    return Outgoing.json(200, {"operator": described(done)}, ctx, (b"cache-control", b"no-store"))
+    ended = await roster.done(ctx, "operator-sessions-ended", name, lambda f: edits.end_sessions(f, name, time.time()))
+    return ended if isinstance(ended, Outgoing) else Outgoing.json(200, {"operator": described(ended)}, ctx, _NO_STORE)
 
 
 @post("/admin/api/operators/{name:str}/link", status_code=200, opt={"role": "admin"})
@@ -234,11 +241,8 @@ async def new_link(
 ) -> Outgoing:
     """A new one-time link (a forgotten password: their old one works until the link is used)."""
     ctx = RequestContext.of(request.scope)
-    done = await roster.edit(ctx, "operator-link", name, lambda f: edits.issue_link(f, name, time.time()))
-    if isinstance(done, Outgoing):
-        return done
-    await roster.record("operator-link", "ok", name)
-    return _linked(ctx, *done)
+    linked = await roster.done(ctx, "operator-link", name, lambda f: edits.issue_link(f, name, time.time()))
+    return linked if isinstance(linked, Outgoing) else _linked(ctx, *linked)
 
 
 @post("/admin/api/welcome", status_code=200, opt={"public": True})
@@ -258,13 +262,10 @@ async def welcome(request: Request[Any, Any, Any], roster: NamedDependency[Roste
     if (problem := edits.password_problem(owner.name, asked.password)) is not None:
         return invalid(ctx, [FieldError(problem.field, problem.code, problem.message)])
     hashed = await asyncio.to_thread(roster.accounts.passwords.hash, asked.password)
-    done = await roster.edit(
+    done = await roster.done(
         ctx, "operator-link-used", owner.name, lambda f: edits.use_link(f, asked.token, hashed, time.time())
     )
-    if isinstance(done, Outgoing):
-        return done
-    await roster.record("operator-link-used", "ok", done.name)
-    return Outgoing.json(200, {"name": done.name}, ctx, (b"cache-control", b"no-store"))
+    return done if isinstance(done, Outgoing) else Outgoing.json(200, {"name": done.name}, ctx, _NO_STORE)
 
 
 route_handlers = [listed, add, change, end_sessions, new_link, welcome]
