@@ -48,6 +48,19 @@ Action = Literal[
     "export",
     "trail-imported",
     "trail-altered",
+    # operators managed from the console or the CLI (`via` "console" or "cli"), and skin limits
+    "operator-add",
+    "operator-role",
+    "operator-skins",
+    "operator-disable",
+    "operator-enable",
+    "operator-password",
+    "operator-sessions-ended",
+    "operator-link",
+    "operator-link-used",
+    "operator-remove",
+    "operator-token",
+    "skin-refused",
 ]
 AuditResult = Literal["ok", "refused", "conflict", "failed"]
 CHANGES: frozenset[str] = frozenset({"change", "rollback", "reload", "purge", "revoke"})
@@ -83,7 +96,8 @@ class AuditEntry(msgspec.Struct, frozen=True):
     """An operator's or a token's name; `(unknown)` for a name nobody has."""
     via: str
     """`console` (signed in), `token` (bearer), `file` (the operators file itself), `none` (a
-    request refused for bringing no credential)."""
+    request refused for bringing no credential), `cli` (the operators command on the host: `who`
+    is the host's user)."""
     address: str | None
     outcome: AuditResult
     skin: str | None = None

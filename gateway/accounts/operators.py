@@ -2,9 +2,13 @@
 hash of their password, and which automation clients hold bearer tokens (kept as the SHA-256
 of the token), each with a role.
 
-Re-read live like the skins file (its stat polled every `SKINS_POLL_S`, and on SIGHUP): a file
-that does not parse or validate keeps the last good roster, is logged (`operators.rejected`)
-and reported (`OperatorsFile.error`). No error message quotes a value from the file.
+Each operator may be limited to some skins, disabled, have their sessions ended
+(`sessions_after`) or a pending one-time sign-in link; the console and the CLI change the file
+alike (`gateway.accounts.roster`). Re-read live: its stat is compared on every look at the roster
+(so a change another instance wrote is in force at the next request), polled every `SKINS_POLL_S`,
+and read on SIGHUP; a file that does not parse or validate keeps the last good roster, is logged
+(`operators.rejected`) and reported (`OperatorsFile.error`). No error message quotes a value from
+the file.
 """
 
 from __future__ import annotations
@@ -33,21 +37,40 @@ NAME_PATTERN = r"^[a-z0-9._-]{1,64}$"
 Name = Annotated[str, msgspec.Meta(pattern=NAME_PATTERN)]
 
 
-class Account(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+SKIN_PATTERN = r"^[a-z0-9_-]{1,64}$"
+SkinId = Annotated[str, msgspec.Meta(pattern=SKIN_PATTERN)]
+
+
+class Account(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """An operator who signs in to the console."""
 
     name: Name
     role: Role
-    password: Annotated[str, msgspec.Meta(pattern=r"^\$argon2id\$")]
-    """The argon2id hash (PHC string) of their password."""
+    password: Annotated[str, msgspec.Meta(pattern=r"^\$argon2id\$")] | None = None
+    """The argon2id hash (PHC string) of their password; None until a sign-in link is used."""
+    skins: tuple[SkinId, ...] = ()
+    """The skins they may change; empty: every skin."""
+    disabled: bool = False
+    """A disabled operator cannot sign in, and their sessions end at their next request."""
+    sessions_after: float = 0.0
+    """Sessions signed in before this time (epoch seconds) are ended: "end their sessions"."""
+    link_sha256: Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}$")] | None = None
+    """The SHA-256 of a one-time sign-in link's token, until it is used."""
+    link_expires: float | None = None
+    """When that link stops working (epoch seconds)."""
+
+    def link_ok(self, now: float) -> bool:
+        return self.link_sha256 is not None and self.link_expires is not None and now < self.link_expires
 
 
-class Token(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Token(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """An automation client's bearer token."""
 
     name: Name
     role: Role
     token_sha256: Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}$")]
+    skins: tuple[SkinId, ...] = ()
+    """The skins it may change; empty: every skin."""
 
 
 class RosterFile(msgspec.Struct, forbid_unknown_fields=True):
@@ -116,10 +139,20 @@ class OperatorsFile:
         self.error_at: float | None = None
         self._stamp = _stamp(path) if path is not None else None
         # A bad file at start stops the start (the message names the field).
-        self.roster = read(path) if path is not None else Roster()
+        self._roster = read(path) if path is not None else Roster()
+
+    @property
+    def roster(self) -> Roster:
+        """The roster in force, the file read again first if it changed (a stat, ~2 us): a change
+        written by the console or the CLI on another instance is in force at the next request."""
+        if self.path is not None and _stamp(self.path) != self._stamp:
+            self.reload("file changed")
+        return self._roster
 
     def account(self, name: str) -> Account | None:
-        return self.roster.accounts.get(name)
+        """The operator who may sign in by that name (None: nobody, or disabled)."""
+        account = self.roster.accounts.get(name)
+        return account if account is not None and not account.disabled else None
 
     def token(self, given: str) -> Token | None:
         return self.roster.tokens.get(token_digest(given))
@@ -137,8 +170,8 @@ class OperatorsFile:
             if self.on_rejected is not None:
                 self.on_rejected(self.error)
             return False
-        changed = roster != self.roster
-        self.roster, self.error, self.error_at = roster, None, None
+        changed = roster != self._roster
+        self._roster, self.error, self.error_at = roster, None, None
         if changed:
             log.info("operators.applied", reason=reason, operators=len(roster.accounts), tokens=len(roster.tokens))
         return True

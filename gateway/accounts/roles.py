@@ -64,6 +64,8 @@ class Operator:
     via: Literal["console", "token"]
     address: str | None = None
     """The client's address (behind trusted balancers), for the audit."""
+    skins: tuple[str, ...] = ()
+    """The skins they may change (`gateway.accounts.scopes`); empty: every skin."""
 
     def may(self, need: Role) -> bool:
         return ROLES.index(self.role) >= ROLES.index(need)
@@ -207,7 +209,7 @@ class Guard:
         if self._admin is not None and hmac.compare_digest(digest, self._admin):
             return Operator(ADMIN_TOKEN_NAME, "admin", "token", address)
         token = self.operators.roster.tokens.get(digest)
-        return Operator(token.name, token.role, "token", address) if token is not None else None
+        return Operator(token.name, token.role, "token", address, token.skins) if token is not None else None
 
     async def _refused(self, incoming: Incoming, refusal: Refused) -> None:
         """A log line for every refusal; an audit entry for the first of its burst in the cluster."""

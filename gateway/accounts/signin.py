@@ -4,8 +4,9 @@ cookie, signing out.
 A session is an opaque random id in an HttpOnly, SameSite=Strict cookie (Path=/admin); its
 record lives in the shared store under the id's SHA-256 (Redis: it survives a restart and
 every instance's admin listener knows it) and ends `CONSOLE_IDLE_S` after the operator's last
-request or `CONSOLE_MAX_S` after signing in, whichever comes first. The role is the operators
-file's on each request, and a new password ends the sessions signed in with the old one.
+request or `CONSOLE_MAX_S` after signing in, whichever comes first. The role and skins are the
+operators file's on each request; a new password, disabling the operator or ending their sessions
+(`Account.sessions_after`) ends the sessions signed in before.
 Failed sign-ins are limited per name (5 in 15 min) and per address (20 in 15 min) on every
 instance, wrong bearer tokens per address (20 in 15 min, `gateway.accounts.roles`) by the same
 limiter; an unknown name and a wrong password answer alike, after the same work.
@@ -57,7 +58,7 @@ def _digest(text: str) -> str:
 
 
 def _stamp(account: Account) -> str:
-    return _digest(account.password)[:16]
+    return _digest(account.password or "")[:16]
 
 
 class ConsoleSessions:
@@ -92,10 +93,11 @@ class ConsoleSessions:
             await self.shared.delete(key)
             raise Refused(401, "SESSION_EXPIRED", "The console session expired; sign in again")
         account = self.operators.account(record.name)
-        if account is None or _stamp(account) != record.stamp:  # removed, or a new password
+        # removed or disabled, a new password, or their sessions ended (by an admin or the CLI)
+        if account is None or _stamp(account) != record.stamp or record.created <= account.sessions_after:
             await self.shared.delete(key)
             raise signed_out()
-        operator = Operator(account.name, account.role, "console", address)
+        operator = Operator(account.name, account.role, "console", address, account.skins)
         return Signed(key, operator, record.csrf, record.created, record.seen)
 
     async def seen(self, signed: Signed) -> None:
@@ -170,6 +172,7 @@ def _described(operator: Operator, accounts: Accounts, record: SessionRecord | S
     return {
         "name": operator.name,
         "role": operator.role,
+        "skins": list(operator.skins),
         "idleExpiresAt": _iso(ends),
         "expiresAt": _iso(record.created + accounts.sessions.max_s) if record is not None else None,
     }
@@ -216,7 +219,7 @@ async def sign_in(
     await audit.record(AuditEntry("sign-in", account.name, "console", address, "ok", detail={"role": account.role}))
     answer = Outgoing.json(
         200,
-        _described(Operator(account.name, account.role, "console"), accounts, record),
+        _described(Operator(account.name, account.role, "console", skins=account.skins), accounts, record),
         ctx,
         (b"cache-control", b"no-store"),
     )

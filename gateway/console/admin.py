@@ -22,10 +22,11 @@ from contracts.catalogue import UPSTREAMS
 from gateway.accounts import roles, signin
 from gateway.accounts.audit import Action, Audit, AuditEntry, AuditResult
 from gateway.accounts.roles import Guard, Operator
+from gateway.accounts.scopes import SkinGuard
 from gateway.config.history import Author
 from gateway.config.live import Result
 from gateway.config.skins import Skin
-from gateway.console import changes, contract, history, overview, trail
+from gateway.console import changes, contract, history, operators, overview, trail
 from gateway.console.changes import API_REASON
 from gateway.console.pages import console_pages
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
@@ -85,7 +86,7 @@ async def status(
     return Outgoing.json(200, answer, RequestContext.of(request.scope))
 
 
-@post("/admin/reload", status_code=200, opt={"role": "operator"})
+@post("/admin/reload", status_code=200, opt={"role": "operator", "skins": "every"})
 async def reload(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
@@ -160,13 +161,15 @@ def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None 
             *changes.route_handlers,
             *history.route_handlers,
             *overview.route_handlers,
+            *operators.route_handlers,
         ],
         dependencies={
             **{name: Provide(_given(part), sync_to_thread=False) for name, part in given.items()},
             **roles.DEPENDENCIES,
             **changes.DEPENDENCIES,
+            **operators.DEPENDENCIES,
         },
-        guards=[guard],
+        guards=[guard, SkinGuard(audit)],
         exception_handlers={**EXCEPTION_HANDLERS, **roles.EXCEPTION_HANDLERS},
         request_max_body_size=64 * 1024,
         openapi_config=None,

@@ -26,6 +26,7 @@ from litestar import Request, post
 from litestar.di import NamedDependency, Provide
 
 from contracts.catalogue import UPSTREAMS
+from gateway.accounts import scopes
 from gateway.accounts.audit import Action, Audit, AuditEntry, AuditResult
 from gateway.accounts.roles import Operator
 from gateway.config.base_urls import BaseUrlError, base_url
@@ -262,6 +263,7 @@ async def preview_change(request: Request[Any, Any, Any], gateway: NamedDependen
     if errors or isinstance(asked, list):
         return invalid(ctx, errors)
     assert asked.skin and asked.upstream and asked.baseVersion
+    await scopes.require(request, [asked.skin])
     before, after = _before_after(gateway, asked)
     return await previewed(gateway, asked.baseVersion, [Change(asked.skin, asked.upstream, before, after)], ctx)
 
@@ -274,6 +276,7 @@ async def apply_change(
     asked = await asked_in(request, ctx)
     if isinstance(asked, Outgoing):
         return asked
+    await scopes.require(request, [asked.skin])
     return await change(gateway, caller, asked, ctx, base_errors(asked) + reason_errors(asked.reason))
 
 

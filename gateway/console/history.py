@@ -19,6 +19,7 @@ from litestar import Request, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath
 
+from gateway.accounts import scopes
 from gateway.config.history import Change, Entry, diff
 from gateway.config.skins import compose
 from gateway.console.changes import (
@@ -98,6 +99,7 @@ async def preview_rollback(request: Request[Any, Any, Any], gateway: NamedDepend
     if isinstance(target, list):
         return invalid(ctx, target)
     entry, changes = target
+    await scopes.require(request, [c.skin for c in changes])
     differs = entry.file != gateway.config.current.file
     return await previewed(gateway, asked.baseVersion or "", changes, ctx, to=entry.version, fileDiffers=differs)
 
@@ -117,6 +119,7 @@ async def rollback(
         await caller.record("rollback", "refused", asked.reason, target=asked.to, detail=detail)
         return invalid(ctx, errors)
     entry, changes = target
+    await scopes.require(request, [c.skin for c in changes])
     refused, checked = await contract(gateway, asked, changes, "to")
     if refused:
         detail = {"errors": msgspec.to_builtins(refused), "contract": checked}

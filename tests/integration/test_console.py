@@ -75,16 +75,19 @@ def running(tmp_path: Path) -> Iterator[Running]:
     yield gateway
     gateway.gateway.stop()
     log = gateway.gateway.log.read_text()
-    for secret in [*SECRETS, *hashes(), "carol-first-password", "carol-second-password"]:
+    for secret in [*SECRETS, *hashes(), "cedar-first-password", "cedar-second-password"]:
         assert secret not in log, "a secret in the gateway's log"
 
 
-def operators_cli(*args: str, typed: tuple[str, ...] = ()) -> tuple[int, str]:
-    """`python -m gateway operators ...` on a pseudo-terminal, typing `typed` at its prompts."""
+def operators_cli(*args: str, audit_file: Path, typed: tuple[str, ...] = ()) -> tuple[int, str]:
+    """`python -m gateway operators ...` on a pseudo-terminal, typing `typed` at its prompts; it
+    audits to the gateway's trail (`audit_file`), as on the gateway's host."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the command, with the terminal as its controlling one
         os.chdir(ROOT)
-        os.execv(sys.executable, [sys.executable, "-m", "gateway", "operators", *args])
+        env = {**os.environ, "AUDIT_FILE": str(audit_file)}
+        env.pop("REDIS_URL", None)
+        os.execve(sys.executable, [sys.executable, "-m", "gateway", "operators", *args], env)
     shown = b""
     for text in typed:
         shown += _read(fd, until=b": ")
@@ -118,21 +121,27 @@ def _eventually(check: object, within_s: float = 5) -> None:
 
 
 def test_the_cli_adds_an_operator_and_resets_a_password_while_the_gateway_runs(running: Running) -> None:
-    file = str(running.operators_file)
-    typed = ("carol-first-password",) * 2
-    code, shown = operators_cli("add", "carol", "--role", "operator", "--file", file, typed=typed)
+    file, trail = str(running.operators_file), running.audit_file
+    typed = ("cedar-first-password",) * 2
+    code, shown = operators_cli("add", "carol", "--role", "operator", "--file", file, audit_file=trail, typed=typed)
     assert code == 0 and "added carol (operator)" in shown, shown
-    assert "Password for carol:" in shown and "carol-first-password" not in shown, "getpass: never echoed"
+    assert "Password for carol:" in shown and "cedar-first-password" not in shown, "getpass: never echoed"
     assert os.stat(running.operators_file).st_mode & 0o777 == 0o600
-    _eventually(lambda: running.signs_in("carol", "carol-first-password"))  # re-read within SKINS_POLL_S
-    carol = running.sign_in("carol", "carol-first-password")
-    code, shown = operators_cli("passwd", "carol", "--file", file, typed=("carol-second-password",) * 2)
+    _eventually(lambda: running.signs_in("carol", "cedar-first-password"))  # re-read within SKINS_POLL_S
+    carol = running.sign_in("carol", "cedar-first-password")
+    code, shown = operators_cli(
+        "passwd", "carol", "--file", file, audit_file=trail, typed=("cedar-second-password",) * 2
+    )
     assert code == 0, shown
     _eventually(lambda: carol.get("/admin/api/session").status_code == 401)  # the old password's session ends
-    assert not running.signs_in("carol", "carol-first-password")
-    assert running.signs_in("carol", "carol-second-password")
-    code, shown = operators_cli("add", "dave", "--role", "viewer", "--file", file, typed=("dave-password-1", "typo"))
+    assert not running.signs_in("carol", "cedar-first-password")
+    assert running.signs_in("carol", "cedar-second-password")
+    typos = ("daylight-pass-1", "typo")
+    code, shown = operators_cli("add", "dave", "--role", "viewer", "--file", file, audit_file=trail, typed=typos)
     assert code == 1 and "differ" in shown and "dave" not in running.operators_file.read_text()
+    entries = [json.loads(line) for line in trail.read_text().splitlines()]
+    by_cli = [(e["action"], e["target"]) for e in entries if e["via"] == "cli"]
+    assert by_cli == [("operator-add", "carol"), ("operator-password", "carol")], "in the gateway's own trail"
     carol.close()
 
 

@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -325,3 +326,30 @@ def slow_call_in_flight(url: str, sandbox_url: str, latency_ms: int = 2000) -> I
         time.sleep(0.3)
         yield result
         slow.join(10)
+
+
+PAMPA_SKIN = """
+[[skins]]
+id = "pampa"
+site_id = "pampa"
+name = "Pampa"
+hosts = ["pampa.localhost"]
+currency = "ARS"
+[skins.upstreams]
+api = "{sandbox}"
+capi = "{sandbox}"
+sbapi = "{sandbox}"
+rest = "{sandbox}"
+"""
+"""A second skin for `start_cluster(extra_skins=...)`, on the same sandbox."""
+
+
+def given_redis(workdir: Path) -> RedisServer | None:
+    """A Redis already running at `TEST_REDIS_URL` (emptied first) for `start_cluster(redis=...)`;
+    None: the cluster starts its own."""
+    given = os.environ.get("TEST_REDIS_URL")
+    if not given:
+        return None
+    server = RedisServer(require_redis_server(), urlsplit(given).port or 6379, workdir)
+    server.client().flushall()
+    return server

@@ -16,9 +16,9 @@ from litestar import Litestar
 
 from gateway.accounts.audit import Trail
 from gateway.accounts.operators import Account, Role, RosterFile, Token, token_digest
+from gateway.accounts.roster import render
 from gateway.accounts.signin import Accounts
 from gateway.app import admin_app
-from gateway.console.cli import render
 from gateway.edge.entry import FrontDoor
 from tests.support.gateway import gateway_app
 

@@ -8,6 +8,8 @@ export type Role = "viewer" | "operator" | "admin";
 export interface ConsoleSession {
   name: string;
   role: Role;
+  /** The skins they may change; empty (or absent): every skin. */
+  skins?: string[];
   idleExpiresAt: string;
   expiresAt: string;
 }
@@ -260,7 +262,19 @@ export type AuditAction =
   | "token-limited"
   | "export"
   | "trail-imported"
-  | "trail-altered";
+  | "trail-altered"
+  | "operator-add"
+  | "operator-role"
+  | "operator-skins"
+  | "operator-disable"
+  | "operator-enable"
+  | "operator-password"
+  | "operator-sessions-ended"
+  | "operator-link"
+  | "operator-link-used"
+  | "operator-remove"
+  | "operator-token"
+  | "skin-refused";
 
 export interface AuditEntry {
   id: string;

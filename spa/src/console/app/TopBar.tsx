@@ -37,6 +37,11 @@ export function TopBar({ operator }: { operator: ConsoleSession }) {
             {t(`nav.${view.key}`)}
           </NavLink>
         ))}
+        {operator.role === "admin" && (
+          <NavLink to="/operators" data-testid="nav-operators">
+            {t("nav", { ns: "operators" })}
+          </NavLink>
+        )}
       </nav>
       <div className="console-bar__who">
         <span data-testid="operator-name">{operator.name}</span>

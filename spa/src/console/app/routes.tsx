@@ -3,12 +3,15 @@ import type { RouteObject } from "react-router";
 import { AuditScreen } from "../features/audit/AuditScreen";
 import { HistoryScreen } from "../features/history/HistoryScreen";
 import { InstancesScreen } from "../features/instances/InstancesScreen";
+import { OperatorsScreen } from "../features/operators/OperatorsScreen";
+import { WelcomeScreen } from "../features/operators/WelcomeScreen";
 import { NotFound } from "./NotFound";
 import { OverviewRoute } from "./routes/OverviewRoute";
 import { Shell } from "./Shell";
 
 /** The console's views, under the router's basename /admin (the gateway serves the page for each). */
 export const consoleRoutes: RouteObject[] = [
+  { path: "/welcome", element: <WelcomeScreen /> },
   {
     path: "/",
     element: <Shell />,
@@ -17,6 +20,7 @@ export const consoleRoutes: RouteObject[] = [
       { path: "instances", element: <InstancesScreen /> },
       { path: "history", element: <HistoryScreen /> },
       { path: "audit", element: <AuditScreen /> },
+      { path: "operators", element: <OperatorsScreen /> },
       { path: "*", element: <NotFound /> },
     ],
   },

@@ -4,6 +4,7 @@ import type esChanges from "../locales/es/changes.json";
 import type esCommon from "../locales/es/common.json";
 import type esHistory from "../locales/es/history.json";
 import type esInstances from "../locales/es/instances.json";
+import type esOperators from "../locales/es/operators.json";
 import type esOverview from "../locales/es/overview.json";
 import type esSignin from "../locales/es/signin.json";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../api/locales.gen";
@@ -24,9 +25,10 @@ export type Resources = {
   instances: typeof esInstances;
   audit: typeof esAudit;
   actions: typeof esActions;
+  operators: typeof esOperators;
 };
 
-export const namespaces: (keyof Resources)[] = ["common", "signin", "overview", "changes", "history", "instances", "audit", "actions"];
+export const namespaces: (keyof Resources)[] = ["common", "signin", "overview", "changes", "history", "instances", "audit", "actions", "operators"];
 
 /** The console is small (every language together is a few kB): all of it is bundled, each
  * language's files found by its folder, src/console/locales/<lang>/. */

@@ -7,7 +7,7 @@ import { useConsoleSelector } from "./store/hooks";
 /** The gateway's error codes the console words itself (anything else shows the gateway's message). */
 const ERROR_CODES = [
   "SIGNED_OUT", "SESSION_EXPIRED", "CSRF", "FORBIDDEN", "SIGN_IN_FAILED", "SIGN_IN_LIMITED", "VERSION_CONFLICT",
-  "STORE_UNAVAILABLE", "INVALID",
+  "STORE_UNAVAILABLE", "INVALID", "SKIN_FORBIDDEN",
 ] as const;
 
 /** The contract's field codes (docs/console-api.md, "Field errors"). */

@@ -5,6 +5,9 @@ export const CHANGE_ACTIONS: AuditAction[] = ["change", "rollback", "reload", "p
 export const ALL_ACTIONS: AuditAction[] = [
   ...CHANGE_ACTIONS, "sign-in", "sign-in-failed", "sign-in-limited", "sign-out", "token-use", "operators-file-rejected",
   "refused", "token-limited", "export", "trail-imported", "trail-altered",
+  // operators managed in the console and the CLI, and skin limits
+  "operator-add", "operator-role", "operator-skins", "operator-disable", "operator-enable", "operator-password",
+  "operator-sessions-ended", "operator-link", "operator-link-used", "operator-remove", "operator-token", "skin-refused",
 ];
 
 export function actionsFor(role: Role | undefined): AuditAction[] {

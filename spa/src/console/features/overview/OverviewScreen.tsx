@@ -5,6 +5,7 @@ import { toConsoleError } from "../../api/errors";
 import type { ContractBreach, Skin, SkinSeries, Upstream } from "../../api/types";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { shortVersion, useFormats } from "../../lib/format";
+import { SkinLimitNote, useSkinLimit } from "../../lib/session/skinLimits";
 import { useAllowed, useSignedIn } from "../../lib/store/hooks";
 import { ChartRange, type Range } from "./ChartRange";
 import { useGetOverviewQuery, useGetSeriesQuery } from "./overviewApi";
@@ -31,6 +32,7 @@ export function OverviewScreen({ actions }: { actions?: OverviewActions }) {
   const [range, setRange] = useState<Range>(60);
   const series = useGetSeriesQuery(range, polling);
   const mayChange = useAllowed("operator") && actions !== undefined;
+  const limit = useSkinLimit();
   const data = overview.data;
 
   return (
@@ -63,7 +65,7 @@ export function OverviewScreen({ actions }: { actions?: OverviewActions }) {
       {data && <ChartRange value={range} onChange={setRange} />}
       {data?.skins.map((skin) => (
         <SkinPanel key={skin.id} skin={skin} series={series.data?.skins[skin.id]}
-                   actions={mayChange ? actions : undefined} baseVersion={data.config.version}
+                   actions={mayChange && limit.allows(skin.id) ? actions : undefined} baseVersion={data.config.version}
                    breachScope={data.contractBreaches?.scope ?? "instance"} />
       ))}
     </section>
@@ -101,6 +103,7 @@ function SkinPanel({ skin, series, actions, baseVersion, breachScope }: SkinPane
             </button>
           </div>
         )}
+        {!actions && <SkinLimitNote skin={skin.id} />}
       </div>
       <UpstreamTable skin={skin} onChange={actions && ((upstream) => actions.changeUpstream(skin, upstream, baseVersion))} />
       <ContractBreaches skin={skin.id} breaches={skin.contractBreaches ?? []} scope={breachScope} />

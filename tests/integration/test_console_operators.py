@@ -1,0 +1,71 @@
+"""Operators managed from the console on two gateway instances sharing one Redis and one
+operators file, as admins run it: an operator disabled through instance A is refused on B at
+their very next request; an operator limited to pampa gets 403 on aurora's routes on both
+instances, each refusal in the one trail; a one-time sign-in link made on A works once, on B."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.support.cluster import PAMPA_SKIN, Cluster, given_redis, start_cluster
+from tests.support.console import PASSWORDS, write_operators
+
+pytestmark = pytest.mark.redis
+
+PIA_PASSWORD = "a harbour at dawn 7"
+REASON = {"reason": "checking the limits"}
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    workdir = tmp_path_factory.mktemp("console-operators")
+    operators = write_operators(workdir / "operators.toml")
+    env = {"OPERATORS_FILE": str(operators), "SKINS_POLL_S": "30"}  # no help from the poll: each request looks
+    running = start_cluster(workdir, instances=2, env=env, extra_skins=PAMPA_SKIN, redis=given_redis(workdir))
+    yield running
+    running.stop()
+    running.assert_clean_logs(*PASSWORDS.values(), PIA_PASSWORD)
+
+
+def sign_in(url: str, name: str, password: str | None = None) -> httpx.Client:
+    client = httpx.Client(base_url=url, timeout=10)
+    answer = client.post("/admin/api/session", json={"name": name, "password": password or PASSWORDS[name]})
+    assert answer.status_code == 200, answer.text
+    client.headers["x-csrf-token"] = client.cookies["console-csrf"]
+    return client
+
+
+def test_an_operator_disabled_on_one_instance_is_refused_on_the_other_at_once(cluster: Cluster) -> None:
+    a, b = cluster.admin_urls
+    ada, otto = sign_in(a, "ada"), sign_in(b, "otto")
+    assert otto.get("/admin/api/session").status_code == 200
+    assert ada.patch("/admin/api/operators/otto", json={"disabled": True}).status_code == 200
+    refused = otto.get("/admin/api/session")
+    assert refused.status_code == 401 and refused.json()["code"] == "SIGNED_OUT"
+    assert httpx.post(b + "/admin/api/session", json={"name": "otto", "password": PASSWORDS["otto"]}).status_code == 401
+    assert ada.patch("/admin/api/operators/otto", json={"disabled": False}).status_code == 200
+    sign_in(b, "otto")
+
+
+def test_a_link_works_once_and_a_pampa_operator_cannot_touch_aurora_anywhere(cluster: Cluster) -> None:
+    a, b = cluster.admin_urls
+    ada = sign_in(a, "ada")
+    added = ada.post("/admin/api/operators", json={"name": "pia", "role": "operator", "skins": ["pampa"]})
+    assert added.status_code == 201, added.text
+    token = added.json()["link"]["path"].partition("#")[2]
+    welcome = {"token": token, "password": PIA_PASSWORD}
+    assert httpx.post(b + "/admin/api/welcome", json=welcome).status_code == 200
+    again = httpx.post(a + "/admin/api/welcome", json={**welcome, "password": "someone else's 9"})
+    assert again.status_code == 422 and again.json()["errors"][0]["code"] == "LINK_INVALID"
+    for url in (a, b):
+        pia = sign_in(url, "pia", PIA_PASSWORD)
+        refused = pia.post("/admin/api/skins/aurora/cache/purge", json=REASON)
+        assert refused.status_code == 403 and refused.json()["code"] == "SKIN_FORBIDDEN", url
+        assert pia.post("/admin/api/skins/pampa/cache/purge", json=REASON).status_code == 200
+    trail = ada.get("/admin/api/audit", params={"action": "skin-refused"}).json()
+    assert [(e["who"], e["skin"]) for e in trail["entries"]] == [("pia", "aurora")] * 2
+    used = ada.get("/admin/api/audit", params={"action": "operator-link-used"}).json()["entries"]
+    assert [e["outcome"] for e in used] == ["refused", "ok"]
