@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -263,7 +264,9 @@ class StreamTrail:
 
     async def _linked(self, entry: AuditEntry) -> None:
         prev = self._head
-        for _ in range(ATTEMPTS):
+        for attempt in range(ATTEMPTS):
+            if attempt:  # lost the head to another instance: a jittered pause, so no writer starves
+                await asyncio.sleep(random.uniform(0, 0.002 * attempt))
             chained = linked(entry, prev)
             args: list[bytes | str | int] = [
                 prev or "",

@@ -73,7 +73,7 @@ class Guard:
             x.admission = await self.limiter.admit(x.site()[0].id, route.limit, who, bucket=route.name)
             if x.admission.wait is not None:
                 return rate_limited(x.admission.wait, ctx)
-        if route.name == "login" and x.login:
+        if route.session == "starts" and x.login:
             return await self._blocked(x, x.login)
         return None
 

@@ -41,10 +41,14 @@ async def client(redis_server: RedisServer) -> AsyncIterator[redis.asyncio.Redis
 
 async def filed(path: Path) -> FileVersions:
     versions = FileVersions(path)
-    await versions.note(entry("start", Author("gateway", "start"), "v1", None, {"aurora": {"api": "a"}}, {}, "f1"))
+    await versions.note(
+        entry("start", Author("gateway", "start"), "v1", None, {"aurora": {"api": "a"}}, {}, "f1", {"aurora": "s1"})
+    )
     overrides = {"aurora": {"api": "http://b.test"}}
     before = ("v1", {"aurora": {"api": "a"}})
-    await versions.commit({}, entry("change", ANN, "v2", before, {"aurora": {"api": "http://b.test"}}, overrides, "f1"))
+    await versions.commit(
+        {}, entry("change", ANN, "v2", before, {"aurora": {"api": "http://b.test"}}, overrides, "f1", {"aurora": "s2"})
+    )
     return versions
 
 
