@@ -26,6 +26,7 @@ from gateway.config.history import Author
 from gateway.config.live import Result
 from gateway.config.skins import Skin
 from gateway.console import changes, contract, history, overview, trail
+from gateway.console import status as status_line
 from gateway.console.changes import API_REASON
 from gateway.console.pages import console_pages
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
@@ -158,6 +159,7 @@ def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None 
             *changes.route_handlers,
             *history.route_handlers,
             *overview.route_handlers,
+            *status_line.route_handlers,
         ],
         dependencies={
             **{name: Provide(_given(part), sync_to_thread=False) for name, part in given.items()},

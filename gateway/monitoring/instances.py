@@ -4,11 +4,14 @@ learns on how many instances it is live (`gateway.console.overview`, `gateway.co
 Each instance keeps one record in Redis (`bff:instances`, a hash field per instance: host, pid,
 version, start, the configuration version it runs, draining, tripped breakers), written when
 one of those changes (and again whenever its presence subscription is confirmed, as after Redis
-restarted), never on a timer: an idle cluster sends Redis nothing for it. Which instances are
-alive is their presence (`gateway.shared.presence`): subscribed to their channel while they run,
-dropped by Redis the moment a process dies. A change's answer polls the records of the live
-instances until each runs the new version, for a few seconds at most, and names those that did
-not (one paused, or cut off from Redis). Without Redis the one process is the whole cluster.
+restarted). Which instances are alive is their presence (`gateway.shared.presence`): subscribed
+to their channel while they run, dropped by Redis the moment a process dies. A process that is
+frozen (SIGSTOP, a stalled VM) keeps its subscription, so each instance also beats every `BEAT_S`
+(`beat`: one `HSET bff:instances:seen <id> <time>` in one round trip with the read of the others'):
+one not seen for `STALE_AFTER_S` is stale, and serving again once it beats again. A change's
+answer polls the records of the live instances until each runs the new version, for a few
+seconds at most, and names those that did not (one paused, or cut off from Redis). Without
+Redis the one process is the whole cluster.
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ ACK_WITHIN_S = 5.0
 POLL_S = 0.1
 WRITE_AFTER_S = 0.05
 """Changes that come together (a swap resetting breakers) are written once."""
+BEAT_S = 2.0
+"""How often each instance says it is alive (`beat`)."""
+STALE_AFTER_S = 3 * BEAT_S
+"""An instance not seen for three beats is stale."""
 FORGET_AFTER_S = 600.0
 """A dead instance's record is dropped this long after its last write."""
 
@@ -61,8 +68,13 @@ class Record(msgspec.Struct, rename="camel"):
     breakers: dict[str, Tripped] = {}
     """`<skin>/<upstream>` -> a breaker that is not closed."""
     written_at: float = 0.0
+    seen_at: float | None = None
+    """Its last beat, as `live` read it (None: not beaten yet); never written."""
 
     def public(self, current: str, now: float) -> dict[str, Any]:
+        seen = self.seen_at
+        last_seen = round(max(0.0, now - seen), 1) if seen is not None else None
+        stale = last_seen is not None and last_seen > STALE_AFTER_S
         return {
             "id": self.id,
             "host": self.host,
@@ -74,6 +86,8 @@ class Record(msgspec.Struct, rename="camel"):
             "draining": self.draining,
             "workers": self.workers,
             "sameVersion": self.config_version == current,
+            "lastSeenS": last_seen,
+            "state": "stale" if stale else "draining" if self.draining else "serving",
         }
 
 
@@ -162,21 +176,37 @@ class Instances:
 
     # --- read ----------------------------------------------------------------------
 
+    async def beat(self) -> dict[str, float | None]:
+        """This instance seen now, and when each live instance was last seen (None: not yet)."""
+        now = time.time()
+        if self.redis is None:
+            return {self.instance: now}
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(keys.INSTANCES_SEEN, self.instance, repr(now))
+        pipe.pubsub_channels(keys.PRESENCE_CHANNEL + "*")
+        pipe.hgetall(keys.INSTANCES_SEEN)
+        _, channels, seen = await answered(pipe.execute())
+        return _seen(channels, seen) | {self.instance: now}
+
     async def live(self) -> list[Record]:
-        """Every instance alive now (subscribed to its presence channel), this one first."""
-        own = self.record()
+        """Every instance alive now (subscribed to its presence channel) with its last beat, this one first."""
+        own = msgspec.structs.replace(self.record(), seen_at=time.time())
         if self.redis is None:
             return [own]
         pipe = self.redis.pipeline(transaction=False)
         pipe.pubsub_channels(keys.PRESENCE_CHANNEL + "*")
         pipe.hgetall(keys.INSTANCES)
-        channels, stored = await answered(pipe.execute())
-        alive = {c.decode().removeprefix(keys.PRESENCE_CHANNEL) for c in channels} - {self.instance}
+        pipe.hgetall(keys.INSTANCES_SEEN)
+        channels, stored, beats = await answered(pipe.execute())
+        seen = _seen(channels, beats)
         records = {key.decode(): _record.decode(value) for key, value in stored.items()}
-        forgotten = [i for i, r in records.items() if i not in alive and r.written_at < own.written_at - FORGET_AFTER_S]
+        forgotten = [i for i, r in records.items() if i not in seen and r.written_at < own.written_at - FORGET_AFTER_S]
         if forgotten and self.instance not in forgotten:
             await answered(self.redis.hdel(keys.INSTANCES, *forgotten))
-        return [own, *sorted((records.get(i) or Record(id=i) for i in alive), key=lambda r: r.started_at or 0)]
+            await answered(self.redis.hdel(keys.INSTANCES_SEEN, *forgotten))
+        others = (records.get(i) or Record(id=i) for i in seen if i != self.instance)
+        beaten = (msgspec.structs.replace(r, seen_at=seen[r.id]) for r in others)
+        return [own, *sorted(beaten, key=lambda r: r.started_at or 0)]
 
     async def acknowledged(self, version: str, within_s: float = ACK_WITHIN_S) -> dict[str, Any]:
         """On how many live instances `version` runs, waiting up to `within_s` for all of them."""
@@ -195,3 +225,9 @@ class Instances:
             "missing": [{"id": r.id, "host": r.host} for r in missing],
             "waitedS": round(waited, 2),
         }
+
+
+def _seen(channels: list[bytes], beats: dict[bytes, bytes]) -> dict[str, float | None]:
+    """The live instances (by presence) -> their last beat."""
+    alive = {c.decode().removeprefix(keys.PRESENCE_CHANNEL) for c in channels}
+    return {i: float(beats[i.encode()]) if i.encode() in beats else None for i in alive}

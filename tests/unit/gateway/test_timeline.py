@@ -1,0 +1,161 @@
+"""The event timeline's one writer per event (over a real redis-server, and in one process), its
+reading, the error-storm detector, and the watch that turns what an instance sees into the
+status line and the timeline: two instances seeing one upstream go down write it once, and its
+"back" keeps when it went down."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from redis.asyncio import Redis
+
+from gateway.monitoring.events import Event, Timeline
+from gateway.monitoring.health import Probe
+from gateway.monitoring.platform_errors import storm
+from gateway.monitoring.watch import Watch
+from gateway.store.address import SharedRedis
+from gateway.store.redis import connect
+from tests.support.cluster import RedisServer
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+async def redis(redis_server: RedisServer) -> AsyncIterator[Redis]:
+    async with connect(SharedRedis(url=redis_server.url)) as client:
+        await client.flushdb()  # each test's timeline starts empty
+        yield client
+
+
+@dataclass
+class Skin:
+    id: str
+
+
+@dataclass
+class Skins:
+    all: list[Skin]
+
+
+@dataclass
+class Config:
+    skins: Skins = field(default_factory=lambda: Skins([Skin("aurora"), Skin("pampa")]))
+    version: str = "v1" * 8
+    error: str | None = None
+    error_at: float | None = None
+
+
+@dataclass
+class Health:
+    down: set[tuple[str, str]] = field(default_factory=set)
+
+    async def probed(self, max_age_s: float) -> dict[tuple[str, str], Probe]:
+        now = time.time()
+        return {
+            (skin, name): Probe((skin, name) not in self.down, "capi: refused", 1.0, now)
+            for skin in ("aurora", "pampa")
+            for name in ("api", "capi", "sbapi", "rest")
+        }
+
+
+@dataclass
+class Instances:
+    instance: str
+    redis: Redis | None
+    seen: dict[str, float | None] = field(default_factory=dict)
+
+    async def beat(self) -> dict[str, float | None]:
+        return {self.instance: time.time(), **self.seen}
+
+
+def watch(instance: str, redis: Redis | None, health: Health, config: Config | None = None) -> Watch:
+    parts: Any = (Instances(instance, redis), health, [], config or Config())
+    return Watch(*parts, Timeline(instance, redis))
+
+
+async def entries(timeline: Timeline, **asked: Any) -> list[dict[str, Any]]:
+    return await timeline.read(asked.get("since"), asked.get("until"), asked.get("skin"))
+
+
+@pytest.mark.redis
+async def test_two_instances_moving_one_subject_the_first_writes_and_the_back_keeps_since(redis: Redis) -> None:
+    one, two = Timeline("one", redis), Timeline("two", redis)
+    first = await one.move("upstream:aurora/capi", "down")
+    second = await two.move("upstream:aurora/capi", "down")
+    assert first.first and not second.first, "the second instance finds it moved already"
+    assert second.since == pytest.approx(first.since), "both say since when it has been down"
+    back = await two.move("upstream:aurora/capi", "up")
+    assert back.first and back.before == "down" and back.before_since == pytest.approx(first.since)
+    assert not (await one.move("upstream:aurora/capi", "up")).first
+
+
+async def test_in_one_process_the_same_moves_and_claims_hold() -> None:
+    timeline = Timeline("solo", None)
+    assert (await timeline.move("breaker:aurora/api", "open")).first
+    assert not (await timeline.move("breaker:aurora/api", "open")).first
+    assert (await timeline.move("breaker:aurora/api", "closed")).before == "open"
+    assert await timeline.claim("store-back") and not await timeline.claim("store-back")
+
+
+@pytest.mark.redis
+async def test_a_claim_is_won_by_one_instance(redis: Redis) -> None:
+    won = await asyncio.gather(*(Timeline(f"i{n}", redis).claim("store-back") for n in range(5)))
+    assert sorted(won) == [False] * 4 + [True]
+
+
+@pytest.mark.redis
+async def test_reading_filters_by_skin_and_time_newest_first(redis: Redis) -> None:
+    timeline = Timeline("one", redis)
+    now = time.time()
+    await timeline.write(Event("upstream.down", now, "one", "aurora", "capi"))
+    await timeline.write(Event("config.changed", now, "one", detail="a -> b"))
+    await timeline.write(Event("upstream.back", now, "one", "pampa", "api", since=now - 60))
+    assert [e["kind"] for e in await entries(timeline)] == ["upstream.back", "config.changed", "upstream.down"]
+    assert [e["skin"] for e in await entries(timeline, skin="aurora")] == ["aurora"]
+    assert await entries(timeline, until=now - 10) == []
+    assert (await entries(timeline, since=now - 10))[0]["since"].endswith("Z")
+
+
+def test_an_error_storm_starts_at_a_quarter_and_ends_under_a_twentieth() -> None:
+    assert storm(False, 0.3) and not storm(False, 0.2)
+    assert storm(True, 0.1), "between the two, a storm goes on"
+    assert not storm(True, 0.04)
+    assert not storm(False, None) and storm(True, None), "no figures: as it was"
+
+
+@pytest.mark.redis
+async def test_two_watching_instances_write_an_outage_once_with_down_at_and_back_at(redis: Redis) -> None:
+    health = Health({("aurora", "capi")})
+    one, two = watch("one", redis, health), watch("two", redis, health)
+    for instance in (one, two, one, two):
+        await instance.look()
+    assert one.status()["level"] == "down"
+    problem = one.status()["problems"][0]
+    assert (problem["kind"], problem["skin"], problem["upstream"]) == ("upstream", "aurora", "capi")
+    assert two.status()["problems"][0]["since"] == problem["since"], "both say since when, the cluster's"
+    health.down.clear()
+    for instance in (two, one):
+        await instance.look()
+    kinds = [(e["kind"], e["skin"], e["upstream"]) for e in await entries(one.timeline)]
+    assert kinds == [("upstream.back", "aurora", "capi"), ("upstream.down", "aurora", "capi")], "each once"
+    back = (await entries(two.timeline))[0]
+    assert back["since"] == problem["since"] and back["at"] >= back["since"], "down at, back at"
+    assert one.status() == one.status() | {"level": "ok", "problems": []}
+
+
+async def test_a_stale_instance_is_named_and_a_configuration_error_shown() -> None:
+    config = Config(error="skins[0].hosts: empty", error_at=time.time())
+    solo = watch("solo", None, Health(), config)
+    solo.seen = {"solo": time.time(), "frozen": time.time() - 7}
+    await solo.look()
+    status = solo.status()
+    assert status["level"] == "degraded"
+    assert {(p["kind"], p["instance"]) for p in status["problems"]} == {("instance", "frozen"), ("config", None)}
+    kinds = {e["kind"]: e for e in await entries(solo.timeline)}
+    assert kinds["instance.stale"]["instance"] == "frozen"
+    assert kinds["config.rejected"]["detail"] == "skins[0].hosts: empty"
