@@ -22,7 +22,7 @@ from gateway.store import StoreUnavailable
 SKIN_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
-@get("/admin/console/status", opt={"role": "viewer"})
+@get("/admin/api/status", opt={"role": "viewer"})
 async def status(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     if gateway.watch is None:
@@ -59,7 +59,7 @@ def _asked(query: Any) -> tuple[float | None, float | None, str | None] | list[F
     return moments["since"], moments["until"], skin
 
 
-@get("/admin/events", opt={"role": "viewer"})
+@get("/admin/api/events", opt={"role": "viewer"})
 async def events(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
     """The timeline's entries from `since` to `until`, newest first; with `skin`, that skin's only."""
     ctx = RequestContext.of(request.scope)

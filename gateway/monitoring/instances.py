@@ -1,17 +1,17 @@
-"""Every gateway instance and what it runs: the console's instances view, and how a change
-learns on how many instances it is live (`gateway.console.overview`, `gateway.console.changes`).
+"""Every gateway instance and what it runs: the console's instances view, and how a change learns on
+how many instances it is live (`gateway.console.overview`, `gateway.console.changes`).
 
 Each instance keeps one record in Redis (`bff:instances`, a hash field per instance: host, pid,
-version, start, the configuration version it runs, draining, tripped breakers), written when
-one of those changes (and again whenever its presence subscription is confirmed, as after Redis
-restarted). Which instances are alive is their presence (`gateway.shared.presence`): subscribed
-to their channel while they run, dropped by Redis the moment a process dies. A process that is
-frozen (SIGSTOP, a stalled VM) keeps its subscription, so each instance also beats every `BEAT_S`
-(`beat`: one `HSET bff:instances:seen <id> <time>` in one round trip with the read of the others'):
-one not seen for `STALE_AFTER_S` is stale, and serving again once it beats again. A change's
-answer polls the records of the live instances until each runs the new version, for a few
-seconds at most, and names those that did not (one paused, or cut off from Redis). Without
-Redis the one process is the whole cluster.
+version, start, the configuration version it runs, draining, tripped breakers), written when one of
+those changes (and again whenever its presence subscription is confirmed, as after Redis
+restarted). Which instances are alive is their presence (`gateway.shared.presence`): subscribed to
+their channel while they run, dropped by Redis the moment a process dies. A process that is frozen
+(SIGSTOP, a stalled VM) keeps its subscription, so each instance also beats every `BEAT_S` (`beat`:
+one `HSET bff:instances:seen <id> <time>`, in one round trip with the read of the others', at the
+same instants on every instance): one not seen for `STALE_AFTER_S` is stale, and serving again once
+it beats again. A change's answer polls the records of the live instances until each runs the new
+version, for a few seconds at most, and names those that did not (one paused, or cut off from
+Redis). Without Redis the one process is the whole cluster.
 """
 
 from __future__ import annotations
@@ -40,10 +40,11 @@ ACK_WITHIN_S = 5.0
 POLL_S = 0.1
 WRITE_AFTER_S = 0.05
 """Changes that come together (a swap resetting breakers) are written once."""
-BEAT_S = 2.0
-"""How often each instance says it is alive (`beat`)."""
-STALE_AFTER_S = 3 * BEAT_S
-"""An instance not seen for three beats is stale."""
+BEAT_S = 2.5
+"""How often each instance says it is alive (`beat`), at multiples of it on the wall clock: Redis
+hears a steady two beats (two commands each) per instance in any 5 s."""
+STALE_AFTER_S = 6.0
+"""An instance that missed two beats is stale (a late one is not): seen so within 10 s of freezing."""
 FORGET_AFTER_S = 600.0
 """A dead instance's record is dropped this long after its last write."""
 
@@ -176,17 +177,31 @@ class Instances:
 
     # --- read ----------------------------------------------------------------------
 
-    async def beat(self) -> dict[str, float | None]:
-        """This instance seen now, and when each live instance was last seen (None: not yet)."""
+    async def beat(self) -> dict[str, float]:
+        """This instance seen now, and when each instance that beats was last seen; one that looks
+        stale but no longer listens on its presence channel (killed) is not among them."""
         now = time.time()
         if self.redis is None:
             return {self.instance: now}
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.INSTANCES_SEEN, self.instance, repr(now))
-        pipe.pubsub_channels(keys.PRESENCE_CHANNEL + "*")
         pipe.hgetall(keys.INSTANCES_SEEN)
-        _, channels, seen = await answered(pipe.execute())
-        return _seen(channels, seen) | {self.instance: now}
+        _, beats = await answered(pipe.execute())
+        seen = {key.decode(): float(value) for key, value in beats.items()} | {self.instance: now}
+        quiet = [i for i, at in seen.items() if now - at > STALE_AFTER_S]
+        if quiet:  # frozen (still subscribed) or gone (killed: dropped by Redis)
+            channels = [keys.PRESENCE_CHANNEL + i for i in quiet]
+            listening: list[tuple[bytes, int]] = await answered(self.redis.pubsub_numsub(*channels))  # type: ignore[arg-type]
+            gone = [i for i, (_, n) in zip(quiet, listening, strict=True) if not n]
+            if gone:
+                await answered(self.redis.hdel(keys.INSTANCES_SEEN, *gone))
+            seen = {i: at for i, at in seen.items() if i not in gone}
+        return seen
+
+    async def leave(self) -> None:
+        """This instance's beats end (it stops): it is gone at once, not stale."""
+        if self.redis is not None:
+            await answered(self.redis.hdel(keys.INSTANCES_SEEN, self.instance))
 
     async def live(self) -> list[Record]:
         """Every instance alive now (subscribed to its presence channel) with its last beat, this one first."""
@@ -198,7 +213,8 @@ class Instances:
         pipe.hgetall(keys.INSTANCES)
         pipe.hgetall(keys.INSTANCES_SEEN)
         channels, stored, beats = await answered(pipe.execute())
-        seen = _seen(channels, beats)
+        alive = {c.decode().removeprefix(keys.PRESENCE_CHANNEL) for c in channels}
+        seen = {i: float(beats[i.encode()]) if i.encode() in beats else None for i in alive}
         records = {key.decode(): _record.decode(value) for key, value in stored.items()}
         forgotten = [i for i, r in records.items() if i not in seen and r.written_at < own.written_at - FORGET_AFTER_S]
         if forgotten and self.instance not in forgotten:
@@ -225,9 +241,3 @@ class Instances:
             "missing": [{"id": r.id, "host": r.host} for r in missing],
             "waitedS": round(waited, 2),
         }
-
-
-def _seen(channels: list[bytes], beats: dict[bytes, bytes]) -> dict[str, float | None]:
-    """The live instances (by presence) -> their last beat."""
-    alive = {c.decode().removeprefix(keys.PRESENCE_CHANNEL) for c in channels}
-    return {i: float(beats[i.encode()]) if i.encode() in beats else None for i in alive}

@@ -61,7 +61,7 @@ class Watch:
     config: LiveConfig
     timeline: Timeline
     error_share: Callable[[str], float | None] = platform_error_share
-    seen: dict[str, float | None] = field(default_factory=dict)
+    seen: dict[str, float] = field(default_factory=dict)
     """The live instances by their last beat, as the last beat read them."""
     store_down_since: float | None = None
     answered_at: float | None = None
@@ -74,17 +74,22 @@ class Watch:
     _storms: dict[str, bool] = field(default_factory=dict)
 
     async def run(self) -> None:
-        """Both loops, until cancelled."""
-        await asyncio.gather(self._every(BEAT_S, self.beat), self._every(BEAT_S, self.look))
+        """Both loops, until cancelled; then this instance's beats end (it left)."""
+        try:
+            await asyncio.gather(self._every(self.beat), self._every(self.look))
+        finally:
+            with suppress(StoreUnavailable):
+                await self.instances.leave()
 
     @staticmethod
-    async def _every(every_s: float, work: Callable[[], Any]) -> None:
+    async def _every(work: Callable[[], Any]) -> None:
+        """`work` at every multiple of `BEAT_S` on the wall clock (each instance at the same instants)."""
         while True:
+            await asyncio.sleep(BEAT_S - time.time() % BEAT_S)
             try:
                 await work()
             except Exception as exc:  # a round that failed is logged and the next one runs
                 log.exception("watch.failed", error=type(exc).__name__)
-            await asyncio.sleep(every_s)
 
     async def beat(self) -> None:
         """This instance's heartbeat; the store's state is its answer."""
@@ -162,9 +167,8 @@ class Watch:
         return self._since.setdefault(subject, now)
 
     def _stale(self, instance: str, now: float) -> Problem:
-        seen = self.seen.get(instance)
-        detail = f"{now - seen:.0f}" if seen is not None else None
-        return Problem("instance", "degraded", seen, instance=instance, detail=detail)
+        seen = self.seen[instance]
+        return Problem("instance", "degraded", seen, instance=instance, detail=f"{now - seen:.0f}")
 
     # --- the timeline --------------------------------------------------------------------
 
@@ -266,5 +270,5 @@ class Watch:
 _WORDS = {"down": "down", "up": "back", "open": "open", "closed": "closed", "storm": "start", "calm": "end"}
 
 
-def _stale(seen: float | None, now: float) -> bool:
-    return seen is not None and now - seen > STALE_AFTER_S
+def _stale(seen: float, now: float) -> bool:
+    return now - seen > STALE_AFTER_S

@@ -67,9 +67,9 @@ class Health:
 class Instances:
     instance: str
     redis: Redis | None
-    seen: dict[str, float | None] = field(default_factory=dict)
+    seen: dict[str, float] = field(default_factory=dict)
 
-    async def beat(self) -> dict[str, float | None]:
+    async def beat(self) -> dict[str, float]:
         return {self.instance: time.time(), **self.seen}
 
 

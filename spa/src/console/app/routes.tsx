@@ -1,6 +1,7 @@
 import type { RouteObject } from "react-router";
 
 import { AuditScreen } from "../features/audit/AuditScreen";
+import { EventsScreen } from "../features/events/EventsScreen";
 import { HistoryScreen } from "../features/history/HistoryScreen";
 import { InstancesScreen } from "../features/instances/InstancesScreen";
 import { NotFound } from "./NotFound";
@@ -17,6 +18,7 @@ export const consoleRoutes: RouteObject[] = [
       { path: "instances", element: <InstancesScreen /> },
       { path: "history", element: <HistoryScreen /> },
       { path: "audit", element: <AuditScreen /> },
+      { path: "events", element: <EventsScreen /> },
       { path: "*", element: <NotFound /> },
     ],
   },

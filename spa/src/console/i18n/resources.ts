@@ -2,10 +2,12 @@ import type esActions from "../locales/es/actions.json";
 import type esAudit from "../locales/es/audit.json";
 import type esChanges from "../locales/es/changes.json";
 import type esCommon from "../locales/es/common.json";
+import type esEvents from "../locales/es/events.json";
 import type esHistory from "../locales/es/history.json";
 import type esInstances from "../locales/es/instances.json";
 import type esOverview from "../locales/es/overview.json";
 import type esSignin from "../locales/es/signin.json";
+import type esStatus from "../locales/es/status.json";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../api/locales.gen";
 
 // The languages come from contracts/locales.py (`python -m contracts export`), as the player site's.
@@ -24,9 +26,11 @@ export type Resources = {
   instances: typeof esInstances;
   audit: typeof esAudit;
   actions: typeof esActions;
+  status: typeof esStatus;
+  events: typeof esEvents;
 };
 
-export const namespaces: (keyof Resources)[] = ["common", "signin", "overview", "changes", "history", "instances", "audit", "actions"];
+export const namespaces: (keyof Resources)[] = ["common", "signin", "overview", "changes", "history", "instances", "audit", "actions", "status", "events"];
 
 /** The console is small (every language together is a few kB): all of it is bundled, each
  * language's files found by its folder, src/console/locales/<lang>/. */

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 
 import type { SkinSeries } from "../../api/types";
 import { TimeSeriesChart } from "../../components/TimeSeriesChart";
@@ -6,7 +7,7 @@ import { useFormats } from "../../lib/format";
 
 const COLORS = { rps: "#1f5fbf", errorRate: "#c62828", p95Ms: "#6a3fb5", cacheHitRatio: "#1a7f37" } as const;
 
-/** A skin's last hour: requests/s, error rate, p95 latency and cache hit ratio. */
+/** A skin's last hour: requests/s, error rate, p95 latency and cache hit ratio; a link to the hour's events. */
 export function SkinCharts({ skin, series }: { skin: string; series: SkinSeries | undefined }) {
   const { t } = useTranslation("overview");
   const format = useFormats();
@@ -20,6 +21,10 @@ export function SkinCharts({ skin, series }: { skin: string; series: SkinSeries 
   }
   const of = (values: (number | null)[]) => ({ t: series.t, values });
   return (
+    <>
+    <p className="charts__events">
+      <Link to={`/events?skin=${skin}&since=${series.t[0]}`} data-testid={`events-${skin}`}>{t("charts.events")}</Link>
+    </p>
     <div className="charts" data-testid={`charts-${skin}`}>
       <TimeSeriesChart title={t("charts.rps")} series={of(series.rps)} format={formatters.rps} color={COLORS.rps}
                        testId={`chart-${skin}-rps`} />
@@ -30,5 +35,6 @@ export function SkinCharts({ skin, series }: { skin: string; series: SkinSeries 
       <TimeSeriesChart title={t("charts.cacheHit")} series={of(series.cacheHitRatio)} format={formatters.ratio}
                        color={COLORS.cacheHitRatio} fixedMax={1} sparse testId={`chart-${skin}-cache`} />
     </div>
+    </>
   );
 }
