@@ -156,8 +156,6 @@ class Watch:
                     )
                 )
         problems += [self._stale(i, now) for i, seen in self.seen.items() if _stale(seen, now)]
-        if self.store_down_since is not None:
-            problems.append(Problem("store", "down", self.store_down_since))
         if self.config.error is not None:
             problems.append(Problem("config", "degraded", self.config.error_at, detail=self.config.error))
         return problems
@@ -251,10 +249,13 @@ class Watch:
     def status(self) -> dict[str, Any]:
         """The status line: the worst level and every problem, as the last round saw them."""
         now = time.time()
-        levels = {p.level for p in self.problems}
+        problems = list(self.problems)
+        if self.store_down_since is not None:  # as the last beat found it, not the last round
+            problems.insert(0, Problem("store", "down", self.store_down_since))
+        levels = {p.level for p in problems}
         return {
             "level": "down" if "down" in levels else "degraded" if levels else "ok",
-            "problems": [p.public() for p in self.problems],
+            "problems": [p.public() for p in problems],
             "store": {
                 "kind": "redis" if self.instances.redis is not None else "memory",
                 "status": "unavailable" if self.store_down_since is not None else "ok",

@@ -105,3 +105,27 @@ def test_an_instance_frozen_with_sigstop_is_stale_within_10_s_and_serving_after_
     assert [e["instance"] for e in events(cluster, "instance.stale")] == [own], "once, by the instance that saw it"
     back = events(cluster, "instance.back")[0]
     assert back["instance"] == own and back["since"] < back["at"]
+
+
+def test_redis_paused_is_on_the_status_line_at_once_and_its_outage_in_the_timeline_once(cluster: Cluster) -> None:
+    """Seen from outside: with Redis paused, the header said "Redis store: ok" over old figures."""
+    redis = cluster.redis.process
+    assert redis is not None
+    redis.send_signal(signal.SIGSTOP)
+    try:
+        store, took = within(
+            lambda: (s := admin(cluster, "/admin/api/status")["store"])["status"] == "unavailable" and s,
+            "the store unavailable on the status line",
+        )
+        print(f"store unavailable on the status line {took:.1f} s after Redis paused")
+        assert store["since"] and store["answeredAt"] <= store["since"]
+        level = admin(cluster, "/admin/api/status", on=1)["level"]
+        assert level == "down", "the other instance says so too, from its own beat"
+    finally:
+        redis.send_signal(signal.SIGCONT)
+    within(lambda: admin(cluster, "/admin/api/status")["store"]["status"] == "ok", "the store back")
+    backs, _ = within(lambda: events(cluster, "store.back"), "the outage in the timeline")
+    time.sleep(2 * BEAT_S)  # the other instance has heard Redis again by now
+    backs = events(cluster, "store.back", on=1)
+    assert len(backs) == 1, "one entry for the cluster's one outage"
+    assert backs[0]["since"] == store["since"] or backs[0]["since"] < backs[0]["at"]

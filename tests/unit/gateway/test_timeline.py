@@ -18,6 +18,7 @@ from gateway.monitoring.events import Event, Timeline
 from gateway.monitoring.health import Probe
 from gateway.monitoring.platform_errors import storm
 from gateway.monitoring.watch import Watch
+from gateway.store import StoreUnavailable
 from gateway.store.address import SharedRedis
 from gateway.store.redis import connect
 from tests.support.cluster import RedisServer
@@ -159,3 +160,26 @@ async def test_a_stale_instance_is_named_and_a_configuration_error_shown() -> No
     kinds = {e["kind"]: e for e in await entries(solo.timeline)}
     assert kinds["instance.stale"]["instance"] == "frozen"
     assert kinds["config.rejected"]["detail"] == "skins[0].hosts: empty"
+
+
+async def test_the_store_unavailable_is_said_at_once_and_its_outage_written_once_it_answers() -> None:
+    solo = watch("solo", None, Health())
+    answers = [False, False, True, True]
+
+    async def beat() -> dict[str, float]:
+        if not answers.pop(0):
+            raise StoreUnavailable("TimeoutError")
+        return {"solo": time.time()}
+
+    solo.instances.beat = beat  # type: ignore[method-assign]
+    await solo.beat()
+    await solo.beat()
+    status = solo.status()
+    assert status["level"] == "down" and status["store"]["status"] == "unavailable"
+    assert status["problems"][0]["kind"] == "store" and status["problems"][0]["since"] == status["store"]["since"]
+    await solo.beat()
+    await solo.beat()
+    assert solo.status()["store"]["status"] == "ok" and solo.status()["level"] == "ok"
+    outages = await entries(solo.timeline)
+    assert [e["kind"] for e in outages] == ["store.back"], "one entry, once it could be written"
+    assert outages[0]["since"] == status["store"]["since"]
