@@ -49,6 +49,12 @@ class Problem:
     instance: str | None = None
     detail: str | None = None
 
+    @property
+    def subject(self) -> str:
+        """What it is about, as the timeline names it (`upstream:aurora/capi`)."""
+        about = f"{self.skin}/{self.upstream}" if self.upstream else self.skin or self.instance
+        return f"{self.kind}:{about}"
+
     def public(self) -> dict[str, Any]:
         return {**self.__dict__, "since": iso(self.since) if self.since is not None else None}
 
@@ -112,6 +118,8 @@ class Watch:
         now = time.time()
         observed = await self._observe(now)
         self.problems = [p for p in observed if p is not None]
+        wrong = {p.subject for p in self.problems}
+        self._since = {subject: since for subject, since in self._since.items() if subject in wrong}
         if self.store_down_since is None:
             with suppress(StoreUnavailable):  # what changed is written in a later round
                 await self._record(now)

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { FakeConsole, refusal } from "../../test/fakeConsole";
@@ -49,6 +49,17 @@ describe("the status line", () => {
     const icon = document.querySelector("link[rel~='icon']");
     expect(icon).toHaveAttribute("data-level", "down");
     expect(icon?.getAttribute("href")).toMatch(/^data:image\/svg\+xml,/);
+  });
+
+  it("leaves the title and icon once the operator signs out", async () => {
+    const server = new FakeConsole();
+    outage(server);
+    renderConsole("/", "vera", server);
+    await waitFor(() => expect(document.title).toBe("⛔ aurora caída · Consola de operadores"));
+    fireEvent.click(screen.getByTestId("sign-out"));
+    await screen.findByTestId("signin-screen");
+    expect(document.title).toBe("Consola de operadores");
+    expect(document.querySelector("link[rel~='icon']")).not.toHaveAttribute("data-level");
   });
 
   it("says the store does not answer as the gateway last saw it", async () => {

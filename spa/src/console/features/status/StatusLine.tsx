@@ -5,7 +5,7 @@ import { Link } from "react-router";
 import { useFormats } from "../../lib/format";
 import { useConsoleSelector, useSignedIn } from "../../lib/store/hooks";
 import { staleFiguresMs } from "./figuresAge";
-import { showOnPage } from "./pageSignals";
+import { clearFromPage, showOnPage } from "./pageSignals";
 import { useGetStatusQuery } from "./statusApi";
 import type { ClusterStatus, Problem } from "./types";
 import "./status.css";
@@ -55,6 +55,7 @@ export function StatusLine() {
   useEffect(() => {
     if (data) showOnPage(level, headline, title);
   }, [data, level, headline, title]);
+  useEffect(() => () => clearFromPage(title), [title]);
   if (!data) return null;
   const lines = sentences(data.problems);
   const since = (iso: string | null) => format.dateTime(iso);

@@ -21,3 +21,13 @@ export function showOnPage(level: StatusLevel, headline: string | null, title: s
   icon.href = faviconFor(level);
   icon.dataset.level = level;
 }
+
+/** The page's title and icon as the page had them before (signed out: no state to say). */
+export function clearFromPage(title: string) {
+  document.title = title;
+  const icon = document.querySelector<HTMLLinkElement>("link[rel~='icon']");
+  if (icon) {
+    icon.href = "data:,";
+    delete icon.dataset.level;
+  }
+}
