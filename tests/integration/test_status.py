@@ -129,3 +129,25 @@ def test_redis_paused_is_on_the_status_line_at_once_and_its_outage_in_the_timeli
     backs = events(cluster, "store.back", on=1)
     assert len(backs) == 1, "one entry for the cluster's one outage"
     assert backs[0]["since"] == store["since"] or backs[0]["since"] < backs[0]["at"]
+
+
+def test_no_entry_can_be_posted_and_bad_filters_are_named(cluster: Cluster) -> None:
+    before = admin(cluster, "/admin/api/events")["entries"]
+    forged = {"kind": "upstream.back", "at": time.time(), "by": "attacker", "skin": "aurora", "upstream": "capi"}
+    for method in ("POST", "PUT", "DELETE"):
+        answer = httpx.request(method, cluster.admin_urls[0] + "/admin/api/events", json=forged, headers=BEARER)
+        assert answer.status_code == 405, f"{method}: {answer.status_code} {answer.text}"
+    assert admin(cluster, "/admin/api/events")["entries"] == before, "nothing written from outside"
+    answer = httpx.get(
+        cluster.admin_urls[0] + "/admin/api/events",
+        params={"since": "yesterday", "until": "2026-12-02T10:00:00", "skin": "Aurora!"},
+        headers=BEARER,
+    )
+    assert answer.status_code == 422, answer.text
+    assert {(e["field"], e["code"]) for e in answer.json()["errors"]} == {
+        ("since", "TIME_INVALID"),
+        ("until", "TIME_INVALID"),  # a time without its zone is ambiguous
+        ("skin", "UNKNOWN_SKIN"),
+    }
+    iso = admin(cluster, "/admin/api/events", since="2026-01-01T00:00:00Z", skin="aurora")
+    assert all(e["skin"] == "aurora" for e in iso["entries"])

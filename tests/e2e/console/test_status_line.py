@@ -27,10 +27,12 @@ class Outage:
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
         self.stopped_at: float | None = None
+        self.since = 0
+        """When it last stopped, epoch seconds (the timeline's filter: this outage's entries)."""
 
     def stop(self) -> None:
         self.cluster.sandbox.kill()
-        self.stopped_at = time.monotonic()
+        self.stopped_at, self.since = time.monotonic(), int(time.time()) - 1
 
     def end(self) -> None:
         if self.stopped_at is not None:
@@ -106,7 +108,7 @@ def test_once_the_platform_is_back_the_timeline_keeps_down_at_and_back_at(
     if outage.stopped_at is None:
         outage.stop()
         time.sleep(WITHIN_S)
-    tab = tabs(1).signed_in("vera", "events?skin=aurora")
+    tab = tabs(1).signed_in("vera", f"events?skin=aurora&since={outage.since}")
     expect(tab.page.locator("[data-testid=event][data-kind='upstream.down']")).to_have_count(4)
     outage.end()
     line = tab.page.get_by_test_id("status-line")
@@ -117,6 +119,6 @@ def test_once_the_platform_is_back_the_timeline_keeps_down_at_and_back_at(
     expect(back.first).to_contain_text("de vuelta; caído desde")
     expect(back.first).to_contain_text(", de vuelta a las")
     expect(tab.page.locator("[data-testid=event][data-kind='upstream.down']")).to_have_count(4)
-    downs = admin_api(cluster, 2, "GET", "/admin/api/events?skin=aurora").json()["entries"]
+    downs = admin_api(cluster, 2, "GET", f"/admin/api/events?skin=aurora&since={outage.since}").json()["entries"]
     assert sum(1 for e in downs if e["kind"] == "upstream.down") == 4, "once each, though three instances saw it"
     tab.screenshot("status-events-back")
