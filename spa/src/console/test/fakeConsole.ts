@@ -216,6 +216,7 @@ export class FakeConsole {
   private timeline(params: URLSearchParams): Response {
     const skin = params.get("skin");
     if (skin && !/^[a-z0-9][a-z0-9_-]*$/.test(skin)) return this.invalid("skin", "UNKNOWN_SKIN");
+    if (params.get("since") && Number.isNaN(Number(params.get("since")))) return this.invalid("since", "TIME_INVALID");
     const since = Number(params.get("since") ?? Number.NaN);
     const entries = this.events
       .filter((entry) => !skin || entry.skin === skin)

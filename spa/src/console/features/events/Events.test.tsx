@@ -47,6 +47,11 @@ describe("the events timeline", () => {
     expect(screen.getByLabelText("Marca")).toHaveValue("Aurora!");
   });
 
+  it("says a time in the URL that is not one beside its field", async () => {
+    renderConsole("/events?since=yesterday", "vera");
+    expect(await screen.findByTestId("since-error")).toHaveTextContent("No es una fecha y hora válida.");
+  });
+
   it("says when nothing happened", async () => {
     renderConsole("/events", "vera");
     expect(await screen.findByTestId("events-none")).toHaveTextContent("Ningún evento en ese intervalo.");

@@ -20,7 +20,9 @@ export function EventsFilterForm({ filters, errors, onFilter }: EventsFilterForm
   const text = useErrorText();
   const [form, setForm] = useState({ skin: filters.skin ?? "", since: epochToLocal(filters.since), until: epochToLocal(filters.until) });
   const set = (name: keyof typeof form) => (value: string) => setForm((shown) => ({ ...shown, [name]: value }));
-  const errorsOf = (field: string) => errors.filter((e) => e.field === field).map(text.field);
+  // TIME_INVALID is this screen's own (a time in the URL that is not one); the rest are the contract's.
+  const message = (error: FieldError) => (error.code === "TIME_INVALID" ? t("timeInvalid") : text.field(error));
+  const errorsOf = (field: string) => errors.filter((e) => e.field === field).map(message);
 
   function submit(event: FormEvent) {
     event.preventDefault();
