@@ -82,16 +82,17 @@ class Watch:
     async def run(self) -> None:
         """Both loops, until cancelled; then this instance's beats end (it left)."""
         try:
-            await asyncio.gather(self._every(self.beat), self._every(self.look))
+            # Each round half a beat after the beat: it sees what the beat just read.
+            await asyncio.gather(self._every(self.beat), self._every(self.look, BEAT_S / 2))
         finally:
             with suppress(StoreUnavailable):
                 await self.instances.leave()
 
     @staticmethod
-    async def _every(work: Callable[[], Any]) -> None:
-        """`work` at every multiple of `BEAT_S` on the wall clock (each instance at the same instants)."""
+    async def _every(work: Callable[[], Any], offset_s: float = 0.0) -> None:
+        """`work` at every multiple of `BEAT_S` (plus `offset_s`) on the wall clock: every instance at once."""
         while True:
-            await asyncio.sleep(BEAT_S - time.time() % BEAT_S)
+            await asyncio.sleep(BEAT_S - (time.time() - offset_s) % BEAT_S)
             try:
                 await work()
             except Exception as exc:  # a round that failed is logged and the next one runs

@@ -151,3 +151,21 @@ def test_no_entry_can_be_posted_and_bad_filters_are_named(cluster: Cluster) -> N
     }
     iso = admin(cluster, "/admin/api/events", since="2026-01-01T00:00:00Z", skin="aurora")
     assert all(e["skin"] == "aurora" for e in iso["entries"])
+
+
+def test_an_instance_killed_is_gone_not_stale_and_left_in_the_timeline_once(cluster: Cluster) -> None:
+    killed = cluster.gateways[1]
+    gone = admin(cluster, "/admin/api/instances", on=1)["instances"][0]["id"]
+    killed.kill()
+    try:
+        # Gone from the presence at once; its last beat is dropped once it would be stale (6 s).
+        left, took = within(lambda: [e for e in events(cluster, "instance.left") if e["instance"] == gone], "left", 15)
+        print(f"a killed instance left in the timeline {took:.1f} s after kill -9")
+        ids = [i["id"] for i in admin(cluster, "/admin/api/instances")["instances"]]
+        assert gone not in ids, "gone from the instances at once"
+        assert not [p for p in admin(cluster, "/admin/api/status")["problems"] if p["kind"] == "instance"], "not stale"
+    finally:
+        killed.start("/bff/health")
+    fresh = admin(cluster, "/admin/api/instances", on=1)["instances"][0]["id"]
+    within(lambda: [e for e in events(cluster, "instance.joined") if e["instance"] == fresh], "the new one joined")
+    assert len(left) == 1
