@@ -188,6 +188,8 @@ class Watch:
             await self._storm(skin.id)
         for breaker in self.breakers:
             subject, state = f"breaker:{breaker.skin}/{breaker.upstream}", breaker.state
+            if state == "closed" and subject not in self._local:
+                continue  # a breaker made by a first call starts closed: nothing happened
             await self._moved(subject, "closed" if state == "closed" else "open", breaker.skin, breaker.upstream)
         for instance, seen in self.seen.items():
             await self._instance(instance, "stale" if _stale(seen, now) else "serving")

@@ -183,3 +183,25 @@ async def test_the_store_unavailable_is_said_at_once_and_its_outage_written_once
     outages = await entries(solo.timeline)
     assert [e["kind"] for e in outages] == ["store.back"], "one entry, once it could be written"
     assert outages[0]["since"] == status["store"]["since"]
+
+
+@dataclass
+class Breaker:
+    skin: str
+    upstream: str
+    state: str = "closed"
+
+
+async def test_a_breaker_made_closed_is_nothing_to_record_and_its_opening_is() -> None:
+    """Seen from outside: after load, each instance recorded the breakers its first calls made,
+    calling Redis from an idle cluster."""
+    breaker = Breaker("aurora", "api")
+    parts: Any = (Instances("solo", None), Health(), [breaker], Config())
+    solo = Watch(*parts, Timeline("solo", None))
+    await solo.look()
+    assert "breaker:aurora/api" not in solo.timeline._states
+    breaker.state = "open"
+    await solo.look()
+    breaker.state = "closed"
+    await solo.look()
+    assert [e["kind"] for e in await entries(solo.timeline)] == ["breaker.closed", "breaker.open"]
