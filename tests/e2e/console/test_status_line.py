@@ -5,6 +5,7 @@ once the platform is back, the timeline keeps when it went down and when it came
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Callable, Iterator
 
@@ -60,6 +61,30 @@ def test_every_skin_healthy_is_said_with_a_green_icon(tabs: Callable[..., Consol
     expect(line.get_by_test_id("status-store")).to_have_text("Almacén Redis: responde")
     expect(tab.page).to_have_title("Consola de operadores")
     expect(tab.page.locator("link[rel~='icon']")).to_have_attribute("data-level", "ok")
+
+
+def test_an_instance_frozen_with_sigstop_is_named_stale_within_10_s(
+    tabs: Callable[..., ConsoleTab], cluster: Cluster
+) -> None:
+    frozen = cluster.gateways[2]
+    assert frozen.process is not None
+    own = admin_api(cluster, 2, "GET", "/admin/api/instances").json()["instances"][0]["id"]
+    tab = tabs(0, viewport={"width": 390, "height": 844}).signed_in("vera", "instances")
+    frozen.process.send_signal(signal.SIGSTOP)
+    try:
+        line = tab.page.get_by_test_id("status-line")
+        expect(line.get_by_test_id("status-headline")).to_have_text(
+            f"instancia {own} sin latido", timeout=WITHIN_S * 1000
+        )
+        expect(tab.page).to_have_title(f"⚠ instancia {own} sin latido · Consola de operadores")
+        expect(tab.page.locator("link[rel~='icon']")).to_have_attribute("data-level", "degraded")
+        row = tab.page.locator("[data-testid=instance][data-state=stale]")
+        expect(row).to_contain_text(own, timeout=WITHIN_S * 1000)
+        tab.screenshot("status-instance-stale-390")
+    finally:
+        frozen.process.send_signal(signal.SIGCONT)
+    expect(tab.page.get_by_test_id("status-line")).to_have_attribute("data-level", "ok", timeout=WITHIN_S * 1000)
+    expect(tab.page.locator("[data-testid=instance][data-state=stale]")).to_have_count(0)
 
 
 def test_the_platform_stopped_is_on_the_status_line_and_in_the_title_within_10_s(
