@@ -43,6 +43,8 @@ WRITE_AFTER_S = 0.05
 BEAT_S = 2.5
 """How often each instance says it is alive (`beat`), at multiples of it on the wall clock: Redis
 hears a steady two beats (two commands each) per instance in any 5 s."""
+BEAT_COMMANDS = 2
+"""What one beat sends Redis: `HSET` and `HGETALL`, in one round trip."""
 STALE_AFTER_S = 6.0
 """An instance that missed two beats is stale (a late one is not): seen so within 10 s of freezing."""
 FORGET_AFTER_S = 600.0

@@ -1,6 +1,8 @@
 """What each instance watches on a timer, for the console's status line and the event timeline:
-its heartbeat (`Instances.beat`, every `BEAT_S`), each skin's upstreams' health (probed at most
-every `PROBE_EVERY_S`), its breakers, the configuration, the platform's error share per skin.
+its heartbeat (`Instances.beat`, every `BEAT_S`), each skin's upstreams' health (probed every
+`PROBE_EVERY_S` while a console shows the status line, a breaker is not closed or an upstream is
+down; else only when someone looks, as before), its breakers, the configuration, the platform's
+error share per skin.
 
 Two loops, so that a slow probe never delays a beat. Each round of the second turns what this
 instance sees into the status line's problems (`Status`, answered by the console without touching
@@ -32,7 +34,9 @@ from gateway.store import StoreUnavailable
 from gateway.upstream.resilience import Breakers
 
 PROBE_EVERY_S = 4.0
-"""The upstreams' health checked at least this often: a stopped platform is on the page within 10 s."""
+"""The upstreams' health checked at least this often while watched: a stopped platform is on the page within 10 s."""
+WATCHED_FOR_S = 30.0
+"""A status line asked for keeps the upstreams checked this long."""
 
 log = structlog.get_logger("gateway.watch")
 
@@ -74,6 +78,8 @@ class Watch:
     """When the store last answered a beat."""
     problems: list[Problem] = field(default_factory=list)
     watched_at: float | None = None
+    looked_at: float | None = None
+    """When someone last asked for the status line."""
     _local: dict[str, str] = field(default_factory=dict)
     """subject -> its state as this instance last recorded it in the timeline."""
     _since: dict[str, float] = field(default_factory=dict)
@@ -127,7 +133,7 @@ class Watch:
         self.watched_at = now
 
     async def _observe(self, now: float) -> list[Problem | None]:
-        probes = await self.health.probed(PROBE_EVERY_S)
+        probes = await self.health.probed(PROBE_EVERY_S) if self._probing(now) else self.health.known()
         problems: list[Problem | None] = []
         for skin in self.config.skins.all:
             for name in UPSTREAMS:
@@ -168,6 +174,13 @@ class Watch:
         if self.config.error is not None:
             problems.append(Problem("config", "degraded", self.config.error_at, detail=self.config.error))
         return problems
+
+    def _probing(self, now: float) -> bool:
+        """Whether to check the upstreams now: someone looks at the status line, a breaker is not
+        closed (calls are failing), or an upstream was down; else nothing calls the platform."""
+        looked = self.looked_at is not None and now - self.looked_at < WATCHED_FOR_S
+        failing = any(b.state != "closed" for b in self.breakers)
+        return looked or failing or any(p.kind == "upstream" for p in self.problems)
 
     def _began(self, subject: str, now: float) -> float:
         """Since when a problem has been seen (by the cluster, once the timeline says so)."""
@@ -258,8 +271,9 @@ class Watch:
     # --- the status line ------------------------------------------------------------------
 
     def status(self) -> dict[str, Any]:
-        """The status line: the worst level and every problem, as the last round saw them."""
-        now = time.time()
+        """The status line: the worst level and every problem, as the last round saw them (and
+        from now on, for `WATCHED_FOR_S`, each round checks the upstreams)."""
+        now = self.looked_at = time.time()
         problems = list(self.problems)
         if self.store_down_since is not None:  # as the last beat found it, not the last round
             problems.insert(0, Problem("store", "down", self.store_down_since))

@@ -54,14 +54,22 @@ class Config:
 @dataclass
 class Health:
     down: set[tuple[str, str]] = field(default_factory=set)
+    rounds: int = 0
+    """How many times the platform was called."""
+    last: dict[tuple[str, str], Probe] = field(default_factory=dict)
 
     async def probed(self, max_age_s: float) -> dict[tuple[str, str], Probe]:
+        self.rounds += 1
         now = time.time()
-        return {
+        self.last = {
             (skin, name): Probe((skin, name) not in self.down, "capi: refused", 1.0, now)
             for skin in ("aurora", "pampa")
             for name in ("api", "capi", "sbapi", "rest")
         }
+        return self.last
+
+    def known(self) -> dict[tuple[str, str], Probe]:
+        return self.last
 
 
 @dataclass
@@ -134,6 +142,7 @@ async def test_two_watching_instances_write_an_outage_once_with_down_at_and_back
     health = Health({("aurora", "capi")})
     one, two = watch("one", redis, health), watch("two", redis, health)
     for instance in (one, two, one, two):
+        instance.status()  # a console looks at each
         await instance.look()
     assert one.status()["level"] == "down"
     problem = one.status()["problems"][0]
@@ -205,3 +214,27 @@ async def test_a_breaker_made_closed_is_nothing_to_record_and_its_opening_is() -
     breaker.state = "closed"
     await solo.look()
     assert [e["kind"] for e in await entries(solo.timeline)] == ["breaker.closed", "breaker.open"]
+
+
+async def test_the_platform_is_checked_on_the_timer_only_while_someone_looks_or_calls_fail() -> None:
+    """Tests and idle clusters count the platform's calls: nobody looking, nothing failing, no call."""
+    health = Health()
+    solo = watch("solo", None, health)
+    await solo.look()
+    assert health.rounds == 0
+    solo.status()
+    await solo.look()
+    assert health.rounds == 1, "a console shows the status line"
+    solo.looked_at = time.time() - 31
+    health.down.add(("aurora", "api"))
+    await solo.look()
+    assert health.rounds == 1 and solo.status()["level"] == "ok", "nobody looked: the last check stands"
+    await solo.look()  # status() above is someone looking
+    assert health.rounds == 2 and solo.status()["level"] == "down"
+    solo.looked_at = time.time() - 31
+    await solo.look()
+    assert health.rounds == 3, "an upstream down is checked until it is back"
+    health.down.clear()
+    await solo.look()
+    await solo.look()
+    assert health.rounds == 4, "back: no more checks on the timer"
