@@ -39,10 +39,12 @@ from gateway.http.compression import Packed
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import EXCEPTION_HANDLERS
 from gateway.http.security import DeviceTokens, XsrfTokens
+from gateway.monitoring.events import Timeline
 from gateway.monitoring.health import Health
 from gateway.monitoring.instances import Instances
 from gateway.monitoring.observability import Access, configure_logging
 from gateway.monitoring.series import Series
+from gateway.monitoring.watch import Watch
 from gateway.parts import Gateway, Stores
 from gateway.pipeline import Pipeline
 from gateway.pipeline.caching import ContentPlan
@@ -111,12 +113,13 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
         breakers,
         sessions,
         cache,
-        Health(lifecycle, stores.shared, sessions, config, clients),
+        health := Health(lifecycle, stores.shared, sessions, config, clients),
         instances,
         series,
         accounts,
         audit,
         feed,
+        Watch(instances, health, breakers, config, Timeline(instance, stores.redis), series.storm_share),
     )
     observe = Observe(sessions, cookies, limiter, tracing, feed)
     flights = Flights(stores.flights, settings.timings)
@@ -305,6 +308,8 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
         stores.presence.listeners.append(gateway.instances)  # its record is written once Redis hears it
         watchers.append(await stores.presence.start())
     gateway.lifecycle.on_drain.append(gateway.instances.changed)
+    if gateway.watch is not None:
+        watchers.append(asyncio.ensure_future(gateway.watch.run()))
     try:
         yield
     finally:

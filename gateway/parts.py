@@ -15,6 +15,7 @@ from gateway.config.settings import Settings
 from gateway.monitoring.health import Health
 from gateway.monitoring.instances import Instances
 from gateway.monitoring.series import Series
+from gateway.monitoring.watch import Watch
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.runtime.metrics import Metrics
 from gateway.shared.balance_feed import BalanceFeed
@@ -63,6 +64,8 @@ class Gateway:
     """The audit trail (when the admin listener runs)."""
     feed: BalanceFeed | None = None
     """`/bff/events`' balance feed."""
+    watch: Watch | None = None
+    """The heartbeat, the status line and the event timeline (`gateway.monitoring.watch`)."""
 
     async def reread(self, reason: str) -> None:
         """The skins file and the operators file read again (SIGHUP)."""

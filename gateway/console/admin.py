@@ -27,6 +27,7 @@ from gateway.config.history import Author
 from gateway.config.live import Result
 from gateway.config.skins import Skin
 from gateway.console import changes, contract, history, operators, overview, trail
+from gateway.console import status as status_line
 from gateway.console.changes import API_REASON
 from gateway.console.pages import console_pages
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
@@ -162,6 +163,7 @@ def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None 
             *history.route_handlers,
             *overview.route_handlers,
             *operators.route_handlers,
+            *status_line.route_handlers,
         ],
         dependencies={
             **{name: Provide(_given(part), sync_to_thread=False) for name, part in given.items()},

@@ -2,10 +2,12 @@
 upstream's last probe and breaker, the charts' figures (`gateway.monitoring.series`), every
 instance (`gateway.monitoring.instances`); a skin's cache purged, a player's sessions revoked.
 
-Upstreams' health is checked when someone looks (the overview, a Prometheus scrape), at most every
-`PROBE_EVERY_S`, never on a timer: each skin's upstream as its skins file says, by default with one
-documented call held to its contract (`gateway.monitoring.health`). A breaker's state is the
-worst any live instance reports, as each instance writes its tripped breakers into its record.
+Upstreams' health is checked at most every `PROBE_EVERY_S` when someone looks (the overview, a
+Prometheus scrape), and every 4 s by the status line's watch while a console shows it or calls
+fail (`gateway.monitoring.watch`), all of them sharing one round: each skin's upstream as its
+skins file says, by default with one documented call held to its contract
+(`gateway.monitoring.health`). A breaker's state is the worst any live instance reports, as each
+instance writes its tripped breakers into its record.
 """
 
 from __future__ import annotations

@@ -70,13 +70,21 @@ class Health:
         """Each skin's upstreams' last health check, `(skin id, upstream)` -> probe, made again when
         older than `max_age_s` (the overview's refreshes and Prometheus's scrapes: those at once
         share one round)."""
-        wanted = {(skin.id, name): target(skin, name) for skin in self.config.skins.all for name in UPSTREAMS}
+        wanted = self._wanted()
         oldest = time.time() - max_age_s
         if any(t not in self._probes or self._probes[t].checked_at < oldest for t in wanted.values()):
             if self._probing is None or self._probing.done():
                 self._probing = asyncio.ensure_future(self._probe(set(wanted.values())))
             await asyncio.shield(self._probing)
         return {key: self._probes[t] for key, t in wanted.items() if t in self._probes}
+
+    def known(self) -> dict[tuple[str, str], Probe]:
+        """Each skin's upstreams' last health check, however old, without checking again."""
+        wanted = self._wanted()
+        return {key: self._probes[t] for key, t in wanted.items() if t in self._probes}
+
+    def _wanted(self) -> dict[tuple[str, str], Target]:
+        return {(skin.id, name): target(skin, name) for skin in self.config.skins.all for name in UPSTREAMS}
 
     async def _probe(self, targets: set[Target]) -> None:
         async with client(CHECK_WITHIN_S) as http:

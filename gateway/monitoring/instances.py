@@ -1,14 +1,17 @@
-"""Every gateway instance and what it runs: the console's instances view, and how a change
-learns on how many instances it is live (`gateway.console.overview`, `gateway.console.changes`).
+"""Every gateway instance and what it runs: the console's instances view, and how a change learns on
+how many instances it is live (`gateway.console.overview`, `gateway.console.changes`).
 
 Each instance keeps one record in Redis (`bff:instances`, a hash field per instance: host, pid,
-version, start, the configuration version it runs, draining, tripped breakers), written when
-one of those changes (and again whenever its presence subscription is confirmed, as after Redis
-restarted), never on a timer: an idle cluster sends Redis nothing for it. Which instances are
-alive is their presence (`gateway.shared.presence`): subscribed to their channel while they run,
-dropped by Redis the moment a process dies. A change's answer polls the records of the live
-instances until each runs the new version, for a few seconds at most, and names those that did
-not (one paused, or cut off from Redis). Without Redis the one process is the whole cluster.
+version, start, the configuration version it runs, draining, tripped breakers), written when one of
+those changes (and again whenever its presence subscription is confirmed, as after Redis
+restarted). Which instances are alive is their presence (`gateway.shared.presence`): subscribed to
+their channel while they run, dropped by Redis the moment a process dies. A process that is frozen
+(SIGSTOP, a stalled VM) keeps its subscription, so each instance also beats every `BEAT_S` (`beat`:
+one `HSET bff:instances:seen <id> <time>`, in one round trip with the read of the others', at the
+same instants on every instance): one not seen for `STALE_AFTER_S` is stale, and serving again once
+it beats again. A change's answer polls the records of the live instances until each runs the new
+version, for a few seconds at most, and names those that did not (one paused, or cut off from
+Redis). Without Redis the one process is the whole cluster.
 """
 
 from __future__ import annotations
@@ -37,6 +40,13 @@ ACK_WITHIN_S = 5.0
 POLL_S = 0.1
 WRITE_AFTER_S = 0.05
 """Changes that come together (a swap resetting breakers) are written once."""
+BEAT_S = 2.5
+"""How often each instance says it is alive (`beat`), at multiples of it on the wall clock: Redis
+hears a steady two beats (two commands each) per instance in any 5 s."""
+BEAT_COMMANDS = 2
+"""What one beat sends Redis: `HSET` and `HGETALL`, in one round trip."""
+STALE_AFTER_S = 6.0
+"""An instance that missed two beats is stale (a late one is not): seen so within 10 s of freezing."""
 FORGET_AFTER_S = 600.0
 """A dead instance's record is dropped this long after its last write."""
 
@@ -61,8 +71,13 @@ class Record(msgspec.Struct, rename="camel"):
     breakers: dict[str, Tripped] = {}
     """`<skin>/<upstream>` -> a breaker that is not closed."""
     written_at: float = 0.0
+    seen_at: float | None = None
+    """Its last beat, as `live` read it (None: not beaten yet); never written."""
 
     def public(self, current: str, now: float) -> dict[str, Any]:
+        seen = self.seen_at
+        last_seen = round(max(0.0, now - seen), 1) if seen is not None else None
+        stale = last_seen is not None and last_seen > STALE_AFTER_S
         return {
             "id": self.id,
             "host": self.host,
@@ -74,6 +89,8 @@ class Record(msgspec.Struct, rename="camel"):
             "draining": self.draining,
             "workers": self.workers,
             "sameVersion": self.config_version == current,
+            "lastSeenS": last_seen,
+            "state": "stale" if stale else "draining" if self.draining else "serving",
         }
 
 
@@ -162,21 +179,52 @@ class Instances:
 
     # --- read ----------------------------------------------------------------------
 
+    async def beat(self) -> dict[str, float]:
+        """This instance seen now, and when each instance that beats was last seen; one that looks
+        stale but no longer listens on its presence channel (killed) is not among them."""
+        now = time.time()
+        if self.redis is None:
+            return {self.instance: now}
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(keys.INSTANCES_SEEN, self.instance, repr(now))
+        pipe.hgetall(keys.INSTANCES_SEEN)
+        _, beats = await answered(pipe.execute())
+        seen = {key.decode(): float(value) for key, value in beats.items()} | {self.instance: now}
+        quiet = [i for i, at in seen.items() if now - at > STALE_AFTER_S]
+        if quiet:  # frozen (still subscribed) or gone (killed: dropped by Redis)
+            channels = [keys.PRESENCE_CHANNEL + i for i in quiet]
+            listening: list[tuple[bytes, int]] = await answered(self.redis.pubsub_numsub(*channels))  # type: ignore[arg-type]
+            gone = [i for i, (_, n) in zip(quiet, listening, strict=True) if not n]
+            if gone:
+                await answered(self.redis.hdel(keys.INSTANCES_SEEN, *gone))
+            seen = {i: at for i, at in seen.items() if i not in gone}
+        return seen
+
+    async def leave(self) -> None:
+        """This instance's beats end (it stops): it is gone at once, not stale."""
+        if self.redis is not None:
+            await answered(self.redis.hdel(keys.INSTANCES_SEEN, self.instance))
+
     async def live(self) -> list[Record]:
-        """Every instance alive now (subscribed to its presence channel), this one first."""
-        own = self.record()
+        """Every instance alive now (subscribed to its presence channel) with its last beat, this one first."""
+        own = msgspec.structs.replace(self.record(), seen_at=time.time())
         if self.redis is None:
             return [own]
         pipe = self.redis.pipeline(transaction=False)
         pipe.pubsub_channels(keys.PRESENCE_CHANNEL + "*")
         pipe.hgetall(keys.INSTANCES)
-        channels, stored = await answered(pipe.execute())
-        alive = {c.decode().removeprefix(keys.PRESENCE_CHANNEL) for c in channels} - {self.instance}
+        pipe.hgetall(keys.INSTANCES_SEEN)
+        channels, stored, beats = await answered(pipe.execute())
+        alive = {c.decode().removeprefix(keys.PRESENCE_CHANNEL) for c in channels}
+        seen = {i: float(beats[i.encode()]) if i.encode() in beats else None for i in alive}
         records = {key.decode(): _record.decode(value) for key, value in stored.items()}
-        forgotten = [i for i, r in records.items() if i not in alive and r.written_at < own.written_at - FORGET_AFTER_S]
+        forgotten = [i for i, r in records.items() if i not in seen and r.written_at < own.written_at - FORGET_AFTER_S]
         if forgotten and self.instance not in forgotten:
             await answered(self.redis.hdel(keys.INSTANCES, *forgotten))
-        return [own, *sorted((records.get(i) or Record(id=i) for i in alive), key=lambda r: r.started_at or 0)]
+            await answered(self.redis.hdel(keys.INSTANCES_SEEN, *forgotten))
+        others = (records.get(i) or Record(id=i) for i in seen if i != self.instance)
+        beaten = (msgspec.structs.replace(r, seen_at=seen[r.id]) for r in others)
+        return [own, *sorted(beaten, key=lambda r: r.started_at or 0)]
 
     async def acknowledged(self, version: str, within_s: float = ACK_WITHIN_S) -> dict[str, Any]:
         """On how many live instances `version` runs, waiting up to `within_s` for all of them."""

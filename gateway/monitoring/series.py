@@ -79,6 +79,8 @@ class Series:
         """The step under way's counts, by skin (the same lists as in `_counts`)."""
         self._pending = False
         self._failed_at = 0.0
+        self._counted: dict[str, int] = {}
+        """The last fine step each skin had an answer on this instance (the storm's share is read only then)."""
 
     def add(self, skin: str, status: int, seconds: float, cache: str | None, refusal: str | None = None) -> None:
         """One answered request (the front door's access path: a float compare, a dict lookup and a
@@ -115,6 +117,7 @@ class Series:
 
     def _open(self, skin: str) -> list[int]:
         counts = self._now[skin] = self._counts[(skin, self._step)] = [0] * WIDTH
+        self._counted[skin] = self._step
         if self.redis is not None and not self._pending:  # the first count since the last write
             self._pending = True
             asyncio.get_running_loop().call_later(WRITE_AFTER_S, self._write_due)
@@ -221,11 +224,15 @@ class Series:
                 found = [n + int(v or 0) for n, v in zip(found, values, strict=True)]
         return Recent(*found)
 
-    async def error_storm(self, skin: str) -> bool:
-        """Whether the platform is refusing a storm of the skin's calls now (`STORM_SHARE` of the last
-        `STORM_WINDOW_S`, with at least `STORM_MIN_ANSWERS`): a mass logout, a login outage."""
+    async def storm_share(self, skin: str) -> float | None:
+        """The share of the skin's answers over the last `STORM_WINDOW_S` that the platform refused,
+        as the timeline's storm detector reads it (`gateway.monitoring.watch`): 0 when this instance
+        answered none of the skin's calls meanwhile (nothing read from Redis: an idle instance asks
+        it nothing), None under `STORM_MIN_ANSWERS` (too few to judge)."""
+        if self._counted.get(skin, -1) < FINE.of(self.clock()) - STORM_WINDOW_S // FINE.step_s:
+            return 0.0
         recent = await self.recent(skin)
-        return recent.answers >= STORM_MIN_ANSWERS and recent.share >= STORM_SHARE
+        return recent.share if recent.answers >= STORM_MIN_ANSWERS else None
 
 
 def _key(skin: str, resolution: Resolution, span: int) -> str:

@@ -130,18 +130,19 @@ async def test_a_storm_is_a_fifth_refused_over_two_minutes_with_enough_answers()
     series = Series(None, lambda work: None, lambda: now[0])
     for _ in range(STORM_MIN_ANSWERS - 20):
         series.add("aurora", 200, 0.01, None, "SESSION_EXPIRED")
-    assert not await series.error_storm("aurora"), "every answer refused, but too few of them"
+    assert await series.storm_share("aurora") is None, "every answer refused, but too few of them"
     now[0] += 300
     for n in range(200):
         now[0] += 0.5
         series.add("aurora", 200, 0.01, None, "SESSION_EXPIRED" if n % 4 == 0 else None)
     recent = await series.recent("aurora")
     assert recent.answers == 200 and recent.expired_share == pytest.approx(0.25, abs=0.05)
-    assert await series.error_storm("aurora") and not await series.error_storm("pampa")
+    assert await series.storm_share("aurora") == pytest.approx(0.25, abs=0.05)
+    assert await series.storm_share("pampa") == 0, "no answers of pampa's here: nothing asked of the store"
     for _ in range(300):
         now[0] += 0.5
         series.add("aurora", 200, 0.01, None, None)
-    assert not await series.error_storm("aurora"), "two minutes later, over"
+    assert await series.storm_share("aurora") == 0, "two minutes later, over"
 
 
 async def test_a_day_of_coarse_steps_keeps_what_the_hour_let_go() -> None:

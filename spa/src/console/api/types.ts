@@ -132,6 +132,9 @@ export interface Instance {
   draining: boolean;
   workers: number | null;
   sameVersion: boolean;
+  /** Seconds since its last heartbeat (null: none yet); past 6 s it is stale. */
+  lastSeenS: number | null;
+  state: "serving" | "draining" | "stale";
 }
 
 export interface Instances {

@@ -1,6 +1,7 @@
 import type { RouteObject } from "react-router";
 
 import { AuditScreen } from "../features/audit/AuditScreen";
+import { EventsScreen } from "../features/events/EventsScreen";
 import { HistoryScreen } from "../features/history/HistoryScreen";
 import { InstancesScreen } from "../features/instances/InstancesScreen";
 import { OperatorsScreen } from "../features/operators/OperatorsScreen";
@@ -21,6 +22,7 @@ export const consoleRoutes: RouteObject[] = [
       { path: "history", element: <HistoryScreen /> },
       { path: "audit", element: <AuditScreen /> },
       { path: "operators", element: <OperatorsScreen /> },
+      { path: "events", element: <EventsScreen /> },
       { path: "*", element: <NotFound /> },
     ],
   },

@@ -2,11 +2,13 @@ import type esActions from "../locales/es/actions.json";
 import type esAudit from "../locales/es/audit.json";
 import type esChanges from "../locales/es/changes.json";
 import type esCommon from "../locales/es/common.json";
+import type esEvents from "../locales/es/events.json";
 import type esHistory from "../locales/es/history.json";
 import type esInstances from "../locales/es/instances.json";
 import type esOperators from "../locales/es/operators.json";
 import type esOverview from "../locales/es/overview.json";
 import type esSignin from "../locales/es/signin.json";
+import type esStatus from "../locales/es/status.json";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../api/locales.gen";
 
 // The languages come from contracts/locales.py (`python -m contracts export`), as the player site's.
@@ -26,9 +28,11 @@ export type Resources = {
   audit: typeof esAudit;
   actions: typeof esActions;
   operators: typeof esOperators;
+  status: typeof esStatus;
+  events: typeof esEvents;
 };
 
-export const namespaces: (keyof Resources)[] = ["common", "signin", "overview", "changes", "history", "instances", "audit", "actions", "operators"];
+export const namespaces: (keyof Resources)[] = ["common", "signin", "overview", "changes", "history", "instances", "audit", "actions", "operators", "status", "events"];
 
 /** The console is small (every language together is a few kB): all of it is bundled, each
  * language's files found by its folder, src/console/locales/<lang>/. */

@@ -55,6 +55,15 @@ export class FakeConsole {
   verdict: unknown = { intact: true, checked: 0, first: null, last: null, lastAt: null, trimmed: false, broken: null };
   instances = 3;
   missing: { id: string; host: string }[] = [];
+  /** Instances whose heartbeat stopped (SIGSTOP). */
+  stale: string[] = [];
+  /** GET status's answer (features/status/types.ts ClusterStatus). */
+  status: Record<string, unknown> = {
+    level: "ok", problems: [], watchedAt: new Date(NOW).toISOString(), ageS: 0.4, everyS: 2.5,
+    store: { kind: "redis", status: "ok", since: null, answeredAt: new Date(NOW).toISOString() },
+  };
+  /** The timeline's entries, newest first (features/events/types.ts TimelineEntry). */
+  events: Record<string, unknown>[] = [];
   requests: { method: string; path: string; query: string; body: Record<string, unknown>; headers: Headers }[] = [];
   private once = new Map<string, Responder[]>();
 
@@ -125,6 +134,7 @@ export class FakeConsole {
       startedAt: new Date(NOW - 7200_000).toISOString(), uptimeS: 7200 + 61,
       configVersion: i === 2 && this.missing.length ? "v0-old" : this.version,
       draining: false, workers: null, sameVersion: !(i === 2 && this.missing.length),
+      lastSeenS: this.stale.includes(`gw-${i}`) ? 9.5 : 1.2, state: this.stale.includes(`gw-${i}`) ? "stale" : "serving",
     }));
   }
 
@@ -185,6 +195,8 @@ export class FakeConsole {
     if (route === "GET overview") return json(200, this.overview());
     if (route === "GET series") return json(200, this.series());
     if (route === "GET instances") return json(200, { current: this.version, instances: this.instanceList() });
+    if (route === "GET status") return json(200, this.status);
+    if (route === "GET events") return this.timeline(url.searchParams);
     if (route === "GET history") return json(200, { current: this.version, versions: this.history });
     if (route === "GET audit/verify") return json(200, this.verdict);
     if (route === "GET audit") return json(200, { entries: this.auditFor(url.searchParams), next: null });
@@ -209,6 +221,17 @@ export class FakeConsole {
     if (!operator || operator.password !== body.password) return refusal(401, "SIGN_IN_FAILED");
     this.signInAs(text(body.name));
     return json(200, this.session);
+  }
+
+  private timeline(params: URLSearchParams): Response {
+    const skin = params.get("skin");
+    if (skin && !/^[a-z0-9][a-z0-9_-]*$/.test(skin)) return this.invalid("skin", "UNKNOWN_SKIN");
+    if (params.get("since") && Number.isNaN(Number(params.get("since")))) return this.invalid("since", "TIME_INVALID");
+    const since = Number(params.get("since") ?? Number.NaN);
+    const entries = this.events
+      .filter((entry) => !skin || entry.skin === skin)
+      .filter((entry) => Number.isNaN(since) || Date.parse(text(entry.at)) / 1000 >= since);
+    return json(200, { kept: "redis", entries });
   }
 
   private auditFor(params: URLSearchParams): AuditEntry[] {

@@ -26,4 +26,15 @@ describe("the instances", () => {
     expect(within(flagged[0]!).getByTestId("instance-other-version")).toHaveTextContent("otra versión");
     expect(flagged[0]).toHaveTextContent("v0-old");
   });
+
+  it("shows each instance's last heartbeat, and names one that stopped beating", async () => {
+    const { server } = renderConsole("/instances", "vera");
+    server.stale = ["gw-1"];
+    expect(await screen.findByTestId("instances-stale")).toHaveTextContent("1 instancia no late desde hace más de 6 s (detenida o congelada): gw-1.");
+    const rows = screen.getAllByTestId("instance");
+    expect(within(rows[1]!).getByTestId("instance-state")).toHaveTextContent("sin latido");
+    expect(within(rows[1]!).getByTestId("instance-last-seen")).toHaveTextContent("hace 9,5 s");
+    expect(within(rows[0]!).getByTestId("instance-last-seen")).toHaveTextContent("hace 1,2 s");
+    expect(within(rows[0]!).getByTestId("instance-state")).toHaveTextContent("sirviendo");
+  });
 });

@@ -9,11 +9,15 @@ import { useGetInstancesQuery } from "./instancesApi";
 
 const REFRESH_MS = 5000;
 
-/** Every gateway instance alive: version, uptime, the configuration it runs, draining or not. */
+/**
+ * Every gateway instance alive: version, uptime, the configuration it runs, how long since its
+ * last heartbeat, and whether it serves, drains, or is stale (no heartbeat for 6 s: frozen).
+ */
 export function InstancesScreen() {
   const { t } = useTranslation("instances");
   const { data, error, isError } = useGetInstancesQuery(undefined, { pollingInterval: useSignedIn() ? REFRESH_MS : 0 });
   const behind = data?.instances.filter((instance) => !instance.sameVersion) ?? [];
+  const stale = data?.instances.filter((instance) => instance.state === "stale") ?? [];
   return (
     <section className="view" aria-labelledby="instances-title" data-testid="instances">
       <div className="view-head">
@@ -30,6 +34,11 @@ export function InstancesScreen() {
           {t("behind", { count: behind.length })}
         </p>
       )}
+      {stale.length > 0 && (
+        <p className="notice notice--warn" role="status" data-testid="instances-stale">
+          {t("staleNotice", { count: stale.length, ids: stale.map((instance) => instance.id).join(", ") })}
+        </p>
+      )}
       {data && (
         <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="instances-title">
           <table className="instances">
@@ -40,6 +49,7 @@ export function InstancesScreen() {
                 <th scope="col">{t("appVersion")}</th>
                 <th scope="col">{t("uptime")}</th>
                 <th scope="col">{t("configVersion")}</th>
+                <th scope="col">{t("lastSeen")}</th>
                 <th scope="col">{t("state")}</th>
               </tr>
             </thead>
@@ -60,7 +70,8 @@ function InstanceRow({ instance }: { instance: Instance }) {
   const { t } = useTranslation("instances");
   const format = useFormats();
   return (
-    <tr data-testid="instance" data-same={instance.sameVersion} className={instance.sameVersion ? undefined : "row--flagged"}>
+    <tr data-testid="instance" data-same={instance.sameVersion} data-state={instance.state}
+        className={instance.sameVersion && instance.state !== "stale" ? undefined : "row--flagged"}>
       <th scope="row">
         <code>{instance.id}</code>
       </th>
@@ -77,12 +88,13 @@ function InstanceRow({ instance }: { instance: Instance }) {
           </span>
         )}
       </td>
+      <td data-testid="instance-last-seen">
+        {instance.lastSeenS == null ? "–" : t("seenAgo", { seconds: format.number(instance.lastSeenS, 1) })}
+      </td>
       <td>
-        {instance.draining ? (
-          <span className="badge badge--draining">{t("draining")}</span>
-        ) : (
-          <span className="badge badge--serving">{t("serving")}</span>
-        )}
+        <span className={`badge badge--${instance.state === "stale" ? "flag" : instance.state}`} data-testid="instance-state">
+          {t(instance.state)}
+        </span>
         {instance.workers != null && <span className="muted"> {t("workers", { count: instance.workers })}</span>}
       </td>
     </tr>

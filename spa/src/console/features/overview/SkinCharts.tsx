@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 
 import type { SkinSeries } from "../../api/types";
 import { TimeSeriesChart } from "../../components/TimeSeriesChart";
@@ -18,7 +19,8 @@ export function latency(format: Formats, ms: number | null): string {
   return `${format.number(ms / 1000, ms < 10_000 ? 1 : 0)} s`;
 }
 
-/** A skin's chosen range: requests/s, errors (5xx and the platform's own refusals), p95 latency and cache hit ratio. */
+/** A skin's chosen range: requests/s, errors (5xx and the platform's own refusals), p95 latency and cache
+ * hit ratio; a link to the range's events. */
 export function SkinCharts({ skin, series }: { skin: string; series: SkinSeries | undefined }) {
   const { t } = useTranslation("overview");
   const format = useFormats();
@@ -36,6 +38,10 @@ export function SkinCharts({ skin, series }: { skin: string; series: SkinSeries 
     { label: t("charts.platformErrors"), values: series.platformErrorRate ?? [], color: COLORS.platformErrorRate },
   ];
   return (
+    <>
+    <p className="charts__events">
+      <Link to={`/events?skin=${skin}&since=${series.t[0]}`} data-testid={`events-${skin}`}>{t("charts.events")}</Link>
+    </p>
     <div className="charts" data-testid={`charts-${skin}`}>
       <TimeSeriesChart title={t("charts.rps")} t={series.t} lines={line(t("charts.rps"), series.rps, COLORS.rps)}
                        format={formatters.rps} testId={`chart-${skin}-rps`} />
@@ -47,5 +53,6 @@ export function SkinCharts({ skin, series }: { skin: string; series: SkinSeries 
                        lines={line(t("charts.cacheHit"), series.cacheHitRatio, COLORS.cacheHitRatio)}
                        format={formatters.ratio} fixedMax={1} sparse testId={`chart-${skin}-cache`} />
     </div>
+    </>
   );
 }

@@ -1,0 +1,22 @@
+/** GET /admin/api/status: the status line, as the instance's last round (every `everyS`) saw it. */
+export type StatusLevel = "ok" | "degraded" | "down";
+
+export interface Problem {
+  kind: "upstream" | "breaker" | "storm" | "instance" | "store" | "config";
+  level: Exclude<StatusLevel, "ok">;
+  since: string | null;
+  skin: string | null;
+  upstream: string | null;
+  instance: string | null;
+  /** upstream: why it is down; breaker: its state; storm: the share; instance: seconds unseen; config: the error. */
+  detail: string | null;
+}
+
+export interface ClusterStatus {
+  level: StatusLevel;
+  problems: Problem[];
+  store: { kind: "memory" | "redis"; status: "ok" | "unavailable"; since: string | null; answeredAt: string | null };
+  watchedAt: string | null;
+  ageS: number | null;
+  everyS: number;
+}
