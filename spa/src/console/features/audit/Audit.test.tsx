@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { FakeConsole } from "../../test/fakeConsole";
 import { renderConsole } from "../../test/render";
 import { auditQuery } from "./auditQuery";
-import { localTimeToIso, timeExample } from "./localTime";
+import { timeExample, typedTimeToIso } from "../../lib/typedTime";
 
 function withEntries() {
   const server = new FakeConsole();
@@ -62,12 +62,12 @@ describe("the audit trail", () => {
   it("reads the date filters in the console's language, not the browser's", () => {
     expect(timeExample("es")).toBe("26/11/2026, 09:05");
     expect(timeExample("en")).toBe("11/26/2026, 09:05");
-    expect(localTimeToIso("", "es")).toBeUndefined();
-    expect(localTimeToIso("03/04/2026 10:30", "es")).toBe(new Date(2026, 3, 3, 10, 30).toISOString());
-    expect(localTimeToIso("03/04/2026 10:30", "pt")).toBe(new Date(2026, 3, 3, 10, 30).toISOString());
-    expect(localTimeToIso("03/04/2026", "en")).toBe(new Date(2026, 2, 4).toISOString());
-    expect(localTimeToIso("31/02/2026", "es")).toBeNull();
-    expect(localTimeToIso("yesterday", "en")).toBeNull();
+    expect(typedTimeToIso("", "es")).toBeUndefined();
+    expect(typedTimeToIso("03/04/2026 10:30", "es")).toBe("2026-04-03T10:30:00.000Z");
+    expect(typedTimeToIso("03/04/2026 10:30", "pt")).toBe("2026-04-03T10:30:00.000Z");
+    expect(typedTimeToIso("03/04/2026", "en")).toBe("2026-03-04T00:00:00.000Z");
+    expect(typedTimeToIso("31/02/2026", "es")).toBeNull();
+    expect(typedTimeToIso("yesterday", "en")).toBeNull();
   });
 
   it("sends a time typed day first in Spanish, and names a time it cannot read beside its field", async () => {
@@ -86,7 +86,7 @@ describe("the audit trail", () => {
     await user.click(within(filters).getByTestId("audit-filter"));
     await waitFor(() => expect(server.calls("GET", "/admin/api/audit").length).toBeGreaterThan(asked));
     const query = new URLSearchParams(server.calls("GET", "/admin/api/audit").at(-1)!.query);
-    expect(query.get("since")).toBe(new Date(2026, 3, 3, 10, 30).toISOString());
+    expect(query.get("since")).toBe("2026-04-03T10:30:00.000Z");
     expect(screen.queryByTestId("since-error")).not.toBeInTheDocument();
   });
 

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { AuditFilters, Role } from "../../api/types";
 import { TextField } from "../../components/TextField";
 import { actionsFor } from "./auditQuery";
-import { localTimeToIso, timeExample } from "./localTime";
+import { timeExample, typedTimeToIso } from "../../lib/typedTime";
 
 interface AuditFilterFormProps {
   role: Role | undefined;
@@ -14,8 +14,8 @@ interface AuditFilterFormProps {
 const EMPTY = { action: "", who: "", skin: "", since: "", until: "" };
 const TIMES = ["since", "until"] as const;
 
-/** Which entries: by action, a part of a name or a skin, and time (the operator's local time, written
- * as the console's language writes it); a time not understood is that field's error, nothing sent. */
+/** Which entries: by action, a part of a name or a skin, and time (in UTC, written as the console's
+ * language writes it); a time not understood is that field's error, nothing sent. */
 export function AuditFilterForm({ role, onFilter }: AuditFilterFormProps) {
   const { t, i18n } = useTranslation("audit");
   const lng = i18n.resolvedLanguage ?? i18n.language;
@@ -27,7 +27,7 @@ export function AuditFilterForm({ role, onFilter }: AuditFilterFormProps) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const [since, until] = TIMES.map((field) => localTimeToIso(form[field], lng));
+    const [since, until] = TIMES.map((field) => typedTimeToIso(form[field], lng));
     const invalid = TIMES.filter((_, index) => [since, until][index] === null);
     setWrong(invalid);
     if (invalid.length === 0) {

@@ -5,7 +5,7 @@ import { Link } from "react-router";
 import type { FieldError } from "../../api/errors";
 import { TextField } from "../../components/TextField";
 import { useErrorText } from "../../lib/errorText";
-import { epochToLocal, localToEpoch } from "./times";
+import { timeExample, typedTime, typedTimeToIso } from "../../lib/typedTime";
 import type { TimelineFilters } from "./types";
 
 interface EventsFilterFormProps {
@@ -14,28 +14,50 @@ interface EventsFilterFormProps {
   onFilter: (filters: TimelineFilters) => void;
 }
 
-/** Which entries: one skin's, and from when to when (the operator's local time). */
+const TIMES = ["since", "until"] as const;
+
+/** Epoch seconds (the URL's) as the field shows them; "" for none or not a time. */
+function shown(epoch: string | undefined, lng: string): string {
+  return epoch && /^\d+$/.test(epoch) ? typedTime(Number(epoch) * 1000, lng) : "";
+}
+
+/** Which entries: one skin's, and from when to when (in UTC, written as the console's language
+ * writes it, as the trail's filters); a time not understood is that field's error, nothing sent. */
 export function EventsFilterForm({ filters, errors, onFilter }: EventsFilterFormProps) {
-  const { t } = useTranslation("events");
+  const { t, i18n } = useTranslation("events");
+  const lng = i18n.resolvedLanguage ?? i18n.language;
   const text = useErrorText();
-  const [form, setForm] = useState({ skin: filters.skin ?? "", since: epochToLocal(filters.since), until: epochToLocal(filters.until) });
-  const set = (name: keyof typeof form) => (value: string) => setForm((shown) => ({ ...shown, [name]: value }));
+  const [form, setForm] = useState({ skin: filters.skin ?? "", since: shown(filters.since, lng), until: shown(filters.until, lng) });
+  const [wrong, setWrong] = useState<string[]>([]);
+  const set = (name: keyof typeof form) => (value: string) => setForm((now) => ({ ...now, [name]: value }));
+  const example = timeExample(lng);
   // TIME_INVALID is this screen's own (a time in the URL that is not one); the rest are the contract's.
   const message = (error: FieldError) => (error.code === "TIME_INVALID" ? t("timeInvalid") : text.field(error));
-  const errorsOf = (field: string) => errors.filter((e) => e.field === field).map(message);
+  const errorsOf = (field: string) => [
+    ...(wrong.includes(field) ? [t("timeWritten", { example })] : []),
+    ...errors.filter((e) => e.field === field).map(message),
+  ];
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    onFilter({ skin: form.skin.trim(), since: localToEpoch(form.since), until: localToEpoch(form.until) });
+    const [since, until] = TIMES.map((field) => typedTimeToIso(form[field], lng));
+    const invalid = TIMES.filter((_, index) => [since, until][index] === null);
+    setWrong(invalid);
+    if (invalid.length > 0) return;
+    const epoch = (iso: string | null | undefined) => (iso ? String(Date.parse(iso) / 1000) : "");
+    onFilter({ skin: form.skin.trim(), since: epoch(since), until: epoch(until) });
   }
+
+  const timeField = (field: (typeof TIMES)[number]) => (
+    <TextField name={field} label={t(field)} value={form[field]} onValue={set(field)} autoComplete="off"
+               inputMode="numeric" placeholder={example} hint={t("timeHint")} errors={errorsOf(field)} />
+  );
 
   return (
     <form className="filters" onSubmit={submit} aria-label={t("filters")} data-testid="events-filters">
       <TextField name="skin" label={t("skin")} value={form.skin} onValue={set("skin")} errors={errorsOf("skin")} autoComplete="off" />
-      <TextField name="since" type="datetime-local" label={t("since")} value={form.since} onValue={set("since")}
-                 errors={errorsOf("since")} />
-      <TextField name="until" type="datetime-local" label={t("until")} value={form.until} onValue={set("until")}
-                 errors={errorsOf("until")} />
+      {timeField("since")}
+      {timeField("until")}
       <div className="filters__buttons">
         <button type="submit" className="button button--primary" data-testid="events-filter">
           {t("apply")}
