@@ -48,3 +48,13 @@ export function typedTimeToIso(text: string, lng: string): string | null | undef
     && at.getUTCHours() === value.hour && at.getUTCMinutes() === value.minute;
   return exact && value.year >= 1000 ? at.toISOString() : null;
 }
+
+export type TimeName = "since" | "until";
+
+/** A filter's two times as typed: each as ISO 8601 (undefined when empty), and which of them could
+ * not be read (their fields' errors: nothing is sent while there is one). */
+export function typedRange(since: string, until: string, lng: string): { since?: string; until?: string; unread: TimeName[] } {
+  const read = { since: typedTimeToIso(since, lng), until: typedTimeToIso(until, lng) };
+  const unread = (["since", "until"] as const).filter((name) => read[name] === null);
+  return { since: read.since ?? undefined, until: read.until ?? undefined, unread };
+}

@@ -3,8 +3,9 @@ import { useTranslation } from "react-i18next";
 
 import type { AuditFilters, Role } from "../../api/types";
 import { TextField } from "../../components/TextField";
+import { TimeField } from "../../components/TimeField";
+import { typedRange, type TimeName } from "../../lib/typedTime";
 import { actionsFor } from "./auditQuery";
-import { timeExample, typedTimeToIso } from "../../lib/typedTime";
 
 interface AuditFilterFormProps {
   role: Role | undefined;
@@ -12,33 +13,26 @@ interface AuditFilterFormProps {
 }
 
 const EMPTY = { action: "", who: "", skin: "", since: "", until: "" };
-const TIMES = ["since", "until"] as const;
-
 /** Which entries: by action, a part of a name or a skin, and time (in UTC, written as the console's
  * language writes it); a time not understood is that field's error, nothing sent. */
 export function AuditFilterForm({ role, onFilter }: AuditFilterFormProps) {
   const { t, i18n } = useTranslation("audit");
-  const lng = i18n.resolvedLanguage ?? i18n.language;
   const actionId = useId();
   const [form, setForm] = useState(EMPTY);
-  const [wrong, setWrong] = useState<string[]>([]);
+  const [unread, setUnread] = useState<TimeName[]>([]);
   const set = (name: keyof typeof EMPTY) => (value: string) => setForm((shown) => ({ ...shown, [name]: value }));
-  const example = timeExample(lng);
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const [since, until] = TIMES.map((field) => typedTimeToIso(form[field], lng));
-    const invalid = TIMES.filter((_, index) => [since, until][index] === null);
-    setWrong(invalid);
-    if (invalid.length === 0) {
-      onFilter({ action: form.action, who: form.who, skin: form.skin, since: since ?? undefined, until: until ?? undefined });
+    const times = typedRange(form.since, form.until, i18n.resolvedLanguage ?? i18n.language);
+    setUnread(times.unread);
+    if (times.unread.length === 0) {
+      onFilter({ action: form.action, who: form.who, skin: form.skin, since: times.since, until: times.until });
     }
   }
 
-  const timeField = (field: (typeof TIMES)[number]) => (
-    <TextField name={field} label={t(field)} value={form[field]} onValue={set(field)} autoComplete="off"
-               inputMode="numeric" placeholder={example} hint={t("timeHint")}
-               errors={wrong.includes(field) ? [t("timeInvalid", { example })] : []} />
+  const timeField = (field: TimeName) => (
+    <TimeField name={field} label={t(field)} value={form[field]} onValue={set(field)} unread={unread.includes(field)} />
   );
 
   return (
@@ -66,7 +60,7 @@ export function AuditFilterForm({ role, onFilter }: AuditFilterFormProps) {
         </button>
         <button type="button" className="button" onClick={() => {
           setForm(EMPTY);
-          setWrong([]);
+          setUnread([]);
           onFilter({});
         }}>
           {t("clear")}

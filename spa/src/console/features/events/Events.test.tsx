@@ -52,6 +52,20 @@ describe("the events timeline", () => {
     expect(await screen.findByTestId("since-error")).toHaveTextContent("No es una fecha y hora válida.");
   });
 
+  it("reads a time typed day first in Spanish as UTC, shows the URL's back so, and names one it cannot read", async () => {
+    const { server } = renderConsole(`/events?since=${Date.UTC(2026, 3, 3, 10, 30) / 1000}`, "vera", withOutage(new FakeConsole()));
+    await screen.findAllByTestId("event");
+    const form = screen.getByTestId("events-filters");
+    expect(within(form).getByLabelText("Desde")).toHaveValue("03/04/2026, 10:30");
+    fireEvent.change(within(form).getByLabelText("Hasta"), { target: { value: "31/02/2026" } });
+    fireEvent.click(within(form).getByTestId("events-filter"));
+    expect(await screen.findByTestId("until-error")).toHaveTextContent("Escribe la fecha y la hora como 26/11/2026, 09:05");
+    fireEvent.change(within(form).getByLabelText("Hasta"), { target: { value: "04/04/2026 08:00" } });
+    fireEvent.click(within(form).getByTestId("events-filter"));
+    const until = String(Date.UTC(2026, 3, 4, 8, 0) / 1000);
+    await waitFor(() => expect(server.requests.some((r) => r.path === "/admin/api/events" && r.query.includes(`until=${until}`))).toBe(true));
+  });
+
   it("says when nothing happened", async () => {
     renderConsole("/events", "vera");
     expect(await screen.findByTestId("events-none")).toHaveTextContent("Ningún evento en ese intervalo.");

@@ -4,8 +4,9 @@ import { Link } from "react-router";
 
 import type { FieldError } from "../../api/errors";
 import { TextField } from "../../components/TextField";
+import { TimeField } from "../../components/TimeField";
 import { useErrorText } from "../../lib/errorText";
-import { timeExample, typedTime, typedTimeToIso } from "../../lib/typedTime";
+import { typedRange, typedTime, type TimeName } from "../../lib/typedTime";
 import type { TimelineFilters } from "./types";
 
 interface EventsFilterFormProps {
@@ -13,8 +14,6 @@ interface EventsFilterFormProps {
   errors: FieldError[];
   onFilter: (filters: TimelineFilters) => void;
 }
-
-const TIMES = ["since", "until"] as const;
 
 /** Epoch seconds (the URL's) as the field shows them; "" for none or not a time. */
 function shown(epoch: string | undefined, lng: string): string {
@@ -28,29 +27,24 @@ export function EventsFilterForm({ filters, errors, onFilter }: EventsFilterForm
   const lng = i18n.resolvedLanguage ?? i18n.language;
   const text = useErrorText();
   const [form, setForm] = useState({ skin: filters.skin ?? "", since: shown(filters.since, lng), until: shown(filters.until, lng) });
-  const [wrong, setWrong] = useState<string[]>([]);
+  const [unread, setUnread] = useState<TimeName[]>([]);
   const set = (name: keyof typeof form) => (value: string) => setForm((now) => ({ ...now, [name]: value }));
-  const example = timeExample(lng);
   // TIME_INVALID is this screen's own (a time in the URL that is not one); the rest are the contract's.
   const message = (error: FieldError) => (error.code === "TIME_INVALID" ? t("timeInvalid") : text.field(error));
-  const errorsOf = (field: string) => [
-    ...(wrong.includes(field) ? [t("timeWritten", { example })] : []),
-    ...errors.filter((e) => e.field === field).map(message),
-  ];
+  const errorsOf = (field: string) => errors.filter((e) => e.field === field).map(message);
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const [since, until] = TIMES.map((field) => typedTimeToIso(form[field], lng));
-    const invalid = TIMES.filter((_, index) => [since, until][index] === null);
-    setWrong(invalid);
-    if (invalid.length > 0) return;
-    const epoch = (iso: string | null | undefined) => (iso ? String(Date.parse(iso) / 1000) : "");
-    onFilter({ skin: form.skin.trim(), since: epoch(since), until: epoch(until) });
+    const times = typedRange(form.since, form.until, lng);
+    setUnread(times.unread);
+    if (times.unread.length > 0) return;
+    const epoch = (iso: string | undefined) => (iso ? String(Date.parse(iso) / 1000) : "");
+    onFilter({ skin: form.skin.trim(), since: epoch(times.since), until: epoch(times.until) });
   }
 
-  const timeField = (field: (typeof TIMES)[number]) => (
-    <TextField name={field} label={t(field)} value={form[field]} onValue={set(field)} autoComplete="off"
-               inputMode="numeric" placeholder={example} hint={t("timeHint")} errors={errorsOf(field)} />
+  const timeField = (field: TimeName) => (
+    <TimeField name={field} label={t(field)} value={form[field]} onValue={set(field)} unread={unread.includes(field)}
+               errors={errorsOf(field)} />
   );
 
   return (
