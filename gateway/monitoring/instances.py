@@ -58,6 +58,11 @@ class Tripped(msgspec.Struct):
     since: float
 
 
+def is_stale(seen: float, now: float) -> bool:
+    """Whether an instance last seen at `seen` is stale at `now` (it missed two beats)."""
+    return now - seen > STALE_AFTER_S
+
+
 class Record(msgspec.Struct, rename="camel"):
     id: str
     host: str | None = None
@@ -77,7 +82,7 @@ class Record(msgspec.Struct, rename="camel"):
     def public(self, current: str, now: float) -> dict[str, Any]:
         seen = self.seen_at
         last_seen = round(max(0.0, now - seen), 1) if seen is not None else None
-        stale = last_seen is not None and last_seen > STALE_AFTER_S
+        stale = seen is not None and is_stale(seen, now)
         return {
             "id": self.id,
             "host": self.host,
@@ -190,7 +195,7 @@ class Instances:
         pipe.hgetall(keys.INSTANCES_SEEN)
         _, beats = await answered(pipe.execute())
         seen = {key.decode(): float(value) for key, value in beats.items()} | {self.instance: now}
-        quiet = [i for i, at in seen.items() if now - at > STALE_AFTER_S]
+        quiet = [i for i, at in seen.items() if is_stale(at, now)]
         if quiet:  # frozen (still subscribed) or gone (killed: dropped by Redis)
             channels = [keys.PRESENCE_CHANNEL + i for i in quiet]
             listening: list[tuple[bytes, int]] = await answered(self.redis.pubsub_numsub(*channels))  # type: ignore[arg-type]

@@ -28,7 +28,7 @@ from gateway.config.history import iso
 from gateway.config.live import LiveConfig
 from gateway.monitoring.events import Event, Timeline
 from gateway.monitoring.health import Health
-from gateway.monitoring.instances import BEAT_S, STALE_AFTER_S, Instances
+from gateway.monitoring.instances import BEAT_S, Instances, is_stale
 from gateway.monitoring.platform_errors import storm
 from gateway.store import StoreUnavailable
 from gateway.upstream.resilience import Breakers
@@ -171,7 +171,7 @@ class Watch:
                         detail=breaker.state,
                     )
                 )
-        problems += [self._stale(i, now) for i, seen in self.seen.items() if _stale(seen, now)]
+        problems += [self._stale(i, now) for i, seen in self.seen.items() if is_stale(seen, now)]
         if self.config.error is not None:
             problems.append(Problem("config", "degraded", self.config.error_at, detail=self.config.error))
         return problems
@@ -206,7 +206,7 @@ class Watch:
                 continue  # a breaker made by a first call starts closed: nothing happened
             await self._moved(subject, "closed" if state == "closed" else "open", breaker.skin, breaker.upstream)
         for instance, seen in self.seen.items():
-            await self._instance(instance, "stale" if _stale(seen, now) else "serving")
+            await self._instance(instance, "stale" if is_stale(seen, now) else "serving")
         gone = [s.removeprefix("instance:") for s in self._local if s.startswith("instance:")]
         for instance in gone:
             if instance not in self.seen and self._local["instance:" + instance] != "left":
@@ -303,7 +303,3 @@ class Watch:
 
 
 _WORDS = {"down": "down", "up": "back", "open": "open", "closed": "closed", "storm": "start", "calm": "end"}
-
-
-def _stale(seen: float, now: float) -> bool:
-    return now - seen > STALE_AFTER_S

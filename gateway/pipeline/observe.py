@@ -166,9 +166,9 @@ def refusal(body: bytes) -> str | None:
     return code if code in PLATFORM_CODES else "other"
 
 
-def _code(body: bytes) -> str | None:
+def _code(body: bytes) -> object:
+    """The envelope's `code`, whatever `success` says (None: not an envelope)."""
     try:
-        data = msgspec.json.decode(body)
+        return _envelope.decode(body).code
     except msgspec.DecodeError:
         return None
-    return data.get("code") if isinstance(data, dict) else None
