@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 
 import httpx
 import pytest
+import redis
+
+from tests.support.cluster import RedisServer, lift_sign_in_blocks
 
 
 @pytest.fixture
@@ -21,6 +25,18 @@ def control(sandbox_url: str) -> Iterator[httpx.Client]:
         yield client
         client.delete("/_sandbox/faults")
         client.delete("/_sandbox/wire")
+
+
+@pytest.fixture(autouse=True)
+def _no_sign_in_block_outlives_its_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that revokes a player's sessions leaves their sign-in blocked for a quarter of an hour
+    on its cluster's Redis; lifted after it, so the next test signs the demo players in again."""
+    cluster = request.getfixturevalue("cluster") if "cluster" in request.fixturenames else None
+    yield
+    server = getattr(cluster, "redis", None)
+    if isinstance(server, RedisServer):
+        with contextlib.suppress(redis.RedisError):  # a test that left its Redis stopped has no blocks to lift
+            lift_sign_in_blocks(server)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

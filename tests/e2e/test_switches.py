@@ -211,6 +211,9 @@ def test_a_session_expiring_during_an_upload_shows_one_popup(site: Site, control
     page.get_by_test_id("account-menu").click()
     page.get_by_test_id("account-profile").click()
     card = page.get_by_test_id("document-idProof")
+    # The profile shown first: expired before its reads answered, the page's own reads would meet
+    # the expiry (a popup and home) before any upload (CI's fresh clone, under load).
+    expect(card.get_by_test_id("document-file-idProof")).to_be_attached()
     control.post("/_sandbox/sites/aurora/sessions/expire", json={"login": "demo1"}).raise_for_status()
     card.get_by_test_id("document-file-idProof").set_input_files(
         files=[{"name": "dni.png", "mimeType": "image/png", "buffer": b"\x89PNG\r\n\x1a\n" + b"0" * 2048}]
