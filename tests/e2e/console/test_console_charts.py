@@ -60,13 +60,17 @@ def test_the_charts_read_at_every_width(tabs: Tabs, slow_and_refusing: None, wid
     expect(errors).to_contain_text("plataforma")
     expect(errors.get_by_test_id("chart-aurora-errors-value-1")).not_to_have_text("0 %")
     expect(page.get_by_test_id("platform-errors-aurora")).to_contain_text("SESSION_EXPIRED (lecturas)")
+    upstreams = page.get_by_test_id("upstreams-aurora")  # its breakers were cut off at 390 px, behind a scroll
+    fits = upstreams.evaluate("table => table.parentElement.scrollWidth <= table.parentElement.clientWidth")
+    assert fits, "a skin's upstreams fit without scrolling sideways (a card each on a phone)"
 
     plot = page.get_by_test_id("chart-aurora-p95").locator(".u-over")  # uPlot's plotting area
     plot.scroll_into_view_if_needed()
     box = plot.bounding_box()
     assert box is not None
     page.mouse.move(box["x"] + box["width"] - 2, box["y"] + box["height"] / 2)  # over the latest step
-    expect(page.get_by_test_id("chart-aurora-p95-at")).to_have_text(re.compile(r"^\d\d:\d\d:\d\d$"))
+    # The step under the cursor, in the one time format of the console (24-hour, its zone named).
+    expect(page.get_by_test_id("chart-aurora-p95-at")).to_have_text(re.compile(r"^\d\d:\d\d:\d\d UTC$"))
     page.get_by_test_id("chart-aurora-p95").screenshot(path=str(artifacts(f"console-charts-p95-{width}.png")))
     page.mouse.move(0, 0)
 

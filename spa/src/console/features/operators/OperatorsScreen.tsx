@@ -26,7 +26,7 @@ export function OperatorsScreen() {
       {data && !data.managed && <p className="notice notice--warn">{t("unmanaged")}</p>}
       {data && (
         <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="operators-title">
-          <table className="operators">
+          <table className="operators cards">
             <thead>
               <tr>
                 <th scope="col">{t("table.name")}</th>
@@ -65,7 +65,7 @@ function OperatorRow({ account, onEdit }: { account: OperatorAccount; onEdit?: (
       <td data-label={t("table.role")}>{common(`roles.${account.role}`)}</td>
       <td data-label={t("table.skins")}>{account.skins.length ? account.skins.join(", ") : t("skinsAll")}</td>
       <td data-label={t("table.state")}>{state}</td>
-      <td className="operators__edit">
+      <td className="cards__action">
         {onEdit && (
           <button type="button" className="button" onClick={onEdit} data-testid={`edit-${account.name}`}>
             {t("table.edit")}

@@ -14,7 +14,7 @@ export function UpstreamTable({ skin, onChange }: UpstreamTableProps) {
   const { t } = useTranslation("overview");
   return (
     <div className="table-scroll">
-      <table className="upstreams" data-testid={`upstreams-${skin.id}`}>
+      <table className="upstreams cards" data-testid={`upstreams-${skin.id}`}>
         <caption className="visually-hidden">{t("upstreams.caption", { skin: skin.name })}</caption>
         <thead>
           <tr>
@@ -33,7 +33,7 @@ export function UpstreamTable({ skin, onChange }: UpstreamTableProps) {
           {skin.upstreams.map((upstream) => (
             <tr key={upstream.name} data-testid={`upstream-${skin.id}-${upstream.name}`}>
               <th scope="row">{upstream.name}</th>
-              <td>
+              <td data-label={t("upstreams.url")}>
                 <code className="url" data-testid="upstream-url">
                   {upstream.url}
                 </code>
@@ -44,14 +44,14 @@ export function UpstreamTable({ skin, onChange }: UpstreamTableProps) {
                   </span>
                 )}
               </td>
-              <td>
+              <td data-label={t("upstreams.health")}>
                 <HealthBadge health={upstream.health} />
               </td>
-              <td>
+              <td data-label={t("upstreams.breaker")}>
                 <BreakerBadge breaker={upstream.breaker} />
               </td>
               {onChange && (
-                <td>
+                <td className="cards__action">
                   <button type="button" className="button" onClick={() => onChange(upstream)}
                           aria-label={t("upstreams.changeLabel", { upstream: upstream.name, skin: skin.name })}
                           data-testid="change-upstream">
