@@ -238,6 +238,7 @@ def live_config(
         redis=stores.redis,
         on_purge=purge,
         versions=history_carry.versions(stores.redis, settings.config_history, lambda: config.current.file),
+        allowed=settings.allowed_hosts,
     )
     metrics.config_version(config.version)
     return config

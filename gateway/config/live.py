@@ -33,6 +33,7 @@ import structlog
 from redis.asyncio import Redis
 
 from gateway.config import history, skins
+from gateway.config.allowed_hosts import AllowedHosts
 from gateway.config.history import Action, Author, Change, Entry, Overrides, Snapshot, Versions
 from gateway.config.probe import Probe, Unreachable, probe_origins, said
 from gateway.config.skins import Skins, SkinsFileError, changed_upstreams
@@ -114,8 +115,9 @@ class LiveConfig:
         redis: Redis | None = None,
         on_purge: Callable[[str], Awaitable[None]] | None = None,
         versions: Versions | None = None,
+        allowed: AllowedHosts | None = None,
     ) -> None:
-        self.skins_file = skins_file
+        self.skins_file, self.allowed = skins_file, allowed or AllowedHosts()  # the environment's allowed hosts
         self.probe = probe
         self.on_swap = on_swap
         self.on_reject = on_reject
@@ -186,6 +188,8 @@ class LiveConfig:
                 new = await self._check(current.data, overrides, probe)
                 if isinstance(new, Commit):
                     return new
+                if refused := sorted(set(new.unapplied) - set(current.skins.unapplied)):  # a host not allowed
+                    return Commit("invalid", current.version, current.version, error="; ".join(refused))
                 after = Config(new, history.version_of(current.data, overrides), current.data, overrides)
                 made = after.entry(action, author, current.point)
                 if await self.versions.commit(current.overrides, made) is not None:  # else: another came first
@@ -209,7 +213,7 @@ class LiveConfig:
         if version == running:
             return Commit("unchanged", version, version)
         try:
-            new = skins.compose(data, overrides, self.source)
+            new = skins.compose(data, overrides, self.source, self.allowed)
         except SkinsFileError as exc:
             return Commit("invalid", running, running, error=str(exc))
         if probe and self.probe is not None:
@@ -257,7 +261,7 @@ class LiveConfig:
         new = await self._check(data, overrides, probe)
         if isinstance(new, Commit):
             if new.outcome == "unchanged":
-                self.error = None
+                self.error = "; ".join(self.current.skins.unapplied) or None
                 return Result("unchanged", new.version)
             return self._reject(new.error or new.outcome, reason)
         version = history.version_of(data, overrides)
@@ -265,15 +269,13 @@ class LiveConfig:
         return Result("applied", version)
 
     def _swap(self, new: Config, reason: str) -> None:
-        old, self.current = self.current, new
-        self.error, self.error_at, self.changed_at = None, None, time.time()
-        log.info(
-            "config.applied",
-            reason=reason,
-            version=new.version,
-            previous=old.version,
-            changed=[f"{s}.{n}={u}" for s, n, u in changed_upstreams(old.skins, new.skins)],
-        )
+        old, self.current, self.changed_at = self.current, new, time.time()
+        self.error = "; ".join(new.skins.unapplied) or None  # an override whose host is not allowed
+        self.error_at = self.changed_at if self.error else None
+        changed = [f"{s}.{n}={u}" for s, n, u in changed_upstreams(old.skins, new.skins)]
+        log.info("config.applied", reason=reason, version=new.version, previous=old.version, changed=changed)
+        if self.error:
+            log.error("config.override_not_applied", reason=reason, error=self.error, version=new.version)
         if self.on_swap is not None:
             self.on_swap(old, new)
 

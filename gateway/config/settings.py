@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from contracts.catalogue import RouteClass
+from gateway.config.allowed_hosts import AllowedHosts
 from gateway.config.timings import DEFAULT_TIMINGS, BreakerConfig, CallTiming, parse_timings
 from gateway.store.address import SharedRedis
 
@@ -102,6 +103,9 @@ class Settings:
     """A console session ends this long after its sign-in, however active."""
     admin_host: str = "127.0.0.1"
     admin_port: int = 9100
+    allowed_hosts: AllowedHosts = field(default_factory=AllowedHosts)
+    """Hosts operators may point upstreams at beside each skin's own and the skins file's
+    `allowed_hosts` (`BFF_ALLOWED_HOSTS`, `aurora=*.platform.example;*=10.0.0.5:8443`; docs/allowed-hosts.md)."""
     probe_upstreams: bool = True
     """A new configuration's changed upstreams must answer HTTP before it is applied."""
     config_history: Path | None = None
@@ -169,6 +173,7 @@ class Settings:
             console_max_s=float(env.get("CONSOLE_MAX_S", defaults.console_max_s)),
             admin_host=env.get("ADMIN_HOST", defaults.admin_host),
             admin_port=int(env.get("ADMIN_PORT", defaults.admin_port)),
+            allowed_hosts=AllowedHosts.parse(env.get("BFF_ALLOWED_HOSTS", "")),
             probe_upstreams=_flag(env.get("PROBE_UPSTREAMS"), defaults.probe_upstreams),
             config_history=Path(env.get("CONFIG_HISTORY_FILE") or "var/config-history.jsonl"),
             skins_poll_s=float(env.get("SKINS_POLL_S", defaults.skins_poll_s)),

@@ -19,6 +19,7 @@ import msgspec
 
 from contracts.catalogue import UPSTREAMS, Upstream
 from contracts.locales import DEFAULT_LOCALE, LOCALES, Locale
+from gateway.config.allowed_hosts import AllowedHosts, host_patterns
 from gateway.config.health_checks import HealthChecks, health_errors
 
 PokerSystem = Literal["android", "windows", "mac"]
@@ -103,6 +104,9 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     features: Features = Features()
     health: HealthChecks = HealthChecks()
     """How each upstream's health is checked (the overview, `bff_upstream_up`)."""
+    allowed_hosts: list[str] = []
+    """Hosts (or `*.domain`, either with `:port`) operators may point this skin's upstreams at,
+    beside its own (`gateway.config.allowed_hosts`); never set from the console."""
 
     def link_origins(self) -> list[str]:
         """`link_hosts` as origins compare: lower case, no trailing slash (the SPA's and the gateway's rule)."""
@@ -135,14 +139,24 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 class SkinsFile(msgspec.Struct, forbid_unknown_fields=True):
     skins: Annotated[list[Skin], msgspec.Meta(min_length=1)]
+    allowed_hosts: list[str] = []
+    """Hosts every skin's upstreams may be pointed at (`gateway.config.allowed_hosts`)."""
 
 
 class Skins:
     """Host name -> skin, built once per configuration."""
 
-    def __init__(self, skins: list[Skin]) -> None:
+    def __init__(self, skins: list[Skin], allowed_hosts: list[str] | None = None) -> None:
         self.all: tuple[Skin, ...] = tuple(skins)
         self._by_host: dict[str, Skin] = {}
+        self.unapplied: tuple[str, ...] = ()
+        """The operators' overrides `compose` left out: their hosts are not allowed."""
+        try:
+            every = host_patterns(allowed_hosts or [], "allowed_hosts")
+            each = {s.id: host_patterns(s.allowed_hosts, f"skins[{s.id}].allowed_hosts") for s in skins}
+        except ValueError as exc:
+            raise SkinsFileError(str(exc)) from None
+        self._allowed = AllowedHosts(every, each)
         for skin in skins:
             if skin.default_locale not in skin.locales:
                 raise SkinsFileError(f"skins[{skin.id}].default_locale: {skin.default_locale} is not in locales")
@@ -164,6 +178,10 @@ class Skins:
         if not host:
             return None
         return self._by_host.get(_hostname(host))
+
+    def allowed(self, env: AllowedHosts) -> AllowedHosts:
+        """The hosts allowed beside each skin's own: the environment's `env` and this file's."""
+        return env.with_file(self._allowed.every, self._allowed.skins)
 
     def upstream_origins(self) -> set[str]:
         return {origin(skin.upstreams.base(u)) for skin in self.all for u in UPSTREAMS}
@@ -225,9 +243,15 @@ def stamp(path: Path) -> tuple[int, int, int] | None:
     return None
 
 
-def compose(data: Mapping[str, Any], overrides: Mapping[str, Mapping[str, str]], source: str) -> Skins:
+def compose(
+    data: Mapping[str, Any], overrides: Mapping[str, Mapping[str, str]], source: str, env: AllowedHosts | None = None
+) -> Skins:
     """The skins of `data` with the operators' upstream overrides (skin id -> name -> base URL)
-    applied, validated as a whole."""
+    applied, validated as a whole; with `env`, those to a host not allowed left out (`unapplied`)."""
+    unapplied: list[str] = []
+    if env is not None:
+        file = parse(data, source)
+        overrides, unapplied = file.allowed(env).kept(file.bases(), overrides)
     merged = copy.deepcopy(dict(data))
     known = {skin.get("id"): skin for skin in merged.get("skins", []) if isinstance(skin, dict)}
     for skin_id, upstreams in overrides.items():
@@ -237,7 +261,9 @@ def compose(data: Mapping[str, Any], overrides: Mapping[str, Mapping[str, str]],
         target = skin.setdefault("upstreams", {})
         if isinstance(target, dict):
             target.update(upstreams)
-    return parse(merged, source)
+    composed = parse(merged, source)
+    composed.unapplied = tuple(unapplied)
+    return composed
 
 
 def parse(data: Mapping[str, object], source: str = "skins") -> Skins:
@@ -247,7 +273,7 @@ def parse(data: Mapping[str, object], source: str = "skins") -> Skins:
         # msgspec names the field: "Expected `str`, got `int` - at `$.skins[0].currency`"
         raise SkinsFileError(f"{source}: {exc}") from None
     try:
-        return Skins(skins_file.skins)
+        return Skins(skins_file.skins, skins_file.allowed_hosts)
     except SkinsFileError as exc:
         raise SkinsFileError(f"{source}: {exc}") from None
 

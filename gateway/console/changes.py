@@ -29,6 +29,7 @@ from contracts.catalogue import UPSTREAMS
 from gateway.accounts import scopes
 from gateway.accounts.audit import Action, Audit, AuditEntry, AuditResult
 from gateway.accounts.roles import Operator
+from gateway.config.allowed_hosts import HostPattern, allows
 from gateway.config.base_urls import BaseUrlError, base_url
 from gateway.config.history import Author, Change, Overrides
 from gateway.config.live import Commit
@@ -82,6 +83,20 @@ def url_errors(url: str) -> list[FieldError]:
     return []
 
 
+def allowed_hosts(gateway: Gateway, skin_id: str) -> tuple[HostPattern, ...]:
+    """The hosts `skin_id`'s upstreams may point at (docs/allowed-hosts.md): its own in the skins
+    file, the file's `allowed_hosts` and the environment's (`BFF_ALLOWED_HOSTS`)."""
+    current = gateway.config.current
+    return current.skins.allowed(gateway.config.allowed).of(skin_id, current.file_bases.get(skin_id, {}).values())
+
+
+def host_errors(gateway: Gateway, skin_id: str, url: str, field: str = "url") -> list[FieldError]:
+    """`url` (a base URL in its one spelling) refused on `field` when `skin_id` may not point at its host."""
+    if allows(allowed_hosts(gateway, skin_id), url):
+        return []
+    return [FieldError(field, "URL_HOST_NOT_ALLOWED", f"{url} is not on a host {skin_id}'s upstreams may point at")]
+
+
 def base_errors(asked: Asked) -> list[FieldError]:
     """The console's changes name the version they were made from."""
     return [] if asked.baseVersion else [FieldError("baseVersion", "REQUIRED", "The version it was made from")]
@@ -131,6 +146,8 @@ def change_errors(gateway: Gateway, asked: Asked) -> list[FieldError]:
         return errors
     if isinstance(asked.url, str):
         asked.url = base_url(asked.url)  # one spelling: `HTTP://Host:80/` is `http://host`
+        if refused := host_errors(gateway, asked.skin or "", asked.url):
+            return refused
     before, after = _before_after(gateway, asked)
     if before == after:
         return [FieldError("url", "UNCHANGED", f"{asked.skin}.{asked.upstream} already is {before}")]

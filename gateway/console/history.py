@@ -28,6 +28,7 @@ from gateway.console.changes import (
     asked_in,
     base_errors,
     committed,
+    host_errors,
     override_errors,
     previewed,
     reason_errors,
@@ -86,6 +87,8 @@ async def rollback_target(gateway: Gateway, asked: Asked) -> tuple[Entry, list[C
     changes = diff(current.skins.bases(), compose(current.data, entry.overrides, "rollback").bases())
     if not changes:
         errors.append(FieldError("to", "UNCHANGED", f"Going back to {asked.to} changes no upstream"))
+    for change in changes:  # a version whose URL is no longer allowed (the allowed hosts narrowed since)
+        errors += host_errors(gateway, change.skin, change.after, "to") if change.after else []
     return errors or (entry, changes)
 
 

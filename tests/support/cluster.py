@@ -19,7 +19,7 @@ import httpx
 import pytest
 import redis
 
-from tests.support.stack import ROOT, START_WITHIN_S, free_port
+from tests.support.stack import ROOT, START_WITHIN_S, TEST_ALLOWED_HOSTS, free_port
 
 
 def require_redis_server() -> str:
@@ -292,6 +292,7 @@ def start_cluster(
         # Not the checkout's var/: a Redis gateway carries a file mode's trail and history over.
         "AUDIT_FILE": str(workdir / "audit.jsonl"),
         "CONFIG_HISTORY_FILE": str(workdir / "config-history.jsonl"),
+        "BFF_ALLOWED_HOSTS": TEST_ALLOWED_HOSTS,
         **(env or {}),
     }
     for n in range(instances):

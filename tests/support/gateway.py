@@ -11,11 +11,12 @@ import httpx
 import respx
 
 from gateway.app import admin_app, create_app
+from gateway.config.allowed_hosts import AllowedHosts
 from gateway.config.settings import Settings
 from gateway.edge.entry import FrontDoor
 from tests.support.browser import AsyncBrowser
 from tests.support.respx_platform import RespxPlatform
-from tests.support.stack import free_port
+from tests.support.stack import TEST_ALLOWED_HOSTS, free_port
 
 UPSTREAM = "http://127.0.0.1:8001"
 """What the respx routers mock: the platform's origin as the tests write it."""
@@ -34,12 +35,19 @@ sbapi = "http://sbapi.test"
 rest = "http://rest.test"
 """
 """A skins file of one skin, its wallet (`api`) where the test says."""
+ALLOWED = AllowedHosts.parse(TEST_ALLOWED_HOSTS)
+"""The tests' allowed upstream hosts (`TEST_ALLOWED_HOSTS`) for a gateway or a `LiveConfig` built in code."""
 _platforms: weakref.WeakKeyDictionary[FrontDoor, RespxPlatform] = weakref.WeakKeyDictionary()
 _browsers: weakref.WeakKeyDictionary[FrontDoor, int] = weakref.WeakKeyDictionary()
 
 
 def test_settings(**overrides: Any) -> Settings:
-    values: dict[str, Any] = {"production": False, "secret_key": "test-secret", "sandbox_url": UPSTREAM}
+    values: dict[str, Any] = {
+        "production": False,
+        "secret_key": "test-secret",
+        "sandbox_url": UPSTREAM,
+        "allowed_hosts": ALLOWED,
+    }
     return Settings(**{**values, **overrides})
 
 

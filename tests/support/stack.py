@@ -16,6 +16,9 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 START_WITHIN_S = float(os.environ.get("STACK_START_S", "120"))  # a loaded machine needs more
 """How long the product may take to answer at start (on a shared machine under load, a minute)."""
+TEST_ALLOWED_HOSTS = "*=127.0.0.1,localhost,*.localhost,*.test,*.example"
+"""The hosts the tests' gateways may point upstreams at (`BFF_ALLOWED_HOSTS`): their sandboxes on
+other ports, nginx, the made-up names of the refusal tests. A test of the allowed hosts sets its own."""
 
 
 def free_port() -> int:
@@ -60,6 +63,7 @@ def start_stack(
     environment = {**os.environ, "GATEWAY_ENV": "development", "LOG_FORMAT": "json", **(env or {})}
     environment.setdefault("CONFIG_HISTORY_FILE", str(log_dir / f"history-{port}.jsonl"))  # not the checkout's var/
     environment.setdefault("AUDIT_FILE", str(log_dir / f"audit-{port}.jsonl"))
+    environment.setdefault("BFF_ALLOWED_HOSTS", TEST_ALLOWED_HOSTS)
     process = subprocess.Popen(
         [sys.executable, "-m", "gateway", "--with-sandbox", "--port", str(port), "--sandbox-port", str(sandbox_port)],
         cwd=root,

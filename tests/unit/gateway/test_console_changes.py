@@ -38,7 +38,7 @@ from gateway.store.redis import connect
 from gateway.upstream.resilience import Breakers
 from tests.support.browser import AsyncBrowser
 from tests.support.cluster import RedisServer
-from tests.support.gateway import ONE_SKIN, UPSTREAM, browser_on, gateway_app, operator_on
+from tests.support.gateway import ALLOWED, ONE_SKIN, UPSTREAM, browser_on, gateway_app, operator_on
 from tests.support.healthy import healthy
 from tests.support.stack import free_port
 
@@ -70,7 +70,9 @@ def wallet(url: str) -> Any:
 async def test_versions_kept_in_a_file_outlive_a_restart_and_bring_the_overrides_back(tmp_path: Path) -> None:
     skins_file, kept = tmp_path / "skins.toml", tmp_path / "var" / "history.jsonl"
     skins_file.write_text(SKIN)
-    config = LiveConfig(skins_file, lambda: skins.builtin(UPSTREAM), probe=answers, versions=FileVersions(kept))
+    config = LiveConfig(
+        skins_file, lambda: skins.builtin(UPSTREAM), probe=answers, versions=FileVersions(kept), allowed=ALLOWED
+    )
     await config.start()
     first = config.version
     made = await config.commit(wallet("http://api-2.test"), base=first, author=ANN)
@@ -81,7 +83,9 @@ async def test_versions_kept_in_a_file_outlive_a_restart_and_bring_the_overrides
     assert late.outcome == "conflict" and late.moved == ["aurora"]
     assert config.skins.all[0].upstreams.api == "http://api-2.test", "the conflict changed nothing"
 
-    restarted = LiveConfig(skins_file, lambda: skins.builtin(UPSTREAM), probe=answers, versions=FileVersions(kept))
+    restarted = LiveConfig(
+        skins_file, lambda: skins.builtin(UPSTREAM), probe=answers, versions=FileVersions(kept), allowed=ALLOWED
+    )
     assert restarted.version == first, "the file alone, until the kept versions are read"
     await restarted.start()
     assert restarted.version == made.version and restarted.skins.all[0].upstreams.api == "http://api-2.test"
@@ -98,7 +102,7 @@ async def test_versions_kept_in_a_file_outlive_a_restart_and_bring_the_overrides
 async def test_a_file_reload_is_a_version_with_its_diff(tmp_path: Path) -> None:
     skins_file = tmp_path / "skins.toml"
     skins_file.write_text(SKIN)
-    config = LiveConfig(skins_file, lambda: skins.builtin(UPSTREAM), probe=answers)
+    config = LiveConfig(skins_file, lambda: skins.builtin(UPSTREAM), probe=answers, allowed=ALLOWED)
     await config.start()
     skins_file.write_text(SKIN.replace("http://capi.test", "http://capi-2.test"))
     assert (await config.reload("SIGHUP")).outcome == "applied"
@@ -118,7 +122,9 @@ async def redis(redis_server: RedisServer) -> AsyncIterator[Redis]:
 @pytest.mark.redis
 async def test_two_instances_changing_from_one_version_make_one_version(redis: Redis) -> None:
     def instance() -> LiveConfig:
-        return LiveConfig(None, lambda: skins.builtin(UPSTREAM), redis=redis, versions=RedisVersions(redis))
+        return LiveConfig(
+            None, lambda: skins.builtin(UPSTREAM), redis=redis, versions=RedisVersions(redis), allowed=ALLOWED
+        )
 
     one, two = instance(), instance()
     await one.start()

@@ -18,7 +18,7 @@ from gateway.console import conflicts
 from gateway.store.address import SharedRedis
 from gateway.store.redis import connect
 from tests.support.cluster import RedisServer
-from tests.support.gateway import UPSTREAM
+from tests.support.gateway import ALLOWED, UPSTREAM
 
 pytestmark = pytest.mark.anyio
 
@@ -33,7 +33,7 @@ def pointing(skin: str, upstream: str, url: str) -> Any:
 
 
 def built_in(**more: Any) -> LiveConfig:
-    return LiveConfig(None, lambda: skins.builtin(UPSTREAM), **more)
+    return LiveConfig(None, lambda: skins.builtin(UPSTREAM), allowed=ALLOWED, **more)
 
 
 def test_a_skins_version_moves_with_its_own_part_only() -> None:
