@@ -25,7 +25,7 @@ from contracts.catalogue import UPSTREAMS
 from gateway.accounts.roles import Operator
 from gateway.config.history import iso
 from gateway.config.skins import Skin
-from gateway.console.changes import API_REASON, Caller, asked_in, reason_errors, unknown_skin
+from gateway.console.changes import API_REASON, Caller, allowed_hosts, asked_in, reason_errors, unknown_skin
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, invalid
 from gateway.monitoring.health import Probe
@@ -139,6 +139,7 @@ def _skin(
         "siteId": skin.site_id,
         "hosts": list(skin.hosts),
         "upstreams": upstreams,
+        "allowedHosts": [str(pattern) for pattern in allowed_hosts(gateway, skin.id)],  # docs/allowed-hosts.md
         "contractBreaches": broken.get(skin.id, []),
         "platformErrors": refused.get(skin.id, []),
     }

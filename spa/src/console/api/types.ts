@@ -80,6 +80,8 @@ export interface Skin {
   siteId: string;
   hosts: string[];
   upstreams: Upstream[];
+  /** Hosts (`*.domain`, either with `:port`) its upstreams may point at: the deployment's, read only. */
+  allowedHosts?: string[];
   /** Per route, most first; empty when none broke it. */
   contractBreaches?: ContractBreach[];
   /** The platform's refusals (`success: false`) by route class and code, most first (this listener's counts). */

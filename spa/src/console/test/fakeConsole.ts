@@ -102,7 +102,7 @@ export class FakeConsole {
     return [
       { id: "aurora", name: "Aurora Casino", siteId: "aurora", hosts: ["127.0.0.1", "localhost"],
         upstreams: ["api", "capi", "sbapi", "rest"].map((n) => upstream(n, url(n), `aurora/${n}` in this.overrides)),
-        contractBreaches: this.breaches, platformErrors: this.platformErrors },
+        allowedHosts: ["127.0.0.1:8001", "*.example"], contractBreaches: this.breaches, platformErrors: this.platformErrors },
     ];
   }
 

@@ -92,6 +92,25 @@ describe("changing an upstream", () => {
     expect(within(dialog).getByLabelText("Nueva URL base")).toHaveValue("https://nowhere.example");
   });
 
+  it("shows the skin's allowed hosts, and the gateway's refusal of any other in the operator's language", async () => {
+    const user = userEvent.setup();
+    const { server } = renderConsole("/", "alice");
+    const dialog = await openChange(user);
+    expect(within(dialog).getByTestId("allowed-hosts")).toHaveTextContent(
+      "Sus upstreams solo pueden apuntar a estos hosts (los fija el despliegue, no esta consola): 127.0.0.1:8001, *.example",
+    );
+    server.answerOnce("POST", "/admin/api/changes/preview", () =>
+      json(422, { message: "Invalid", code: "INVALID", requestId: "r",
+                  errors: [{ field: "url", code: "URL_HOST_NOT_ALLOWED", message: "http://evil.test is not on a host" }] }),
+    );
+    await previewUrl(user, dialog, "http://evil.test");
+    expect(await within(dialog).findByTestId("url-error")).toHaveTextContent(
+      "Este host no es uno al que puedan apuntar los upstreams de este skin",
+    );
+    expect(within(dialog).queryByTestId("write-preview")).not.toBeInTheDocument();
+    expect(server.overrides).toEqual({});
+  });
+
   it("shows a code it does not know with the gateway's own message", async () => {
     const user = userEvent.setup();
     const { server } = renderConsole("/", "alice");

@@ -9,6 +9,7 @@ import { WriteSteps } from "../../components/WriteSteps";
 import { useErrorText } from "../../lib/errorText";
 import { baseUrlProblem } from "../../lib/rules";
 import { useWriteFlow } from "../../lib/writeFlow";
+import { AllowedHosts } from "./AllowedHosts";
 import { useApplyChangeMutation, usePreviewChangeMutation } from "./changesApi";
 
 interface ChangeUpstreamDialogProps {
@@ -60,6 +61,7 @@ export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose }: C
           <TextField name="url" type="url" label={t("url")} value={backToFile ? upstream.fileUrl : url}
                      disabled={backToFile} onValue={(value) => edit(() => setUrl(value))} errors={urlErrors}
                      hint={t("urlHint")} spellCheck={false} autoComplete="off" data-autofocus />
+          <AllowedHosts hosts={skin.allowedHosts} />
           {upstream.overridden && (
             <label className="check">
               <input type="checkbox" checked={backToFile} data-testid="back-to-file"
