@@ -273,11 +273,17 @@ DEPENDENCIES = {"caller": Provide(_caller, sync_to_thread=False)}
 
 
 @post("/admin/api/changes/preview", status_code=200, opt={"role": "operator"})
-async def preview_change(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
+async def preview_change(
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], caller: NamedDependency[Caller]
+) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     asked = decoded(await request.body())
     errors = asked if isinstance(asked, list) else base_errors(asked) + change_errors(gateway, asked)
     if errors or isinstance(asked, list):
+        if not isinstance(asked, list) and any(e.code == "URL_HOST_NOT_ALLOWED" for e in errors):
+            # Changes nothing, but an attempt at a host the deployment does not allow is in the trail.
+            target, detail = {"skin": asked.skin, "target": asked.upstream}, {"errors": msgspec.to_builtins(errors)}
+            await caller.record("change", "refused", asked.reason, **target, detail={**detail, "preview": True})
         return invalid(ctx, errors)
     assert asked.skin and asked.upstream and asked.baseVersion
     await scopes.require(request, [asked.skin])

@@ -180,10 +180,11 @@ async def test_a_change_to_a_host_outside_the_list_is_refused_on_every_path(list
     assert put.status_code == 422 and field_codes(put) == [("url", "URL_HOST_NOT_ALLOWED")]
     assert config.version == before and config.skins.all[0].upstreams.capi == "http://capi.test", "nothing changed"
     refused = await refusals(listener)
-    assert [(e.who, e.target, e.detail["errors"][0]["code"]) for e in refused] == [
-        ("deploy-bot", "capi", "URL_HOST_NOT_ALLOWED"),
-        ("otto", "api", "URL_HOST_FORM"),
-    ], "each applied attempt is in the trail as refused (a preview changes nothing and is not)"
+    assert [(e.who, e.target, e.detail["errors"][0]["code"], "preview" in e.detail) for e in refused] == [
+        ("deploy-bot", "capi", "URL_HOST_NOT_ALLOWED", False),
+        ("otto", "api", "URL_HOST_FORM", False),
+        *[("otto", "api", "URL_HOST_NOT_ALLOWED", True)] * 3,
+    ], "each attempt at a host not allowed is in the trail as refused, a preview's too (it says so)"
 
     put = await api.http.put(
         "/admin/skins/aurora/upstreams/capi",
