@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from tests.support.cluster import Process, skins_toml, slow_call_in_flight
-from tests.support.stack import free_port
+from tests.support.stack import TEST_ALLOWED_HOSTS, free_port
 
 TOKEN = "ops-test-token"
 ADMIN = {"authorization": f"Bearer {TOKEN}", "x-admin-user": "ops-test"}
@@ -68,6 +68,7 @@ def _gateway(workdir: Path, skins_file: Path, **env: str) -> tuple[Process, str]
         "ADMIN_PORT": str(admin_port),
         "SKINS_POLL_S": "0.2",
         "AUDIT_FILE": str(workdir / f"audit-{port}.jsonl"),
+        "BFF_ALLOWED_HOSTS": TEST_ALLOWED_HOSTS,
         **env,
     }
     environment.pop("REDIS_URL", None)

@@ -29,7 +29,7 @@ from tests.support.cluster import (
     skins_toml,
     slow_call_in_flight,
 )
-from tests.support.stack import ROOT, free_port
+from tests.support.stack import ROOT, TEST_ALLOWED_HOSTS, free_port
 
 ADMIN = {"authorization": f"Bearer {ADMIN_TOKEN}", "x-admin-user": "workers-test"}
 
@@ -79,6 +79,7 @@ def _supervisor(workdir: Path, redis_url: str, sandbox_url: str, **env: str) -> 
         "ADMIN_TOKEN": ADMIN_TOKEN,
         "ADMIN_PORT": str(admin_port),
         "TMPDIR": str(workdir),
+        "BFF_ALLOWED_HOSTS": TEST_ALLOWED_HOSTS,
         **env,
     }
     environment.pop("SECRET_KEY", None)  # the supervisor gives its workers one key

@@ -14,9 +14,7 @@ from tests.support.cluster import Cluster
 
 pytestmark = pytest.mark.redis
 
-REFUSED = (
-    "Este host no es uno al que puedan apuntar los upstreams de este skin: mira los hosts permitidos bajo el campo."
-)
+REFUSED = "El despliegue no permite que los upstreams de este skin apunten a este host."
 
 
 def test_an_operator_cannot_point_an_upstream_at_a_host_outside_the_list(

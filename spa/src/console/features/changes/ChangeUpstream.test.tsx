@@ -105,7 +105,7 @@ describe("changing an upstream", () => {
     );
     await previewUrl(user, dialog, "http://evil.test");
     expect(await within(dialog).findByTestId("url-error")).toHaveTextContent(
-      "Este host no es uno al que puedan apuntar los upstreams de este skin",
+      "El despliegue no permite que los upstreams de este skin apunten a este host.",
     );
     expect(within(dialog).queryByTestId("write-preview")).not.toBeInTheDocument();
     expect(server.overrides).toEqual({});
