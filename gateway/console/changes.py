@@ -149,7 +149,8 @@ def change_errors(gateway: Gateway, asked: Asked) -> list[FieldError]:
         if refused := host_errors(gateway, asked.skin or "", asked.url):
             return refused
     before, after = _before_after(gateway, asked)
-    if before == after:
+    kept = gateway.config.current.overrides.get(asked.skin or "", {})
+    if before == after and (asked.url is not None or asked.upstream not in kept):  # else: clears one not applied
         return [FieldError("url", "UNCHANGED", f"{asked.skin}.{asked.upstream} already is {before}")]
     return []
 

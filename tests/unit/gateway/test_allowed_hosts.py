@@ -25,6 +25,7 @@ from tests.support.gateway import ONE_SKIN, UPSTREAM
 pytestmark = pytest.mark.anyio
 
 SKIN = ONE_SKIN.format(api="http://api-1.test")
+UNPROBED = {"probe": False, "override": {"reason": "made-up hosts: the list is what this test is about"}}
 
 
 @pytest.fixture(autouse=True)
@@ -188,7 +189,7 @@ async def test_a_change_to_a_host_outside_the_list_is_refused_on_every_path(list
 
     put = await api.http.put(
         "/admin/skins/aurora/upstreams/capi",
-        json={"url": "http://cms.platform.test", "probe": False, "override": {"reason": "not up yet"}},
+        json={"url": "http://cms.platform.test", **UNPROBED},
         headers=bearer("deploy-bot"),
     )
     assert put.status_code == 200, put.text
@@ -198,7 +199,7 @@ async def test_a_change_to_a_host_outside_the_list_is_refused_on_every_path(list
 async def test_a_rollback_to_a_version_whose_host_is_no_longer_allowed_is_refused(listener: Listener) -> None:
     config = listener.app.gateway.config
     api = listener.browser("10.0.0.9")
-    moved = {"url": "http://cms.platform.test", "probe": False, "override": {"reason": "not up yet"}}
+    moved = {"url": "http://cms.platform.test", **UNPROBED}
     put = await api.http.put("/admin/skins/aurora/upstreams/capi", json=moved, headers=bearer("deploy-bot"))
     assert put.status_code == 200, put.text
     old = put.json()["version"]
@@ -212,3 +213,25 @@ async def test_a_rollback_to_a_version_whose_host_is_no_longer_allowed_is_refuse
     assert rollback.status_code == 422 and field_codes(rollback) == [("to", "URL_HOST_NOT_ALLOWED")]
     assert config.version == now
     assert [e.action for e in await refusals(listener)] == ["rollback"]
+
+
+async def test_a_file_that_narrows_its_list_stops_an_override_at_once_and_it_can_be_cleared(tmp_path: Path) -> None:
+    skins_file = tmp_path / "skins.toml"
+    wide = SKIN.replace('currency = "INR"', 'currency = "INR"\nallowed_hosts = ["*.platform.test"]')
+    skins_file.write_text(wide)
+    async with admin_listener(tmp_path, skins_file=skins_file, allowed_hosts=AllowedHosts()) as listener:
+        config, api = listener.app.gateway.config, listener.browser("10.0.0.9")
+        moved = {"url": "http://cms.platform.test", **UNPROBED}
+        put = await api.http.put("/admin/skins/aurora/upstreams/capi", json=moved, headers=bearer("deploy-bot"))
+        assert put.status_code == 200, put.text
+        skins_file.write_text(SKIN)  # the deployment takes *.platform.test off the list
+        assert (await config.reload("file changed")).outcome == "applied"
+        assert config.skins.all[0].upstreams.capi == "http://capi.test", "the file's value runs again, at once"
+        status = (await api.http.get("/admin/status", headers=bearer("deploy-bot"))).json()
+        assert "aurora.capi=http://cms.platform.test is not applied" in status["config"]["error"]
+
+        cleared = await api.http.delete("/admin/skins/aurora/upstreams/capi", headers=bearer("deploy-bot"))
+        assert cleared.status_code == 200, cleared.text
+        assert config.current.overrides == {} and config.error is None, "gone, and so is the error"
+        again = await api.http.delete("/admin/skins/aurora/upstreams/capi", headers=bearer("deploy-bot"))
+        assert [e["code"] for e in again.json()["errors"]] == ["UNCHANGED"]
