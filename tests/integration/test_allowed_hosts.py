@@ -79,6 +79,18 @@ def refused_changes(cluster: Cluster, instance: int) -> list[tuple[str | None, s
     return [(e["skin"], e["target"], e["detail"]["errors"][0]["code"]) for e in entries if e["outcome"] == "refused"]
 
 
+def status_problem(cluster: Cluster, instance: int, kind: str) -> dict[str, Any]:
+    """The console's status line's first problem of `kind` on `instance`, once a round saw it."""
+    deadline = time.monotonic() + 15
+    while True:
+        line = call(cluster, instance, "GET", "/admin/api/status").json()
+        found = [p for p in line["problems"] if p["kind"] == kind]
+        if found:
+            return found[0]
+        assert time.monotonic() < deadline, f"the status line never said it: {line}"
+        time.sleep(0.2)
+
+
 def codes(answer: httpx.Response) -> list[tuple[str, str]]:
     return [(e["field"], e["code"]) for e in answer.json()["errors"]]
 
@@ -115,3 +127,19 @@ def test_the_environments_and_the_files_hosts_are_let_through_on_every_instance(
     skins = call(cluster, 1, "GET", "/admin/api/overview").json()["skins"]
     shown = next(s["allowedHosts"] for s in skins if s["id"] == "tally")
     assert shown == [cluster.sandbox.url.removeprefix("http://"), "*.shared.test", "*.tally.test"]
+
+
+def test_an_instance_started_with_a_narrower_list_leaves_a_kept_override_unapplied(cluster: Cluster) -> None:
+    """After the test before: tally's rest points at r.shared.test, kept in Redis. A deploy takes
+    *.shared.test off the list and restarts instance 1 first."""
+    gateway = cluster.gateways[1]
+    gateway.stop()
+    gateway.env = {**gateway.env, "BFF_ALLOWED_HOSTS": "aurora=localhost"}
+    gateway.start("/bff/health")
+    assert upstream_urls(cluster, 1)["tally.rest"] == cluster.sandbox.url, "the file's value, not the kept one"
+    assert upstream_urls(cluster, 0)["tally.rest"] == "http://r.shared.test", "the instance not restarted keeps it"
+    error = "tally.rest=http://r.shared.test is not applied: its host is not allowed for tally"
+    assert call(cluster, 1, "GET", "/admin/status").json()["config"]["error"] == error
+    problem = status_problem(cluster, 1, "config")
+    assert (problem["level"], problem["detail"]) == ("degraded", error)
+    assert "config.override_not_applied" in gateway.log.read_text()
