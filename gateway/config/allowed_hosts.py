@@ -141,7 +141,10 @@ class AllowedHosts:
         kept: dict[str, dict[str, str]] = {}
         dropped = []
         for skin_id, upstreams in overrides.items():
-            patterns = self.of(skin_id, file_bases.get(skin_id, {}).values())
+            if skin_id not in file_bases:  # the skin left the file: its overrides apply to nothing anyway
+                kept[skin_id] = dict(upstreams)
+                continue
+            patterns = self.of(skin_id, file_bases[skin_id].values())
             for name, url in upstreams.items():
                 if allows(patterns, url):
                     kept.setdefault(skin_id, {})[name] = url

@@ -25,6 +25,7 @@ from tests.support.gateway import ONE_SKIN, UPSTREAM
 pytestmark = pytest.mark.anyio
 
 SKIN = ONE_SKIN.format(api="http://api-1.test")
+ANN = Author("ann", "console", "moving")
 UNPROBED = {"probe": False, "override": {"reason": "made-up hosts: the list is what this test is about"}}
 
 
@@ -133,9 +134,15 @@ async def test_a_kept_override_to_a_host_no_longer_allowed_is_not_applied_and_sa
     )
     assert again.outcome == "applied" and restarted.describe()["error"] == error, "still said, still not applied"
     refused = await restarted.commit(
-        lambda o: {**o, "pampa": {"api": "http://other.example"}}, base=None, author=Author("ann", "console", "pampa")
+        lambda o: {**o, "aurora": {**o["aurora"], "sbapi": "http://other.example"}},
+        base=None,
+        author=Author("ann", "console", "a change the console's check would have refused"),
     )
-    assert refused.outcome == "invalid" and "pampa.api=http://other.example" in (refused.error or "")
+    assert refused.outcome == "invalid" and refused.error == (
+        "aurora.sbapi=http://other.example is not applied: its host is not allowed for aurora"
+    ), "a commit never makes a version whose own change would not run"
+    gone = await restarted.commit(lambda o: {**o, "pampa": {"api": "http://other.example"}}, base=None, author=ANN)
+    assert gone.outcome == "applied" and restarted.describe()["error"] == error, "a skin the file lacks: nothing to say"
 
 
 # --- the console and the bearer API ------------------------------------------------------
