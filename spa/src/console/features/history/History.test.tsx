@@ -65,6 +65,23 @@ describe("the history", () => {
     expect(screen.getAllByTestId("history-version")[0]).toHaveTextContent("vuelta atrás");
   });
 
+  it("says, translated, when the version's host is no longer allowed, and rolls nothing back", async () => {
+    const user = userEvent.setup();
+    const { server } = renderConsole("/history", "alice", withTwoChanges());
+    server.answerOnce("POST", "/admin/api/rollback/preview", () =>
+      json(422, { message: "Invalid", code: "INVALID", requestId: "r",
+                  errors: [{ field: "to", code: "URL_HOST_NOT_ALLOWED", message: "https://wallet-2.example is not on a host" }] }),
+    );
+    const versions = await screen.findAllByTestId("history-version");
+    await user.click(within(versions[1]!).getByTestId("rollback-open"));
+    const dialog = screen.getByTestId("rollback-dialog");
+    expect(await within(dialog).findByTestId("error-notice")).toHaveTextContent(
+      "to: El despliegue no permite que los upstreams de este skin apunten a este host.",
+    );
+    expect(within(dialog).queryByTestId("write-preview")).not.toBeInTheDocument();
+    expect(server.calls("POST", "/admin/api/rollback")).toHaveLength(0);
+  });
+
   it("on a 409 during a rollback shows what changed meanwhile and previews again from there", async () => {
     const user = userEvent.setup();
     const { server } = renderConsole("/history", "alice", withTwoChanges());
