@@ -23,8 +23,8 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-HOST = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$|^\[[0-9a-f:.]+\]$")
-"""DNS labels (an IDN in its punycode, `xn--`, form) or a bracketed IPv6 address."""
+HOST = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$")
+"""DNS labels (an IDN in its punycode, `xn--`, form); a bracketed IPv6 address is read by `ipaddress`."""
 OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 DOTTED_QUAD = re.compile(rf"^(?:{OCTET}\.){{3}}{OCTET}$")
 """An IPv4 address in its one spelling: four decimal numbers from 0 to 255, no leading zeros."""
