@@ -4,6 +4,7 @@ the CLI, the admin listener and tests reach for. The pipeline's stages get only 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from litestar.stores.base import Store
 from redis.asyncio import Redis
@@ -27,6 +28,9 @@ from gateway.shared.session import Sessions
 from gateway.store import Shared
 from gateway.upstream.pools import UpstreamClients
 from gateway.upstream.resilience import Breakers
+
+if TYPE_CHECKING:
+    from gateway.canary.parts import Canaries
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,8 @@ class Gateway:
     """`/bff/events`' balance feed."""
     watch: Watch | None = None
     """The heartbeat, the status line and the event timeline (`gateway.monitoring.watch`)."""
+    canaries: Canaries | None = None
+    """Canary changes: their records, the board the routing reads, the controller (`gateway.canary`)."""
 
     async def reread(self, reason: str) -> None:
         """The skins file and the operators file read again (SIGHUP)."""
