@@ -91,12 +91,12 @@ class Lease:
         return self.held
 
     async def release(self) -> None:
-        """Gives the lease up if it is still ours (expiring in a millisecond: a compare-and-delete)."""
+        """Gives the lease up if it is still ours (compare-and-delete)."""
         if not self.held:
             return
         self.held = False
         with contextlib.suppress(StoreUnavailable):  # else it expires by itself
-            await self.shared.swap(keys.CANARY_LEASE, self.token, b"-", 1)
+            await self.shared.release(keys.CANARY_LEASE, keys.CANARY_LEASE, self.token)
 
 
 @dataclass
@@ -210,7 +210,7 @@ def _judged(canary: Canary, verdict: Verdict, now: float) -> tuple[Canary, Move]
     """The record after one check: its verdict kept, and where it goes."""
     every = canary.thresholds.check_every_s
     window = now - (canary.last_check or canary.step_started)
-    unjudged = max(0.0, window - 2 * every - LEASE_MS / 1000)  # no holder (killed, Redis away)
+    unjudged = max(0.0, window - every - TICK_S)  # no holder (killed, Redis away): not judged
     verdicts = [*canary.verdicts, verdict][-MAX_VERDICTS:]
     failed = canary.failed + (verdict.outcome == "failed")
     judged = msgspec.structs.replace(

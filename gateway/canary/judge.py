@@ -32,17 +32,22 @@ def judge(old: SideFigures, new: SideFigures, thresholds: Thresholds, *, at: flo
 
 def _failures(old: SideFigures, new: SideFigures, t: Thresholds) -> list[str]:
     found = []
-    if new.errors is not None and new.errors > t.max_error_share:
+    if new.errors is not None and _over(new.errors, t.max_error_share):
         found.append(f"5xx {_percent(new.errors)} > {_percent(t.max_error_share)}")
-    if new.refused is not None and new.refused - (old.refused or 0.0) > t.max_refusal_rise:
+    if new.refused is not None and _over(new.refused - (old.refused or 0.0), t.max_refusal_rise):
         found.append(f"refusals {_percent(new.refused)} vs {_percent(old.refused or 0.0)} on the old side")
-    if new.p99_s is not None and new.p99_s > t.max_p99_s and not _as_slow(old.p99_s, new.p99_s):
+    if new.p99_s is not None and _over(new.p99_s, t.max_p99_s) and not _as_slow(old.p99_s, new.p99_s):
         found.append(f"p99 {_ms(new.p99_s)} > {_ms(t.max_p99_s)}")
-    if (drop := _drop(old.login_success, new.login_success)) is not None and drop > t.max_login_drop:
+    if (drop := _drop(old.login_success, new.login_success)) is not None and _over(drop, t.max_login_drop):
         found.append(f"logins {_percent(new.login_success or 0.0)} succeed, {_percent(drop)} under the old side")
-    if (drop := _drop(old.money_success, new.money_success)) is not None and drop > t.max_money_drop:
+    if (drop := _drop(old.money_success, new.money_success)) is not None and _over(drop, t.max_money_drop):
         found.append(f"money calls {_percent(new.money_success or 0.0)} answered, {_percent(drop)} under the old side")
     return found
+
+
+def _over(value: float, bar: float) -> bool:
+    """Past the bar, not merely by a float's rounding (0.07 - 0.02 is over 0.05 in binary)."""
+    return value > bar + 1e-9
 
 
 def _as_slow(old_p99_s: float | None, new_p99_s: float) -> bool:
