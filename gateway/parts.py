@@ -4,13 +4,13 @@ the CLI, the admin listener and tests reach for. The pipeline's stages get only 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from litestar.stores.base import Store
 from redis.asyncio import Redis
 
 from gateway.accounts.audit import Trail
 from gateway.accounts.signin import Accounts
+from gateway.canary.parts import Canaries
 from gateway.config.live import LiveConfig
 from gateway.config.settings import Settings
 from gateway.monitoring.health import Health
@@ -28,9 +28,6 @@ from gateway.shared.session import Sessions
 from gateway.store import Shared
 from gateway.upstream.pools import UpstreamClients
 from gateway.upstream.resilience import Breakers
-
-if TYPE_CHECKING:
-    from gateway.canary.parts import Canaries
 
 
 @dataclass(frozen=True)

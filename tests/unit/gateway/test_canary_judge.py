@@ -82,7 +82,8 @@ def test_shares_the_new_side_could_not_measure_are_not_judged() -> None:
 def test_without_logins_on_the_old_side_the_new_sides_logins_are_held_to_all_succeeding() -> None:
     old = like(logins=0, login_success=None)
     assert checked(like(login_success=0.95), old=old).outcome == "passed"
-    assert checked(like(login_success=0.85), old=old).reasons == ["logins 85 % succeed, 15 % under the old side at 10 %"]
+    reasons = checked(like(login_success=0.85), old=old).reasons
+    assert reasons == ["logins 85 % succeed, 15 % under the old side at 10 %"]
 
 
 def test_thresholds_set_per_change_are_the_ones_used() -> None:
