@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import msgspec
 import pytest
+import respx
 
 from contracts.catalogue import ROUTES_BY_NAME
 from gateway.canary.model import DEFAULT_STEPS, Canary, State, Step, Thresholds
@@ -17,11 +19,15 @@ from gateway.pipeline.exchange import Exchange
 from gateway.shared.session import Session, SessionData, Sessions, new_id
 from gateway.store import keys
 from gateway.store.memory import MemoryShared, ProcessStore
+from tests.support.cms import banners, ids
+from tests.support.gateway import browser_on, gateway_app
+from tests.unit.gateway.conftest import calls
 
 OLD, NEW = "http://old.test", "http://new.test"
 COOKIE = "bff"
 pytestmark = pytest.mark.anyio
 BALANCE, LOGIN, CONTENT = ROUTES_BY_NAME["balance"], ROUTES_BY_NAME["login"], ROUTES_BY_NAME["homeBanners"]
+BANNERS = CONTENT.path
 
 
 def canary(share: float = 0.1, state: State = "running", **kw: Any) -> Canary:
@@ -185,3 +191,31 @@ async def test_the_new_sides_content_is_kept_apart() -> None:
     await routing.run(x)
     assert x.ctx.canary == ("c1", "new") and x.variant == "c1:new"
     assert x.site()[0].upstreams.base("capi") == NEW
+
+
+async def test_a_content_copy_of_one_side_is_never_served_to_the_other(upstream: respx.Router) -> None:
+    """Through the whole gateway: the new side's copy is cached apart, and each browser is served
+    its own side's copy from the cache after the first fetch."""
+    kept = {"cache-control": "public, max-age=60"}
+    old = upstream.get(BANNERS).mock(return_value=httpx.Response(200, json=banners(1), headers=kept))
+    new = upstream.get("/v2" + BANNERS).mock(return_value=httpx.Response(200, json=banners(2), headers=kept))
+    app = gateway_app(upstream)
+    async with browser_on(app) as first, browser_on(app) as second:
+        configured = app.gateway.config.skins.for_host("testserver.local")
+        assert configured is not None
+        base = configured.upstreams.base("capi")
+        live = msgspec.structs.replace(
+            canary(0.5), skin=configured.id, upstream="capi", before=base, after=base + "/v2"
+        )
+        assert app.gateway.canaries is not None
+        app.gateway.canaries.board.saw(configured.id, live)
+        sides: dict[str, Any] = {}
+        for browser in (first, second):
+            while browser not in sides.values():  # a new session cookie until it draws the side not taken
+                browser.client.cookies.clear()
+                await browser.start()
+                sides.setdefault(side_of(live, browser.client.cookies["bff"]), browser)
+        for _ in range(3):
+            for side, browser in sides.items():
+                assert ids((await browser.get(BANNERS)).json()) == [2 if side == "new" else 1]
+    assert (calls(old), calls(new)) == (1, 1), "each side's copy fetched once, then served from the cache"
