@@ -326,6 +326,8 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
             with suppress(asyncio.CancelledError):
                 await task
         await gateway.series.flush()  # the last quarter second of the charts
+        if gateway.canaries is not None:
+            await gateway.canaries.figures.flush()  # and of a canary's figures
         await gateway.lifecycle.settle(within_s=min(5.0, settings.drain_timeout_s))
         await gateway.clients.aclose()
         if stores.redis is not None:
