@@ -325,9 +325,7 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
         for task in watchers:
             with suppress(asyncio.CancelledError):
                 await task
-        await gateway.series.flush()  # the last quarter second of the charts
-        if gateway.canaries is not None:
-            await gateway.canaries.figures.flush()  # and of a canary's figures
+        await gateway.flush_counts()
         await gateway.lifecycle.settle(within_s=min(5.0, settings.drain_timeout_s))
         await gateway.clients.aclose()
         if stores.redis is not None:

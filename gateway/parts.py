@@ -70,6 +70,12 @@ class Gateway:
     canaries: Canaries | None = None
     """Canary changes: their records, the board the routing reads, the controller (`gateway.canary`)."""
 
+    async def flush_counts(self) -> None:
+        """At shutdown: the last quarter second of the charts' counts, and of a canary's figures."""
+        await self.series.flush()
+        if self.canaries is not None:
+            await self.canaries.figures.flush()
+
     async def reread(self, reason: str) -> None:
         """The skins file and the operators file read again (SIGHUP)."""
         await self.config.reload(reason)

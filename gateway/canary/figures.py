@@ -17,24 +17,18 @@ instance that routed nothing to a canary writes nothing. Without Redis the proce
 
 from __future__ import annotations
 
-import asyncio
-import time
 from bisect import bisect_left
-from collections.abc import Callable, Coroutine
-from typing import Any, cast
-
-import structlog
-from redis.asyncio import Redis
+from typing import cast
 
 from contracts.catalogue import MONEY_CALLS, ROUTES
 from gateway.canary.model import Side, SideFigures
 from gateway.http.asgi import RequestContext
 from gateway.monitoring.figures import BOUNDS_S, quantile_s
+from gateway.monitoring.series import Batched
 from gateway.store import StoreUnavailable, answered
 
 SLOT_S = 5
 KEEP_S = 86400
-WRITE_AFTER_S = 0.25
 ANSWERS, ERRORS, REFUSED, LOGINS, LOGINS_OK, MONEY, MONEY_OK, FIRST_BUCKET = range(8)
 WIDTH = FIRST_BUCKET + len(BOUNDS_S) + 1
 SIDES: tuple[Side, ...] = ("old", "new")
@@ -43,27 +37,14 @@ _MONEY = frozenset(route.name for route in MONEY_CALLS)
 
 Counts = dict[tuple[str, int, str], list[int]]
 """(canary id, slot, side) -> [answers, 5xx, refused, logins, accepted, money, answered, latency buckets...]."""
-log = structlog.get_logger("gateway.canary.figures")
 
 
 def figures_key(canary_id: str) -> str:
     return f"bff:canary:{canary_id}:figures"
 
 
-class CanaryFigures:
-    def __init__(
-        self,
-        redis: Redis | None,
-        spawn: Callable[[Coroutine[Any, Any, Any]], None],
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        self.redis = redis
-        self.spawn = spawn
-        self.clock = clock
-        self._counts: Counts = {}
-        """Not yet written to Redis; without Redis, the last day's."""
-        self._pending = False
-        self._failed_at = 0.0
+class CanaryFigures(Batched[tuple[str, int, str]]):
+    """Both sides' counts of every canary this instance routed (written as the charts' are)."""
 
     def add(self, ctx: RequestContext, status: int, seconds: float) -> None:
         """One answered request of a canary's side (a few increments: the access path)."""
@@ -93,25 +74,12 @@ class CanaryFigures:
         counts = self._counts[key] = [0] * WIDTH
         if self.redis is None:
             self._forget(key[1] - KEEP_S // SLOT_S)
-        elif not self._pending:  # the first count since the last write
-            self._pending = True
-            asyncio.get_running_loop().call_later(WRITE_AFTER_S, self._write_due)
+        self._soon()
         return counts
 
     def _forget(self, before: int) -> None:
         for old in [key for key in self._counts if key[1] < before]:
             del self._counts[old]
-
-    def _write_due(self) -> None:
-        self._pending = False
-        counts, self._counts = self._counts, {}
-        self.spawn(self.write(counts))
-
-    async def flush(self) -> None:
-        """Writes what is counted now (at shutdown)."""
-        if self.redis is not None and self._counts:
-            counts, self._counts = self._counts, {}
-            await self.write(counts)
 
     async def write(self, counts: Counts) -> None:
         assert self.redis is not None
@@ -124,10 +92,8 @@ class CanaryFigures:
                     pipe.hincrby(figures_key(canary_id), f"{slot}:{side}:{figure}", n)
         try:
             await answered(pipe.execute())
-        except StoreUnavailable as exc:  # these seconds are missing from the judgment; said once a minute
-            if time.time() - self._failed_at > 60:
-                self._failed_at = time.time()
-                log.warning("canary.figures_write_failed", error=str(exc))
+        except StoreUnavailable as exc:  # these seconds are missing from the judgment
+            self._failed("canary.figures_write_failed", exc)
 
     async def read(self, canary_id: str, since: float, until: float) -> dict[Side, SideFigures]:
         """Both sides' figures over the slots from `since` to `until` (epoch seconds), every

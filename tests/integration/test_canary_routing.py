@@ -6,7 +6,6 @@ so on the old platform; a deposit in flight at the rollback finishes where it st
 from __future__ import annotations
 
 import concurrent.futures
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -21,8 +20,7 @@ from gateway.canary.model import Canary, State, Step, Thresholds
 from gateway.canary.routing import fraction
 from gateway.store import keys
 from tests.support.browser import Browser
-from tests.support.cluster import Cluster, Process, given_redis, start_cluster
-from tests.support.stack import free_port
+from tests.support.cluster import Cluster, Process, another_sandbox, given_redis, start_cluster
 
 pytestmark = pytest.mark.redis
 SHARE = 0.1
@@ -47,15 +45,14 @@ class Sites:
 def sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sites]:
     workdir = tmp_path_factory.mktemp("canary")
     cluster = start_cluster(workdir, instances=2, redis=given_redis(workdir))
-    port = free_port()
-    argv = [sys.executable, "-m", "sandbox", "--port", str(port), "--deposit-delay", "0.2"]
-    new = Process("sandbox-new", argv, {**cluster.sandbox.env}, f"http://127.0.0.1:{port}", workdir / "sandbox-new.log")
     try:
-        new.start("/_sandbox/health")
-        yield Sites(cluster, new)
-    finally:
-        new.stop()
+        new = another_sandbox(workdir)
+    except BaseException:
         cluster.stop()
+        raise
+    yield Sites(cluster, new)
+    new.stop()
+    cluster.stop()
 
 
 def write(sites: Sites, canary: Canary) -> None:
