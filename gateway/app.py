@@ -104,8 +104,8 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     limits = RateLimitConfig(visitor_rate=settings.visitor_rate, visitor_burst=settings.visitor_burst)
     limiter = RateLimiter(stores.shared, limits.with_events_limit(settings.events.connects_per_minute))
     calls, caller = Calls(clients, proxies), Caller(breakers, settings.timings, metrics, tracing)
-    platform = Platform(calls, caller)
     canaries = make_canaries(stores.shared, stores.redis, config, lifecycle.spawn)
+    platform = Platform(calls, caller, (sides := CanaryStage(canaries.board, sessions, cookies.session)).for_session)
     feed = balance_feed(settings, stores, sessions, platform, config, lifecycle, instance)
     gateway = Gateway(
         settings,
@@ -138,7 +138,7 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
         SkinStage(config),
         Guard(Catalogue(), cookies, limiter, proxies, settings),
         SessionStage(sessions, cookies.session),
-        CanaryStage(canaries.board, sessions, cookies.session),
+        sides,
         plan,
         observe,
     )

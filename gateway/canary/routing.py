@@ -36,7 +36,7 @@ from gateway.http.asgi import Outgoing
 from gateway.http.errors import store_unavailable
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.observe import session_expired
-from gateway.shared.session import SessionData, Sessions
+from gateway.shared.session import Session, SessionData, Sessions
 from gateway.store import StoreUnavailable
 
 
@@ -70,6 +70,17 @@ def pin_holds(pin: str, configured: str, canary: Canary | None, now: float) -> b
     if canary is None:
         return False
     return (canary.live and pin == canary.after) or (draining(canary, now) and pin == canary.before)
+
+
+def player_base(data: SessionData, canary: Canary, configured: str, now: float) -> str:
+    """A signed-in (or signing-in) player's base URL on the canary's upstream: their pin; the old
+    one for a session older than the canary while it runs or drains; else the skin's."""
+    pin = data.pins.get(canary.upstream)
+    if pin is not None:
+        return pin
+    if (canary.live or draining(canary, now)) and data.created < canary.started:
+        return canary.before
+    return configured
 
 
 @dataclass
@@ -117,17 +128,25 @@ class CanaryStage:
         """The base URL and side of a call on the canary's upstream (`configured`: the skin's)."""
         data = x.session.data
         if data.logged_in or (x.route is not None and x.route.session == "starts"):
-            pin = data.pins.get(canary.upstream)
-            if pin is not None:
-                return pin, "new" if pin == canary.after else "old"
-            if (canary.live or draining(canary, now)) and data.created < canary.started:
-                return canary.before, "old"
-            return configured, "old"
+            base = player_base(data, canary, configured, now)
+            return base, "new" if base == canary.after else "old"
         if not canary.live:
             return configured, "old"
         key = x.incoming.cookie(self.cookie) or x.address
         side = side_of(canary, key)
         return canary.after if side == "new" else canary.before, side
+
+    def for_session(self, skin: Skin, session: Session, upstream: Upstream) -> Skin:
+        """The skin as a signed-in player's calls off the proxied path see it (the balance stream,
+        `/bff/*`'s own calls: `gateway.upstream.platform.Platform`): their side's base URL. A pin
+        that no longer holds is left to the player's next proxied call to end."""
+        canary = self.board.current(skin.id)
+        data = session.data
+        if canary is None or canary.upstream != upstream or not data.logged_in:
+            return skin
+        configured = skin.upstreams.base(upstream)
+        base = player_base(data, canary, configured, self.clock())
+        return skin if base == configured else self.routed(skin, upstream, base)
 
     def _pins_hold(self, skin: Skin, data: SessionData, canary: Canary | None, now: float) -> bool:
         for upstream, pin in data.pins.items():

@@ -219,3 +219,19 @@ async def test_a_content_copy_of_one_side_is_never_served_to_the_other(upstream:
             for side, browser in sides.items():
                 assert ids((await browser.get(BANNERS)).json()) == [2 if side == "new" else 1]
     assert (calls(old), calls(new)) == (1, 1), "each side's copy fetched once, then served from the cache"
+
+
+async def test_a_players_calls_off_the_proxied_path_go_to_their_side() -> None:
+    """The balance stream and `/bff/*` ask the platform for a player too (`Platform.sides`)."""
+    board = Board(canary(0.01))
+    routing, _ = stage(board)
+    skin = the_skin()
+    assert routing.for_session(skin, player(NEW), "api").upstreams.base("api") == NEW
+    assert routing.for_session(skin, player(OLD), "api") is skin
+    assert routing.for_session(skin, player(created=500.0), "api") is skin, "older than the canary: the old side"
+    assert routing.for_session(skin, player(NEW), "capi") is skin, "another upstream"
+    board.canary = canary(1.0, "promoted", drain_until=4000.0)
+    drained = the_skin(NEW)
+    assert routing.for_session(drained, player(created=500.0), "api").upstreams.base("api") == OLD
+    board.canary = None
+    assert routing.for_session(skin, player(NEW), "api") is skin, "a pin gone: its next proxied call ends it"
