@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from typing import Literal, Protocol
 import msgspec
 import structlog
 
+from gateway.canary.figures import SLOT_S
 from gateway.canary.judge import judge
 from gateway.canary.model import Canary, Side, SideFigures, Verdict
 from gateway.canary.store import CanaryStore
@@ -43,6 +45,8 @@ TICK_S = 1.0
 """How often the holder renews its lease and looks at the running canaries."""
 LEASE_MS = 4000
 """The lease's life: a killed holder's canaries wait at most this long for another instance."""
+WRITE_GRACE_S = 1.0
+"""A slot is judged once every instance had this long to write its counts (a quarter second after counting)."""
 MAX_VERDICTS = 360
 """The record keeps this many of its newest verdicts (an hour of checks at 10 s)."""
 Move = Literal["checked", "step", "rolled-back", "promote"]
@@ -86,6 +90,8 @@ class Lease:
                 self.held = await self.shared.swap(keys.CANARY_LEASE, self.token, self.token, self.ttl_ms)
             if not self.held:
                 self.held = await self.shared.set_nx(keys.CANARY_LEASE, self.token, self.ttl_ms)
+                if self.held:
+                    log.info("canary.lease_taken", token=self.token.decode())  # this instance judges now
         except StoreUnavailable:
             self.held = False  # it expires by itself; meanwhile nothing is judged
         return self.held
@@ -107,6 +113,9 @@ class Controller:
     effects: Effects | None = None
     """Set when the gateway is made (`Canaries.bind`); without it nothing is judged."""
     clock: Callable[[], float] = time.time
+    slot_s: float = SLOT_S
+    """The figures' slot (`gateway.canary.figures`): the shortest window a check judges."""
+    grace_s: float = WRITE_GRACE_S
 
     async def run(self) -> None:
         try:
@@ -136,22 +145,24 @@ class Controller:
         """Judges `seen` if its check is due, and moves it as its verdict says."""
         assert self.effects is not None
         now = self.clock()
-        if now - (seen.last_check or seen.step_started) < seen.thresholds.check_every_s:
+        if (window := self.window(seen, now)) is None:
             return
         if self.effects.base(seen.skin, seen.upstream) != seen.before:
             await self.end(seen, "aborted", "the skin's upstream was changed meanwhile", who="system")
             return
-        sides = await self.figures.read(seen.id, seen.last_check or seen.step_started, now)
+        since, until = window
+        sides = await self.figures.read(seen.id, since, until - 0.001)  # the slots before `until`
         verdict = judge(
             sides.get("old", SideFigures()), sides.get("new", SideFigures()), seen.thresholds,
             at=now, step=seen.step, share=seen.share,
         )  # fmt: skip
         moves: list[Move] = []
+        every = seen.thresholds.check_every_s
 
         def change(canary: Canary) -> Canary | None:
             if canary.id != seen.id or canary.revision != seen.revision or canary.state != "running":
                 return None  # moved meanwhile (an operator, another holder): judged again next round
-            judged, move = _judged(canary, verdict, now)
+            judged, move = _judged(canary, verdict, now, until, max(every, self.slot_s) + self.slot_s + TICK_S)
             moves.append(move)
             return judged
 
@@ -164,6 +175,15 @@ class Controller:
             await self.effects.told(moved, "rolled-back", "system", moved.ended_reason)
         elif moves[-1] == "promote":
             await self.promote(moved, "system", "every step passed")
+
+    def window(self, seen: Canary, now: float) -> tuple[float, float] | None:
+        """The check's window when one is due: from the last one's end to the start of the slot
+        still being counted (figures are summed by slot: a slot is judged once, whole, after every
+        instance had `grace_s` to write it)."""
+        since = seen.last_check or seen.step_started
+        until = math.floor((now - self.grace_s) / self.slot_s) * self.slot_s
+        due = now - since >= seen.thresholds.check_every_s and until > since
+        return (since, until) if due else None
 
     async def promote(self, canary: Canary, who: str, reason: str) -> Canary | None:
         """The canary's change made the configuration's, and the record promoted (or rolled back
@@ -206,15 +226,16 @@ class Controller:
         return moved
 
 
-def _judged(canary: Canary, verdict: Verdict, now: float) -> tuple[Canary, Move]:
-    """The record after one check: its verdict kept, and where it goes."""
-    every = canary.thresholds.check_every_s
-    window = now - (canary.last_check or canary.step_started)
-    unjudged = max(0.0, window - every - TICK_S)  # no holder (killed, Redis away): not judged
+def _judged(canary: Canary, verdict: Verdict, now: float, until: float, longest_s: float) -> tuple[Canary, Move]:
+    """The record after the check of the window up to `until`: its verdict kept, and where it goes.
+    A window longer than a check's `longest_s` had no holder judging it (killed, Redis away): that
+    time does not count in the step's hold."""
+    window = until - (canary.last_check or canary.step_started)
+    unjudged = max(0.0, window - longest_s)
     verdicts = [*canary.verdicts, verdict][-MAX_VERDICTS:]
     failed = canary.failed + (verdict.outcome == "failed")
     judged = msgspec.structs.replace(
-        canary, verdicts=verdicts, failed=failed, last_check=now, step_started=canary.step_started + unjudged
+        canary, verdicts=verdicts, failed=failed, last_check=until, step_started=canary.step_started + unjudged
     )
     if failed >= canary.thresholds.failed_checks:
         reason = f"{'; '.join(verdict.reasons)}, {failed} checks"

@@ -18,6 +18,10 @@ P99_MARGIN = 1.1
 """The new side's p99 over the bar fails only when it is also over the old side's by this factor:
 two sides equally slow are the platform's (or the hour's) doing, not the change's."""
 
+MIN_OF_A_KIND = 5
+"""Sign-ins and money calls are judged once the new side had this many in the window: one player
+mistyping a password among two sign-ins is not a platform failing half its logins."""
+
 
 def judge(old: SideFigures, new: SideFigures, thresholds: Thresholds, *, at: float, step: int, share: float) -> Verdict:
     """`passed`, `failed` with its reasons, or `too-few` answers on the new side to say."""
@@ -38,10 +42,12 @@ def _failures(old: SideFigures, new: SideFigures, t: Thresholds) -> list[str]:
         found.append(f"refusals {_percent(new.refused)} vs {_percent(old.refused or 0.0)} on the old side")
     if new.p99_s is not None and _over(new.p99_s, t.max_p99_s) and not _as_slow(old.p99_s, new.p99_s):
         found.append(f"p99 {_ms(new.p99_s)} > {_ms(t.max_p99_s)}")
-    if (drop := _drop(old.login_success, new.login_success)) is not None and _over(drop, t.max_login_drop):
-        found.append(f"logins {_percent(new.login_success or 0.0)} succeed, {_percent(drop)} under the old side")
-    if (drop := _drop(old.money_success, new.money_success)) is not None and _over(drop, t.max_money_drop):
-        found.append(f"money calls {_percent(new.money_success or 0.0)} answered, {_percent(drop)} under the old side")
+    logins = _drop(old.login_success, new.login_success) if new.logins >= MIN_OF_A_KIND else None
+    if logins is not None and _over(logins, t.max_login_drop):
+        found.append(f"logins {_percent(new.login_success or 0.0)} succeed, {_percent(logins)} under the old side")
+    money = _drop(old.money_success, new.money_success) if new.money >= MIN_OF_A_KIND else None
+    if money is not None and _over(money, t.max_money_drop):
+        found.append(f"money calls {_percent(new.money_success or 0.0)} answered, {_percent(money)} under the old side")
     return found
 
 

@@ -51,7 +51,7 @@ class Figures:
     windows: list[tuple[float, float]] = field(default_factory=list)
 
     async def read(self, canary_id: str, since: float, until: float) -> dict[Side, SideFigures]:
-        self.windows.append((since, until))
+        self.windows.append((since, until))  # `until`: within the last slot judged
         return {"old": GOOD, "new": self.new}
 
 
@@ -79,7 +79,7 @@ def memory_store() -> CanaryStore:
 
 def controller(store: CanaryStore, clock: Clock, figures: Figures | None = None) -> tuple[Controller, Effects]:
     effects = Effects()
-    made = Controller(store, figures or Figures(), Lease(store.shared), effects, clock)
+    made = Controller(store, figures or Figures(), Lease(store.shared), effects, clock, slot_s=1.0, grace_s=0.0)
     return made, effects
 
 
@@ -224,7 +224,8 @@ async def test_checks_are_judged_every_check_interval_on_the_window_since_the_la
     await store.start(canary(started=clock.now, step_started=clock.now))
     made, _ = controller(store, clock, figures)
     await turn(made, clock, 30)
-    assert figures.windows[:3] == [(1000.0, 1002.0), (1002.0, 1004.0), (1004.0, 1006.0)]
+    windows = [(since, round(until, 2)) for since, until in figures.windows[:3]]
+    assert windows == [(1000.0, 1002.0), (1002.0, 1004.0), (1004.0, 1006.0)], "each slot once"
     assert store.board.latest("aurora").step == 0, "too few answers: no step moves"  # type: ignore[union-attr]
 
 
@@ -271,3 +272,11 @@ async def test_an_operators_pause_that_lands_first_wins_over_the_controllers_mov
     await made.check(seen)  # judged from the record it saw before the pause
     after = store.board.latest("aurora")
     assert after is not None and (after.state, after.step, effects.told_moves) == ("paused", 0, [])
+
+
+async def test_a_check_judges_only_whole_slots_each_once_after_every_instance_wrote_them() -> None:
+    store, clock, figures = memory_store(), Clock(), Figures()
+    await store.start(canary(started=clock.now, step_started=clock.now))
+    made = Controller(store, figures, Lease(store.shared), Effects(), clock, slot_s=5.0, grace_s=1.0)
+    await turn(made, clock, 12)
+    assert [(since, round(until)) for since, until in figures.windows] == [(1000.0, 1005.0), (1005.0, 1010.0)]

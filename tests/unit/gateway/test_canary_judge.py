@@ -97,3 +97,8 @@ def test_thresholds_set_per_change_are_the_ones_used() -> None:
 def test_the_share_is_worded_as_the_step_is() -> None:
     verdict = judge(HEALTHY, like(errors=0.5), DEFAULTS, at=1.0, step=0, share=0.01)
     assert verdict.reasons == ["5xx 50 % > 1 % at 1 %"]
+
+
+def test_a_few_sign_ins_or_money_calls_are_not_judged_one_mistyped_password_is_no_failing_platform() -> None:
+    assert checked(like(logins=4, login_success=0.5, money=4, money_success=0.5)).outcome == "passed"
+    assert checked(like(logins=5, login_success=0.6)).outcome == "failed"
