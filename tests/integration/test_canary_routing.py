@@ -16,6 +16,7 @@ import msgspec
 import pytest
 import redis
 
+from gateway.canary.figures import LOGINS, LOGINS_OK, figures_key
 from gateway.canary.model import Canary, State, Step, Thresholds
 from gateway.canary.routing import fraction
 from gateway.store import keys
@@ -110,6 +111,16 @@ def until(check: Callable[[], bool], what: str, within_s: float = 10.0) -> None:
         time.sleep(0.05)
 
 
+def counted(sites: Sites, canary_id: str, figure: int) -> dict[str, int]:
+    """One figure of each side, summed over every slot and instance, as Redis holds it."""
+    sums = {"old": 0, "new": 0}
+    for field, value in sites.cluster.redis.client().hgetall(figures_key(canary_id)).items():
+        _, side, number = field.decode().split(":")
+        if int(number) == figure:
+            sums[side] += int(value)
+    return sums
+
+
 def new_side_visitor(sites: Sites, canary: Canary) -> Browser:
     """A browser whose cookie draws the new side: what shows each instance routes by the record."""
     while True:
@@ -168,6 +179,9 @@ def test_players_keep_their_platform_and_a_rollback_asks_the_new_sides_to_sign_i
         assert (on_new > 0, on_old > 0) == (p.side == "new", p.side == "old"), p.login
     assert calls(sites.new, "balance") - before[sites.new.name] == 2 * len(new)
     assert calls(sites.old, "balance") - before[sites.old.name] == 2 * (PLAYERS - len(new))
+    sign_ins = {"old": PLAYERS - len(new), "new": len(new)}
+    until(lambda: counted(sites, canary.id, LOGINS) == sign_ins, "both instances' figures are in Redis")
+    assert counted(sites, canary.id, LOGINS_OK) == sign_ins
 
     depositor, last = new[0], new[-1]
     httpx.put(sites.new.url + "/_sandbox/faults/buy", json={"latencyMs": 1500})
