@@ -235,3 +235,30 @@ async def test_a_players_calls_off_the_proxied_path_go_to_their_side() -> None:
     assert routing.for_session(drained, player(created=500.0), "api").upstreams.base("api") == OLD
     board.canary = None
     assert routing.for_session(skin, player(NEW), "api") is skin, "a pin gone: its next proxied call ends it"
+
+
+async def test_a_failing_new_platform_opens_its_own_breaker_not_the_skins(upstream: respx.Router) -> None:
+    """A canary's new side failing fails fast on its own; the skin's breaker, and its old side's
+    players, are untouched."""
+    providers = "/api/agentAccount/getProviders"
+    old = upstream.post(providers).mock(return_value=httpx.Response(200, json=[]))
+    new = upstream.post("/v2" + providers).mock(return_value=httpx.Response(500, json={}))
+    app = gateway_app(upstream)
+    async with browser_on(app) as newcomer, browser_on(app) as regular:
+        skin = app.gateway.config.skins.for_host("testserver.local")
+        assert skin is not None and app.gateway.canaries is not None
+        base = skin.upstreams.base("api")
+        live = msgspec.structs.replace(canary(0.5), skin=skin.id, before=base, after=base + "/v2")
+        app.gateway.canaries.board.saw(skin.id, live)
+        for browser, wanted in ((newcomer, "new"), (regular, "old")):
+            while True:  # a session cookie that draws the side wanted
+                browser.client.cookies.clear()
+                await browser.start()
+                if side_of(live, browser.client.cookies["bff"]) == wanted:
+                    break
+        statuses = [(await newcomer.post(providers)).status_code for _ in range(12)]
+        assert statuses[-1] == 503 and calls(new) < 12, "open: the new side fails fast"
+        for _ in range(5):
+            assert (await regular.post(providers)).status_code == 200
+        assert calls(old) == 5
+        assert all(state == "closed" for state in app.gateway.breakers.states().values())
