@@ -1,11 +1,13 @@
 """A canary's figures, per side: what its judge (`gateway.canary.judge`) compares the new upstream by.
 
 Counted on the front door's access path (`gateway.monitoring.observability.Access`) for every
-request the canary's routing gave a side (`RequestContext.canary`): its answers, those that were 5xx
-(a platform's answer that broke its contract is a 502 of the gateway's, `Caller.broke`, so it is
-among them), the platform's refusals (`success: false`), a latency histogram in the charts'
-buckets (`gateway.monitoring.figures.BOUNDS_S`: counts from several instances add up, and a p99
-read from their sum is within a bucket's width), sign-ins and the accepted ones, money calls
+request the canary's routing gave a side (`RequestContext.canary`) that the platform answered or
+failed (a cached copy or a joined flight's follower says nothing of it): its answers, those that
+were 5xx, the player's or the platform's (a stale copy served over a platform's 5xx is one; an
+answer that broke its contract is a 502 of the gateway's, `Caller.broke`, so it is among them),
+the platform's refusals (`success: false`), a latency histogram in the charts' buckets
+(`gateway.monitoring.figures.BOUNDS_S`: counts from several instances add up, and a p99 read from
+their sum is within a bucket's width), sign-ins and the accepted ones, money calls
 (`contracts.catalogue.MONEY_CALLS`) and the answered ones (under 500: a no-answer is always 5xx).
 
 Counts go into 5-second slots. With Redis each instance adds its counts to the canary's hash
@@ -50,13 +52,16 @@ class CanaryFigures(Batched[tuple[str, int, str]]):
         """One answered request of a canary's side (a few increments: the access path)."""
         if ctx.canary is None:
             return
+        upstream = ctx.upstream_status
+        if upstream is None and status < 500:  # a cached copy, a joined flight's follower: no platform's answer
+            return
         canary_id, side = ctx.canary
         key = (canary_id, int(self.clock()) // SLOT_S, side)
         counts = self._counts.get(key)
         if counts is None:
             counts = self._open(key)
         counts[ANSWERS] += 1
-        if status >= 500:
+        if status >= 500 or (upstream is not None and upstream >= 500 and upstream != 501):  # a stale copy hides one
             counts[ERRORS] += 1
         if ctx.refusal is not None:
             counts[REFUSED] += 1

@@ -19,8 +19,10 @@ pytestmark = pytest.mark.anyio
 NOW = 1_000_000.0
 
 
-def ctx(side: str, route: str = "balance", refusal: str | None = None, canary: str = "c1") -> RequestContext:
-    context = RequestContext("r", route=route, refusal=refusal)
+def ctx(
+    side: str, route: str = "balance", refusal: str | None = None, canary: str = "c1", upstream: int | None = 200
+) -> RequestContext:
+    context = RequestContext("r", route=route, refusal=refusal, upstream_status=upstream)
     context.canary = (canary, side)
     return context
 
@@ -85,6 +87,15 @@ async def test_two_instances_counts_add_up_in_redis(redis_server: RedisServer) -
         assert await redis.hlen(figures_key("c1")) > 0
     finally:
         await redis.aclose()
+
+
+async def test_only_the_platforms_answers_and_failures_count() -> None:
+    counted = figures()
+    counted.add(ctx("new", "homeBanners", upstream=None), 200, 0.001)  # a cached copy
+    counted.add(ctx("new", "homeBanners", upstream=503), 200, 0.02)  # a stale copy over the platform's 503
+    counted.add(ctx("new", upstream=None), 504, 5.0)  # no answer in time
+    new = (await counted.read("c1", NOW - 60, NOW))["new"]
+    assert (new.answers, new.errors) == (2, 1.0)
 
 
 async def test_nothing_is_written_while_no_canary_request_came() -> None:
