@@ -33,6 +33,7 @@ from contracts.catalogue import Upstream
 from gateway.canary.model import Canary, Side
 from gateway.config.skins import Skin
 from gateway.http.asgi import Outgoing
+from gateway.http.clients import TrustedProxies, address_key
 from gateway.http.errors import store_unavailable
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.observe import session_expired
@@ -89,6 +90,8 @@ class CanaryStage:
     sessions: Sessions
     cookie: str
     """The session cookie's name: a browser's key for visitors and content."""
+    proxies: TrustedProxies
+    """Who the client is, for a browser without the cookie (the guard reads no address for content)."""
     clock: Callable[[], float] = time.time
     _skins: dict[tuple[str, str, str], tuple[Skin, Skin]] = field(default_factory=dict)
 
@@ -132,7 +135,7 @@ class CanaryStage:
             return base, "new" if base == canary.after else "old"
         if not canary.live:
             return configured, "old"
-        key = x.incoming.cookie(self.cookie) or x.address
+        key = x.incoming.cookie(self.cookie) or x.address or address_key(self.proxies.client_ip(x.incoming))
         side = side_of(canary, key)
         return canary.after if side == "new" else canary.before, side
 

@@ -15,6 +15,7 @@ from gateway.canary.model import DEFAULT_STEPS, Canary, State, Step, Thresholds
 from gateway.canary.routing import CanaryStage, fraction, side_of
 from gateway.config.skins import Skin, builtin
 from gateway.http.asgi import Incoming, RequestContext
+from gateway.http.clients import TrustedProxies
 from gateway.pipeline.exchange import Exchange
 from gateway.shared.session import Session, SessionData, Sessions, new_id
 from gateway.store import keys
@@ -52,11 +53,13 @@ def the_skin(api: str = OLD) -> Skin:
 
 
 def exchange(
-    route: Any, session: Session | None = None, cookie: str | None = None, skin: Skin | None = None
+    route: Any, session: Session | None = None, cookie: str | None = None, skin: Skin | None = None, peer: str = ""
 ) -> Exchange:
+    """A request past the guard (which reads the client's address for all but content)."""
     headers = [(b"cookie", f"{COOKIE}={cookie}".encode())] if cookie else []
-    scope = {"method": route.method, "path": route.path, "query_string": b"", "headers": headers}
-    x = Exchange(Incoming(scope, None), RequestContext("r1"), skin or the_skin(), route, address="10.0.0.1")
+    scope = {"method": route.method, "path": route.path, "query_string": b"", "headers": headers, "client": (peer, 1)}
+    address = "" if route.policy == "content" else "10.0.0.1"
+    x = Exchange(Incoming(scope, None), RequestContext("r1"), skin or the_skin(), route, address=address)
     x.session = session or Session(new_id(), SessionData(created=2000.0), None)
     return x
 
@@ -71,7 +74,7 @@ def player(pin: str | None = None, created: float = 2000.0) -> Session:
 def stage(board: Board, clock: float = 3000.0) -> tuple[CanaryStage, Sessions]:
     memory = MemoryShared()
     sessions = Sessions(ProcessStore(memory, keys.SESSIONS + ":"), memory)
-    return CanaryStage(board, sessions, COOKIE, clock=lambda: clock), sessions
+    return CanaryStage(board, sessions, COOKIE, TrustedProxies(["127.0.0.1/32"]), clock=lambda: clock), sessions
 
 
 def api_base(x: Exchange) -> str:
@@ -175,6 +178,20 @@ async def test_a_browser_sees_one_side_by_its_cookie_or_its_address(route: Any) 
         await routing.run(x)
         seen.add(api_base(x))
     assert seen == {OLD, NEW}
+
+
+async def test_content_reads_without_a_cookie_draw_by_their_address() -> None:
+    routing, _ = stage(Board(msgspec.structs.replace(canary(0.5), upstream="capi")))
+    sides = {}
+    for n in range(200):
+        peer = f"10.1.{n // 250}.{n % 250}"
+        x = exchange(CONTENT, peer=peer)
+        await routing.run(x)
+        again = exchange(CONTENT, peer=peer)
+        await routing.run(again)
+        assert again.ctx.canary == x.ctx.canary, "one address, one side"
+        sides[peer] = x.ctx.canary
+    assert {side for _, side in sides.values() if side} == {"old", "new"}
 
 
 async def test_no_canary_costs_nothing_and_changes_nothing() -> None:
