@@ -32,7 +32,7 @@ import msgspec
 from contracts.catalogue import Upstream
 from gateway.canary.model import Canary, Side
 from gateway.config.skins import Skin
-from gateway.http.asgi import Outgoing
+from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.clients import TrustedProxies, address_key
 from gateway.http.errors import store_unavailable
 from gateway.pipeline.exchange import Exchange
@@ -139,16 +139,19 @@ class CanaryStage:
         side = side_of(canary, key)
         return canary.after if side == "new" else canary.before, side
 
-    def for_session(self, skin: Skin, session: Session, upstream: Upstream) -> Skin:
+    def for_session(self, skin: Skin, session: Session, upstream: Upstream, ctx: RequestContext) -> Skin:
         """The skin as a signed-in player's calls off the proxied path see it (the balance stream,
-        `/bff/*`'s own calls: `gateway.upstream.platform.Platform`): their side's base URL. A pin
-        that no longer holds is left to the player's next proxied call to end."""
+        `/bff/*`'s own calls: `gateway.upstream.platform.Platform`): their side's base URL, and the
+        side on `ctx` (the new side's breaker; a `/bff/*` request's figures). A pin that no longer
+        holds is left to the player's next proxied call to end."""
         canary = self.board.current(skin.id)
         data = session.data
         if canary is None or canary.upstream != upstream or not data.logged_in:
             return skin
         configured = skin.upstreams.base(upstream)
         base = player_base(data, canary, configured, self.clock())
+        if canary.live:
+            ctx.canary = (canary.id, "new" if base == canary.after else "old")
         return skin if base == configured else self.routed(skin, upstream, base)
 
     def _pins_hold(self, skin: Skin, data: SessionData, canary: Canary | None, now: float) -> bool:

@@ -243,15 +243,19 @@ async def test_a_players_calls_off_the_proxied_path_go_to_their_side() -> None:
     board = Board(canary(0.01))
     routing, _ = stage(board)
     skin = the_skin()
-    assert routing.for_session(skin, player(NEW), "api").upstreams.base("api") == NEW
-    assert routing.for_session(skin, player(OLD), "api") is skin
-    assert routing.for_session(skin, player(created=500.0), "api") is skin, "older than the canary: the old side"
-    assert routing.for_session(skin, player(NEW), "capi") is skin, "another upstream"
+
+    def seen(skin: Skin, session: Session, upstream: Any = "api") -> tuple[str, Any]:
+        ctx = RequestContext("r")
+        return routing.for_session(skin, session, upstream, ctx).upstreams.base("api"), ctx.canary
+
+    assert seen(skin, player(NEW)) == (NEW, ("c1", "new")), "the new side's breaker, its figures"
+    assert seen(skin, player(OLD)) == (OLD, ("c1", "old"))
+    assert seen(skin, player(created=500.0)) == (OLD, ("c1", "old")), "older than the canary: the old side"
+    assert seen(skin, player(NEW), "capi") == (OLD, None), "another upstream"
     board.canary = canary(1.0, "promoted", drain_until=4000.0)
-    drained = the_skin(NEW)
-    assert routing.for_session(drained, player(created=500.0), "api").upstreams.base("api") == OLD
+    assert seen(the_skin(NEW), player(created=500.0)) == (OLD, None), "draining: not judged"
     board.canary = None
-    assert routing.for_session(skin, player(NEW), "api") is skin, "a pin gone: its next proxied call ends it"
+    assert seen(skin, player(NEW)) == (OLD, None), "a pin gone: its next proxied call ends it"
 
 
 async def test_a_failing_new_platform_opens_its_own_breaker_not_the_skins(upstream: respx.Router) -> None:
