@@ -80,9 +80,11 @@ async def test_two_instances_counts_add_up_in_redis(redis_server: RedisServer) -
         await two.flush()
         assert 0 < await redis.ttl(figures_key("c1")) <= 86400
         reader = figures(redis)  # an instance that counted nothing reads the cluster's
-        sides = await reader.read("c1", NOW - 10, NOW)
+        sides = await reader.read("c1", NOW - 10, NOW)  # a check's window: its fields by name
         assert sides["new"].answers == 60 and sides["old"].logins == 2
         assert sides["new"].p99_s is not None and BOUNDS_S[9] < sides["new"].p99_s <= BOUNDS_S[10]
+        assert await reader.read("c1", NOW - 3600, NOW + 3600) == sides, "a long one: the whole hash"
+        assert (await reader.read("c1", NOW + 3600, NOW + 7200))["new"].answers == 0
         await one.flush()
         assert await redis.hlen(figures_key("c1")) > 0
     finally:
