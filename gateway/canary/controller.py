@@ -87,10 +87,10 @@ class Lease:
         self.held = False
 
     async def hold(self) -> bool:
-        """Renews the lease while it is ours, else takes it if it is free: whether we hold it."""
+        """Renews the lease while it is ours (still, after a blip of the store), else takes it if
+        it is free: whether we hold it."""
         try:
-            if self.held:
-                self.held = await self.shared.swap(keys.CANARY_LEASE, self.token, self.token, self.ttl_ms)
+            self.held = await self.shared.swap(keys.CANARY_LEASE, self.token, self.token, self.ttl_ms)
             if not self.held:
                 self.held = await self.shared.set_nx(keys.CANARY_LEASE, self.token, self.ttl_ms)
                 if self.held:
