@@ -21,7 +21,7 @@ import pytest
 
 from tests.support.browser import Browser
 from tests.support.cluster import Cluster, Process, given_redis, start_cluster
-from tests.support.console import PASSWORDS, write_operators
+from tests.support.console import signed_in, write_operators
 from tests.support.stack import free_port
 
 pytestmark = pytest.mark.redis
@@ -67,11 +67,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
 
 def operator(site: Site) -> httpx.Client:
-    client = httpx.Client(base_url=site.cluster.admin_urls[site.live[-1]], timeout=15)
-    answer = client.post("/admin/api/session", json={"name": "otto", "password": PASSWORDS["otto"]})
-    assert answer.status_code == 200, answer.text
-    client.headers["x-csrf-token"] = client.cookies["console-csrf"]
-    return client
+    return signed_in(site.cluster.admin_urls[site.live[-1]], "otto")
 
 
 def start(ops: httpx.Client, site: Site, steps: list[tuple[float, float]], reason: str) -> dict[str, Any]:
