@@ -204,6 +204,8 @@ def test_a_healthy_canary_promotes_itself_through_every_step(site: Site) -> None
         assert (config["version"], config["overrides"]["aurora"]["api"]) == (ended["promotedVersion"], site.new.url)
     assert traffic.split_players() == [], "a player's deposits split across platforms"
     assert traffic.signed_in_on(site.new) > 0
+    took = ended["ended"] - ended["started"]
+    print(f"promoted after {took:.1f} s, {len(ended['verdicts'])} checks, {len(traffic.players)} players signed in")
     back_to_the_file(ops)
 
 
@@ -225,6 +227,10 @@ def test_a_slow_canary_rolls_itself_back_within_its_first_step(site: Site) -> No
     signed_in, on_new = len(traffic.players), traffic.signed_in_on(site.new)
     spread = 3 * math.sqrt(signed_in * 0.2 * 0.8)
     assert on_new <= 0.2 * signed_in + spread, f"{on_new} of {signed_in} players signed in on the new platform"
+    took = ended["ended"] - ended["started"]
+    print(
+        f"rolled back after {took:.1f} s ({ended['endedReason']}); {on_new} of {signed_in} players on the new platform"
+    )
     assert traffic.split_players() == []
 
 
@@ -247,6 +253,7 @@ def test_the_controllers_instance_killed_mid_step_neither_stops_nor_doubles_the_
     steps = moves(ops, "canary-step", canary["id"])
     assert sorted(e["detail"]["step"] for e in steps) == [2, 3], "each step moved once"
     assert len(moves(ops, "canary-promote", canary["id"])) == 1
+    print(f"instance {holder} killed at step 2; promoted {ended['ended'] - ended['started']:.1f} s after the start")
     taken_over = redis.get("bff:canary-lease")
     assert taken_over is None or taken_over.decode() != token
     back_to_the_file(ops)
