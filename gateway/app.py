@@ -30,6 +30,7 @@ from gateway.config.settings import Settings
 from gateway.config.skins import Skin, changed_upstreams
 from gateway.config.trust import upstream_trust
 from gateway.console.admin import Workers, create_admin_app
+from gateway.console.plans import runner
 from gateway.edge import bff, events
 from gateway.edge.entry import FrontDoor
 from gateway.edge.spa import spa_handlers
@@ -39,6 +40,7 @@ from gateway.http.compression import Packed
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import EXCEPTION_HANDLERS
 from gateway.http.security import DeviceTokens, XsrfTokens
+from gateway.maintenance import Plans
 from gateway.monitoring.events import Timeline
 from gateway.monitoring.health import Health
 from gateway.monitoring.instances import Instances
@@ -52,6 +54,7 @@ from gateway.pipeline.guard import Guard
 from gateway.pipeline.joining import Flights, shared_outcome
 from gateway.pipeline.keyed import KeyedCalls
 from gateway.pipeline.links import ContentLinks
+from gateway.pipeline.maintenance import MaintenanceStage
 from gateway.pipeline.observe import Observe
 from gateway.pipeline.plan import Plan
 from gateway.pipeline.session import SessionStage
@@ -120,6 +123,7 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
         audit,
         feed,
         Watch(instances, health, breakers, config, Timeline(instance, stores.redis), series.storm_share),
+        ahead := Plans.open(stores.redis),
     )
     observe = Observe(sessions, cookies, limiter, tracing, feed)
     flights = Flights(stores.flights, settings.timings)
@@ -132,6 +136,7 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     pipeline = Pipeline(
         SkinStage(config),
         Guard(Catalogue(), cookies, limiter, proxies, settings),
+        MaintenanceStage(ahead.maintenance),
         SessionStage(sessions, cookies.session),
         plan,
         observe,
@@ -261,6 +266,7 @@ def site_app(
         "health": gateway.health,
         "packed": Packed(),
         "feed": gateway.feed,
+        "maintenance": gateway.plans.maintenance,
     }
     dependencies = {name: Provide(_constant(part), sync_to_thread=False) for name, part in given.items()}
     return Litestar(
@@ -310,6 +316,7 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     gateway.lifecycle.on_drain.append(gateway.instances.changed)
     if gateway.watch is not None:
         watchers.append(asyncio.ensure_future(gateway.watch.run()))
+    watchers += runner.started(gateway)  # maintenance, scheduled changes, approvals: `gateway.console.plans`
     try:
         yield
     finally:

@@ -3,7 +3,7 @@ the CLI, the admin listener and tests reach for. The pipeline's stages get only 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from litestar.stores.base import Store
 from redis.asyncio import Redis
@@ -12,6 +12,7 @@ from gateway.accounts.audit import Trail
 from gateway.accounts.signin import Accounts
 from gateway.config.live import LiveConfig
 from gateway.config.settings import Settings
+from gateway.maintenance import Plans
 from gateway.monitoring.health import Health
 from gateway.monitoring.instances import Instances
 from gateway.monitoring.series import Series
@@ -66,6 +67,8 @@ class Gateway:
     """`/bff/events`' balance feed."""
     watch: Watch | None = None
     """The heartbeat, the status line and the event timeline (`gateway.monitoring.watch`)."""
+    plans: Plans = field(default_factory=lambda: Plans.open(None))
+    """Maintenance windows, scheduled changes and approvals (`gateway.maintenance`)."""
 
     async def reread(self, reason: str) -> None:
         """The skins file and the operators file read again (SIGHUP)."""

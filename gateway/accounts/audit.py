@@ -19,7 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol, cast, runtime_checkable
+from typing import Any, Literal, Protocol, cast, get_args, runtime_checkable
 
 import msgspec
 import structlog
@@ -31,6 +31,9 @@ from gateway.store import Later, StoreUnavailable, hand_back, keys
 
 log = structlog.get_logger("gateway.audit")
 
+# planned ahead (`gateway.maintenance`): maintenance windows, scheduled changes, approvals
+PlannedAction = Literal["maintenance-set", "maintenance-end", "schedule", "schedule-cancel", "schedule-run"]
+ApprovalAction = Literal["approval-asked", "approval-approved", "approval-rejected"]
 Action = Literal[
     # Add an action here (and its label in the console's actions.json): filters and exports follow.
     "sign-in",
@@ -62,9 +65,13 @@ Action = Literal[
     "operator-remove",
     "operator-token",
     "skin-refused",
+    PlannedAction,
+    ApprovalAction,
 ]
 AuditResult = Literal["ok", "refused", "conflict", "failed"]
-CHANGES: frozenset[str] = frozenset({"change", "rollback", "reload", "purge", "revoke"})
+CHANGES: frozenset[str] = frozenset(
+    {"change", "rollback", "reload", "purge", "revoke", *get_args(PlannedAction), *get_args(ApprovalAction)}
+)
 """What every role sees of the trail; the rest (sign-ins, token use, the file) only admins."""
 MAX_ENTRIES = 100_000
 """The stream's bound (approximate: Redis trims whole nodes)."""

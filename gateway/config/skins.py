@@ -103,6 +103,9 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     features: Features = Features()
     health: HealthChecks = HealthChecks()
     """How each upstream's health is checked (the overview, `bff_upstream_up`)."""
+    approval: bool = False
+    """A change, rollback or canary start on this skin waits for a second operator's approval
+    (`gateway.maintenance.approvals`)."""
 
     def link_origins(self) -> list[str]:
         """`link_hosts` as origins compare: lower case, no trailing slash (the SPA's and the gateway's rule)."""

@@ -30,6 +30,7 @@ from gateway.console import changes, contract, history, operators, overview, tra
 from gateway.console import status as status_line
 from gateway.console.changes import API_REASON
 from gateway.console.pages import console_pages
+from gateway.console.plans import routes as plans
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.errors import EXCEPTION_HANDLERS
 from gateway.parts import Gateway
@@ -164,6 +165,7 @@ def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None 
             *overview.route_handlers,
             *operators.route_handlers,
             *status_line.route_handlers,
+            *plans.route_handlers,
         ],
         dependencies={
             **{name: Provide(_given(part), sync_to_thread=False) for name, part in given.items()},

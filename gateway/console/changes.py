@@ -35,8 +35,9 @@ from gateway.config.live import Commit
 from gateway.config.probe import Probed, probe
 from gateway.console import conflicts
 from gateway.console.contract import Checked, Override, conformities, contract
+from gateway.console.plans.intake import Wanted, deferred
 from gateway.http.asgi import Outgoing, RequestContext
-from gateway.http.errors import FieldError, error, invalid
+from gateway.http.errors import FieldError, decoded_as, error, invalid
 from gateway.parts import Gateway
 
 API_REASON = "NONE_GIVEN_VIA_API"
@@ -55,16 +56,11 @@ class Asked(msgspec.Struct):
     baseVersion: str | None = None
     reason: str | None = None
     override: Override | None = None
+    at: Any = None  # run it then (epoch seconds, `gateway.console.plans`), not now
 
 
 def decoded(body: bytes) -> Asked | list[FieldError]:
-    try:
-        return msgspec.json.decode(body or b"{}", type=Asked)
-    except msgspec.ValidationError as exc:
-        field = str(exc).rpartition("$.")[2].rstrip("`").split(".")[0] or "body"
-        return [FieldError(field, "INVALID", str(exc))]
-    except msgspec.DecodeError:
-        return [FieldError("body", "INVALID", "Send a JSON object")]
+    return decoded_as(body, Asked)
 
 
 async def asked_in(request: Request[Any, Any, Any], ctx: RequestContext) -> Asked | Outgoing:
@@ -295,13 +291,40 @@ async def api_change(gateway: Gateway, caller: Caller, asked: Asked, ctx: Reques
 async def change(
     gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext, errors: list[FieldError], *, probe: bool = True
 ) -> Outgoing:
-    """A change applied (console and API alike), audited whatever became of it."""
+    """A change applied (console and API alike), audited whatever became of it; with a time, or on
+    a skin that needs a second operator, kept for later instead (`gateway.console.plans.intake`)."""
+    refused = await _refused(gateway, caller, asked, ctx, errors)
+    if refused is not None:
+        return refused
+    url = asked.url if isinstance(asked.url, str) else None
+    asking = {"skin": asked.skin, "upstream": asked.upstream, "url": url, "reason": asked.reason, "at": asked.at}
+    later = await deferred(gateway, caller, Wanted(kind="change", **asking, asked=msgspec.to_builtins(asked)), ctx)
+    return later if later is not None else await applied(gateway, caller, asked, ctx, probe=probe)
+
+
+async def run_change(gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext) -> Outgoing:
+    """A change kept for later, now: checked again as it was when asked, then applied."""
+    refused = await _refused(gateway, caller, asked, ctx, base_errors(asked))
+    return refused if refused is not None else await applied(gateway, caller, asked, ctx)
+
+
+async def _refused(
+    gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext, errors: list[FieldError]
+) -> Outgoing | None:
     errors = change_errors(gateway, asked) + errors + override_errors(asked)
+    if not errors:
+        return None
     target = {"skin": asked.skin, "target": asked.upstream}
-    if errors:
-        await caller.record("change", "refused", asked.reason, **target, detail={"errors": msgspec.to_builtins(errors)})
-        return invalid(ctx, errors)
+    await caller.record("change", "refused", asked.reason, **target, detail={"errors": msgspec.to_builtins(errors)})
+    return invalid(ctx, errors)
+
+
+async def applied(
+    gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext, *, probe: bool = True
+) -> Outgoing:
+    """A valid change: held to the platform's contract, then made the new version (or refused)."""
     assert asked.skin and asked.upstream
+    target = {"skin": asked.skin, "target": asked.upstream}
     before, after = _before_after(gateway, asked)
     refused, checked = await contract(
         gateway, asked, [Change(asked.skin, asked.upstream, before, after)], "url", probe=probe

@@ -3,6 +3,7 @@ docs/architecture.md, in order, one module each, passing one `Exchange` along:
 
 1. skin     (`skin.py`)     the `Host` header picks the white-label site
 2. guard    (`guard.py`)    catalogue routes only, sane paths and bodies, XSRF, rate limits
+   maintenance (`maintenance.py`) a skin in maintenance refuses its money calls and sign-ins
 3. session  (`session.py`)  the browser's opaque cookie -> the server-side session
 4. plan     (`plan.py`)     a session where one is needed, the visitors' budget, then a plan:
                             the content cache (`caching.py`), an `Idempotency-Key`
@@ -33,8 +34,10 @@ class Stage(Protocol):
 
 
 class Pipeline:
-    def __init__(self, skin: Stage, guard: Stage, session: Stage, plan: Plan, observe: Observe) -> None:
-        self.before = (skin, guard, session)
+    def __init__(
+        self, skin: Stage, guard: Stage, maintenance: Stage, session: Stage, plan: Plan, observe: Observe
+    ) -> None:
+        self.before = (skin, guard, maintenance, session)
         self.plan = plan
         self.observe = observe
 

@@ -18,6 +18,7 @@ LAYERS = (
     "shared",
     "upstream",
     "monitoring",
+    "maintenance",
     "pipeline",
     "edge",
     "accounts",
