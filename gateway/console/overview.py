@@ -141,6 +141,7 @@ def _skin(
         "upstreams": upstreams,
         "contractBreaches": broken.get(skin.id, []),
         "platformErrors": refused.get(skin.id, []),
+        "approval": skin.approval,
     }
 
 
