@@ -18,6 +18,7 @@ import msgspec
 import structlog
 
 from gateway.accounts.audit import Audit, AuditEntry
+from gateway.config.history import iso
 from gateway.console.plans.running import Ran, run
 from gateway.maintenance.records import Item, ItemState
 from gateway.monitoring.events import Event, Timeline
@@ -123,7 +124,7 @@ class Runner:
             self._windows[skin.id] = state
             moved = await self.timeline.move(f"maintenance:{skin.id}", state)
             if moved.first and (state == "on" or moved.before == "on"):
-                detail = f"until {window.until:.0f}: {window.reason}" if window is not None else None
+                detail = f"until {iso(window.until)}: {window.reason}" if window is not None else None
                 kind = "maintenance.start" if state == "on" else "maintenance.end"
                 since = moved.before_since if state == "off" else None
                 await self.timeline.write(Event(kind, now, self.instance, skin.id, since=since, detail=detail))

@@ -124,6 +124,24 @@ async def test_a_skin_in_maintenance_tells_players_and_refuses_money_without_cal
     assert (await site.player.post("/api/cashier/cashout12", CASHOUT)).status_code == 200 and cashout.call_count == 1
 
 
+async def test_a_windows_start_and_end_are_on_the_timeline_once(site: Site) -> None:
+    gateway = site.app.gateway
+    assert gateway.watch is not None
+    runners = [Runner(gateway, gateway.audit), Runner(gateway, gateway.audit)]  # two rounds that see the same
+    body = {"until": time.time() + 600, "reason": "wallet migration"}
+    assert (await site.as_("deploy-bot", "PUT", "/admin/api/skins/aurora/maintenance", body)).status_code == 200
+    for runner in runners:
+        await runner.round(time.time())
+    assert (
+        await site.as_("deploy-bot", "DELETE", "/admin/api/skins/aurora/maintenance", {"reason": "done"})
+    ).status_code == 200
+    for runner in runners:
+        await runner.round(time.time())
+    entries = await gateway.watch.timeline.read(None, None, "aurora")
+    assert [e["kind"] for e in entries] == ["maintenance.end", "maintenance.start"]
+    assert "wallet migration" in entries[1]["detail"] and entries[0]["since"] is not None
+
+
 async def test_a_window_set_for_later_is_not_on_until_it_starts(site: Site) -> None:
     start = time.time() + 300
     body = {"from": start, "until": start + 600, "reason": "planned upgrade"}
