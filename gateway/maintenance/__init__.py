@@ -21,6 +21,9 @@ from gateway.maintenance.schedule import CanaryStarter, Schedule
 from gateway.maintenance.shelf import Shelf, listen
 from gateway.maintenance.windows import Maintenance, Window
 
+KEPT_S = 30 * 86400
+"""How long an ended record stays listed (the trail keeps it for good)."""
+
 
 @dataclass
 class Plans:
@@ -50,3 +53,16 @@ class Plans:
 
     async def listen(self) -> None:
         await listen(self.redis, self.shelves)
+
+    async def prune(self, now: float) -> None:
+        """Records over for `KEPT_S` dropped: ended items and approvals, expired approvals, past windows."""
+        old = now - KEPT_S
+        for item_id, item in list(self.schedule.shelf.records.items()):
+            if item.ended is not None and item.ended < old:
+                await self.schedule.shelf.drop(item_id)
+        for approval_id, approval in list(self.approvals.shelf.records.items()):
+            if (approval.ended or approval.expires) < old and approval.state_at(now) != "pending":
+                await self.approvals.shelf.drop(approval_id)
+        for skin, window in list(self.maintenance.shelf.records.items()):
+            if window.until < old:
+                await self.maintenance.shelf.drop(skin)

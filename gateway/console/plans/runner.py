@@ -68,6 +68,7 @@ class Runner:
 
     async def round(self, now: float) -> None:
         await self.windows(now)
+        await self.plans.prune(now)
         if self.audit is None:
             return
         for item in self.plans.schedule.due(now):

@@ -269,3 +269,28 @@ async def test_a_rejected_approval_changes_nothing_and_the_trail_says_who_asked(
     assert [(e["who"], e["detail"]["askedBy"], e["reason"]) for e in trail] == [
         ("ADMIN_TOKEN", "deploy-bot", "not now")
     ]
+
+
+async def test_a_bearer_api_change_on_an_approval_skin_waits_too_and_runs_on_whatever_is_current(site: Site) -> None:
+    answer = await site.as_("deploy-bot", "PUT", "/admin/skins/pampa/upstreams/api", {"url": "http://pampa-2.test"})
+    assert answer.status_code == 202, answer.text
+    approval = answer.json()["approval"]
+    assert approval["asked"].get("baseVersion") is None
+    path = f"/admin/api/approvals/{approval['id']}/approve"
+    approved = await site.as_("ADMIN_TOKEN", "POST", path, {"reason": "the script's change, checked"})
+    assert approved.json()["approval"]["outcome"] == f"applied {site.version}"
+    assert site.base("pampa") == "http://pampa-2.test"
+
+
+async def test_ended_records_are_dropped_after_a_month(site: Site) -> None:
+    at = time.time() + 60
+    answer = await site.as_("deploy-bot", "POST", "/admin/api/changes", change(site, "http://w.test", at=at))
+    item = answer.json()["scheduled"]["id"]
+    assert (
+        await site.as_("deploy-bot", "DELETE", f"/admin/api/scheduled/{item}", {"reason": "not now"})
+    ).status_code == 200
+    plans = site.app.gateway.plans
+    await plans.prune(time.time() + 29 * 86400)
+    assert plans.schedule.get(item) is not None
+    await plans.prune(time.time() + 31 * 86400)
+    assert plans.schedule.get(item) is None
