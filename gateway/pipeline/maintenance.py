@@ -24,11 +24,11 @@ class MaintenanceStage:
 
     async def run(self, x: Exchange) -> Outgoing | None:
         skin, route = x.site()
-        if not refused_in_maintenance(route):
+        window = self.maintenance.window(skin.id)  # a dict's lookup: most skins have none, most of the time
+        if window is None or not refused_in_maintenance(route):
             return None
         now = time.time()
-        window = self.maintenance.on(skin.id, now)
-        if window is None:
+        if not window.on(now):
             return None
         body = {"success": False, "code": "MAINTENANCE", "description": DESCRIPTION, "until": window.until}
         wait = str(max(1, math.ceil(window.until - now))).encode()
