@@ -72,9 +72,6 @@ class Schedule:
     def due(self, now: float) -> list[Item]:
         return [i for i in self.pending() if i.at <= now and i.id not in self.running]
 
-    def next_at(self) -> float | None:
-        return next((i.at for i in self.pending() if i.id not in self.running), None)
-
     async def add(self, item: Item) -> None:
         await self.shelf.put(item.id, item)
 

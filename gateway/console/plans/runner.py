@@ -57,13 +57,17 @@ class Runner:
                 log.warning("plans.round_failed", error=str(exc))
                 await asyncio.sleep(1.0)
                 continue
+            except Exception:  # a round that failed is logged, and the runner goes on
+                log.exception("plans.round_failed")
+                await asyncio.sleep(1.0)
+                continue
             with suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), timeout=self.sleep_s(time.time()))
 
     def sleep_s(self, now: float) -> float:
-        moments = self.plans.maintenance.boundaries(now)
-        soonest = [t for t in (self.plans.schedule.next_at(), *moments[:1]) if t is not None]
-        soonest += [at + STUCK_S for at in self._others.values()]
+        moments = self.plans.maintenance.boundaries(now)[:1]
+        mine = [i.at for i in self.plans.schedule.pending() if i.id not in self._others][:1]
+        soonest = [*moments, *mine, *(at + STUCK_S for at in self._others.values())]
         return max(0.01, min([AT_MOST_S, *(t - now for t in soonest)]))
 
     async def round(self, now: float) -> None:

@@ -294,3 +294,21 @@ async def test_ended_records_are_dropped_after_a_month(site: Site) -> None:
     assert plans.schedule.get(item) is not None
     await plans.prune(time.time() + 31 * 86400)
     assert plans.schedule.get(item) is None
+
+
+async def test_a_runner_sleeps_until_its_next_moment_not_while_another_instance_runs_an_item(site: Site) -> None:
+    gateway = site.app.gateway
+    runner = Runner(gateway, gateway.audit)
+    assert runner.sleep_s(time.time()) == 3600.0, "nothing planned: an hour"
+    at = time.time() + 120
+    assert (
+        await site.as_("deploy-bot", "POST", "/admin/api/changes", change(site, "http://w.test", at=at))
+    ).status_code == 202
+    assert 110 < runner.sleep_s(time.time()) <= 120
+    [item] = gateway.plans.schedule.pending()
+    assert await gateway.plans.schedule.claim(item, "another instance")
+    await runner.round(at + 1)  # due, but claimed elsewhere: left to its holder
+    assert gateway.plans.schedule.get(item.id).state == "pending"  # type: ignore[union-attr]
+    assert runner.sleep_s(at + 1) > 290, "then it waits for the holder (STUCK_S), it does not spin"
+    await runner.round(at + 301)
+    assert (gateway.plans.schedule.get(item.id).outcome or "").startswith("INTERRUPTED")  # type: ignore[union-attr]
