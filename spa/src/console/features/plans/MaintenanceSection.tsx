@@ -52,7 +52,7 @@ export function SkinMaintenance({ skin, window }: { skin: Skin; window: Maintena
 
   const fieldErrors = (name: string) => errorsOf(problem, name).map(text.field);
   return (
-    <article className="card plan-skin" data-testid={`maintenance-${skin.id}`}>
+    <article className="card plan-skin" id={`maintenance-${skin.id}`} data-testid={`maintenance-${skin.id}`}>
       <h3>{skin.name}</h3>
       <p className={window?.active ? "notice notice--warn" : "plan-skin__state"} data-testid="maintenance-state">
         {window
