@@ -33,6 +33,7 @@ from gateway.config.skins import Skin, changed_upstreams
 from gateway.config.trust import upstream_trust
 from gateway.console.admin import Workers, create_admin_app
 from gateway.console.canaries.effects import canaries_started
+from gateway.console.plans import runner
 from gateway.edge import bff, events
 from gateway.edge.entry import FrontDoor
 from gateway.edge.spa import spa_handlers
@@ -42,6 +43,7 @@ from gateway.http.compression import Packed
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import EXCEPTION_HANDLERS
 from gateway.http.security import DeviceTokens, XsrfTokens
+from gateway.maintenance import Plans
 from gateway.monitoring.events import Timeline
 from gateway.monitoring.health import Health
 from gateway.monitoring.instances import Instances
@@ -52,9 +54,10 @@ from gateway.parts import Gateway, Stores
 from gateway.pipeline import Pipeline
 from gateway.pipeline.caching import ContentPlan
 from gateway.pipeline.guard import Guard
-from gateway.pipeline.joining import Flights, shared_outcome
+from gateway.pipeline.joining import Flights
 from gateway.pipeline.keyed import KeyedCalls
 from gateway.pipeline.links import ContentLinks
+from gateway.pipeline.maintenance import MaintenanceStage
 from gateway.pipeline.observe import Observe
 from gateway.pipeline.plan import Plan
 from gateway.pipeline.session import SessionStage
@@ -65,17 +68,13 @@ from gateway.runtime.tracing import Tracing
 from gateway.shared.balance_bus import MemoryBus, RedisBus
 from gateway.shared.balance_feed import BalanceFeed
 from gateway.shared.cache import CacheConfig, ContentCache
-from gateway.shared.copies import SessionCopies
-from gateway.shared.dedup import SharedFlights
 from gateway.shared.idempotency import IdempotencyRecords
-from gateway.shared.outcome import decode, encode
-from gateway.shared.presence import Presence
 from gateway.shared.ratelimit import RateLimitConfig, RateLimiter
 from gateway.shared.session import Sessions
 from gateway.store import keys
-from gateway.store.memory import MemoryShared, ProcessStore
-from gateway.store.redis import FailFast, RedisShared, connect
-from gateway.store.sentinel import FollowingPool, close, follow
+from gateway.store.redis import FailFast
+from gateway.store.sentinel import close, follow
+from gateway.stores import open_stores
 from gateway.upstream.call import Calls
 from gateway.upstream.caller import Caller
 from gateway.upstream.platform import Platform
@@ -126,7 +125,9 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
         feed,
         Watch(instances, health, breakers, config, Timeline(instance, stores.redis), series.storm_share),
         canaries,
+        ahead := Plans.open(stores.redis),
     )
+    canaries.due_for = ahead.schedule.due_for  # a canary does not start over a change scheduled within it
     observe = Observe(sessions, cookies, limiter, tracing, feed)
     flights = Flights(stores.flights, settings.timings)
     plans = (
@@ -136,23 +137,10 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     )
     plan = Plan(calls, caller, observe, plans, limiter.visitors, ContentLinks(metrics))
     guard = Guard(Catalogue(), cookies, limiter, proxies, settings)
-    pipeline = Pipeline(SkinStage(config), guard, SessionStage(sessions, cookies.session), sides, plan, observe)
+    stages = (SkinStage(config), guard, MaintenanceStage(ahead.maintenance), SessionStage(sessions, cookies.session))
+    pipeline = Pipeline(*stages, sides, plan, observe)
     site = site_app(gateway, cookies, limiter, proxies, platform)
     return FrontDoor(site, pipeline, Access(metrics, settings, series, canaries.figures), gateway, tracing)
-
-
-def open_stores(settings: Settings, instance: str, lifecycle: Lifecycle) -> Stores:
-    if settings.shared_redis is None:
-        memory = MemoryShared()
-        return Stores(memory, ProcessStore(memory, keys.SESSIONS + ":"))
-    redis = connect(settings.shared_redis)
-    guard = FailFast(on_readonly=redis.connection_pool.disconnect)
-    shared = RedisShared(redis, guard, settings.shared_redis.wait_replicas, lifecycle.spawn)
-    if isinstance(redis.connection_pool, FollowingPool):
-        redis.connection_pool.on_change = lambda: lifecycle.spawn(shared.replay())
-    flights = SharedFlights(shared, encode, decode, instance, lifecycle, shareable=shared_outcome)
-    sessions = SessionCopies(redis, guard, instance)
-    return Stores(shared, sessions, redis, flights, Presence(redis, instance, [sessions]))
 
 
 def balance_feed(
@@ -263,6 +251,7 @@ def site_app(
         "health": gateway.health,
         "packed": Packed(),
         "feed": gateway.feed,
+        "maintenance": gateway.plans.maintenance,
     }
     dependencies = {name: Provide(_constant(part), sync_to_thread=False) for name, part in given.items()}
     return Litestar(
@@ -313,6 +302,7 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     if gateway.watch is not None:
         watchers.append(asyncio.ensure_future(gateway.watch.run()))
     watchers += canaries_started(gateway)
+    watchers += runner.started(gateway)  # maintenance, scheduled changes, approvals: `gateway.console.plans`
     try:
         yield
     finally:

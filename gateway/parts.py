@@ -3,7 +3,7 @@ the CLI, the admin listener and tests reach for. The pipeline's stages get only 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from litestar.stores.base import Store
 from redis.asyncio import Redis
@@ -13,6 +13,7 @@ from gateway.accounts.signin import Accounts
 from gateway.canary.parts import Canaries
 from gateway.config.live import LiveConfig
 from gateway.config.settings import Settings
+from gateway.maintenance import Plans
 from gateway.monitoring.health import Health
 from gateway.monitoring.instances import Instances
 from gateway.monitoring.series import Series
@@ -69,6 +70,8 @@ class Gateway:
     """The heartbeat, the status line and the event timeline (`gateway.monitoring.watch`)."""
     canaries: Canaries | None = None
     """Canary changes: their records, the board the routing reads, the controller (`gateway.canary`)."""
+    plans: Plans = field(default_factory=lambda: Plans.open(None))
+    """Maintenance windows, scheduled changes and approvals (`gateway.maintenance`)."""
 
     async def flush_counts(self) -> None:
         """At shutdown: the last quarter second of the charts' counts, and of a canary's figures."""

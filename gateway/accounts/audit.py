@@ -31,6 +31,12 @@ from gateway.store import Later, StoreUnavailable, hand_back, keys
 
 log = structlog.get_logger("gateway.audit")
 
+# planned ahead (`gateway.maintenance`: maintenance windows, scheduled changes, approvals), and canaries
+PlannedAction = Literal["maintenance-set", "maintenance-end", "schedule", "schedule-cancel", "schedule-run"]
+ApprovalAction = Literal["approval-asked", "approval-approved", "approval-rejected"]
+CanaryAction = Literal[
+    "canary-start", "canary-step", "canary-pause", "canary-resume", "canary-promote", "canary-rollback", "canary-abort"
+]  # fmt: skip  (`gateway.canary`: an operator's, or the controller's: `system` via `canary`)
 Action = Literal[
     # Add an action here (and its label in the console's actions.json): filters and exports follow.
     "sign-in",
@@ -62,19 +68,13 @@ Action = Literal[
     "operator-remove",
     "operator-token",
     "skin-refused",
-    # canary changes (`gateway.canary`): an operator's, or the controller's (`system` via `canary`)
-    "canary-start",
-    "canary-step",
-    "canary-pause",
-    "canary-resume",
-    "canary-promote",
-    "canary-rollback",
-    "canary-abort",
+    CanaryAction,
+    PlannedAction,
+    ApprovalAction,
 ]
 AuditResult = Literal["ok", "refused", "conflict", "failed"]
-CHANGES: frozenset[str] = frozenset(
-    {"change", "rollback", "reload", "purge", "revoke", *(a for a in get_args(Action) if a.startswith("canary-"))}
-)
+PLANNED = (*get_args(CanaryAction), *get_args(PlannedAction), *get_args(ApprovalAction))
+CHANGES: frozenset[str] = frozenset({"change", "rollback", "reload", "purge", "revoke", *PLANNED})
 """What every role sees of the trail; the rest (sign-ins, token use, the file) only admins."""
 MAX_ENTRIES = 100_000
 """The stream's bound (approximate: Redis trims whole nodes)."""

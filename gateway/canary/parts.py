@@ -19,8 +19,9 @@ from gateway.canary.store import CanaryBoard, CanaryStore
 from gateway.config.live import LiveConfig
 from gateway.store import Shared
 
-DueFor = Callable[[str], Awaitable[object | None]]
-"""A skin's scheduled change that is due (the maintenance part's `due_for`): no canary starts before it runs."""
+DueFor = Callable[[str, float], Awaitable[object | None]]
+"""A skin's scheduled change due before a time (`gateway.maintenance.schedule.Schedule.due_for`): a
+canary that would still be judged then does not start."""
 
 
 @dataclass

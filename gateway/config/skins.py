@@ -107,6 +107,9 @@ class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     allowed_hosts: list[str] = []
     """Hosts (or `*.domain`, either with `:port`) operators may point this skin's upstreams at,
     beside its own (`gateway.config.allowed_hosts`); never set from the console."""
+    approval: bool = False
+    """A change, rollback or canary start on this skin waits for a second operator's approval
+    (`gateway.maintenance.approvals`)."""
 
     def link_origins(self) -> list[str]:
         """`link_hosts` as origins compare: lower case, no trailing slash (the SPA's and the gateway's rule)."""

@@ -21,6 +21,8 @@ from litestar.types import ASGIApp
 from contracts.catalogue import UPSTREAMS
 from gateway.accounts import roles, signin
 from gateway.accounts.audit import Action, Audit, AuditEntry, AuditResult
+from gateway.accounts.caller import API_REASON, Caller
+from gateway.accounts.caller import DEPENDENCIES as CALLER
 from gateway.accounts.roles import Guard, Operator
 from gateway.accounts.scopes import SkinGuard
 from gateway.config.history import Author
@@ -28,8 +30,8 @@ from gateway.config.live import Result
 from gateway.config.skins import Skin
 from gateway.console import canaries, changes, contract, history, operators, overview, trail
 from gateway.console import status as status_line
-from gateway.console.changes import API_REASON
 from gateway.console.pages import console_pages
+from gateway.console.plans import routes as plans
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.errors import EXCEPTION_HANDLERS
 from gateway.parts import Gateway
@@ -104,7 +106,7 @@ async def reload(
 async def set_upstream(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    caller: NamedDependency[changes.Caller],
+    caller: NamedDependency[Caller],
     skin_id: FromPath[str],
     name: FromPath[str],
     data: JSONBody[UpstreamChange],
@@ -124,7 +126,7 @@ async def set_upstream(
 async def clear_upstream(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    caller: NamedDependency[changes.Caller],
+    caller: NamedDependency[Caller],
     skin_id: FromPath[str],
     name: FromPath[str],
 ) -> Outgoing:
@@ -165,11 +167,12 @@ def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None 
             *overview.route_handlers,
             *operators.route_handlers,
             *status_line.route_handlers,
+            *plans.route_handlers,
         ],
         dependencies={
             **{name: Provide(_given(part), sync_to_thread=False) for name, part in given.items()},
             **roles.DEPENDENCIES,
-            **changes.DEPENDENCIES,
+            **CALLER,
             **operators.DEPENDENCIES,
         },
         guards=[guard, SkinGuard(audit)],

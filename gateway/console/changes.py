@@ -18,31 +18,27 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 from litestar import Request, post
-from litestar.di import NamedDependency, Provide
+from litestar.di import NamedDependency
 
 from contracts.catalogue import UPSTREAMS
 from gateway.accounts import scopes
-from gateway.accounts.audit import Action, Audit, AuditEntry, AuditResult
-from gateway.accounts.roles import Operator
+from gateway.accounts.audit import AuditResult
+from gateway.accounts.caller import Caller
 from gateway.config.allowed_hosts import HostPattern, allows
 from gateway.config.base_urls import BaseUrlError, base_url
-from gateway.config.history import Author, Change, Overrides
+from gateway.config.history import Change, Overrides
 from gateway.config.live import Commit
 from gateway.config.probe import Probed, probe
 from gateway.console import conflicts
 from gateway.console.contract import Checked, Override, conformities, contract
+from gateway.console.plans.intake import Wanted, deferred
 from gateway.http.asgi import Outgoing, RequestContext
-from gateway.http.errors import FieldError, error, invalid
+from gateway.http.errors import FieldError, decoded_as, error, invalid
 from gateway.parts import Gateway
-
-API_REASON = "NONE_GIVEN_VIA_API"
-"""The reason recorded for a bearer API call that gave none: a code, which the console words in the
-operator's language (the console itself always sends a reason)."""
 
 
 class Asked(msgspec.Struct):
@@ -56,16 +52,11 @@ class Asked(msgspec.Struct):
     baseVersion: str | None = None
     reason: str | None = None
     override: Override | None = None
+    at: Any = None  # run it then (epoch seconds, `gateway.console.plans`), not now
 
 
 def decoded(body: bytes) -> Asked | list[FieldError]:
-    try:
-        return msgspec.json.decode(body or b"{}", type=Asked)
-    except msgspec.ValidationError as exc:
-        field = str(exc).rpartition("$.")[2].rstrip("`").split(".")[0] or "body"
-        return [FieldError(field, "INVALID", str(exc))]
-    except msgspec.DecodeError:
-        return [FieldError("body", "INVALID", "Send a JSON object")]
+    return decoded_as(body, Asked)
 
 
 async def asked_in(request: Request[Any, Any, Any], ctx: RequestContext) -> Asked | Outgoing:
@@ -181,6 +172,17 @@ def overridden(gateway: Gateway, asked: Asked) -> Callable[[Overrides], Override
     return change
 
 
+def canary_busy(gateway: Gateway, skins: list[str], ctx: RequestContext) -> Outgoing | None:
+    """409 `CANARY_RUNNING` for a change to a skin whose canary is live (it would move the ground under
+    the canary's judgment): promote or abort it first."""
+    board = gateway.canaries.board if gateway.canaries is not None else None
+    live = next((c for skin in skins if board and (c := board.current(skin)) is not None and c.live), None)
+    if live is None:
+        return None
+    words = f"{live.skin} has a live canary ({live.id}) of {live.upstream}: promote or abort it first"
+    return error(409, "CANARY_RUNNING", words, ctx)
+
+
 # --- answers ----------------------------------------------------------------------------
 
 
@@ -242,34 +244,6 @@ async def committed(
     return invalid(ctx, [FieldError(field, code, message)]), "refused"
 
 
-@dataclass(frozen=True)
-class Caller:
-    """Who asks (the guard's `Operator`), and the audit trail their requests are written to."""
-
-    operator: Operator
-    audit: Audit
-
-    def reason(self, given: str | None) -> str | None:
-        """What they gave; a token's call that gave none says so (a console call always gives one)."""
-        return (given or "").strip() or (API_REASON if self.operator.via == "token" else None)
-
-    def author(self, reason: str | None) -> Author:
-        return Author(self.operator.name, self.operator.via, self.reason(reason))
-
-    async def record(self, action: Action, outcome: AuditResult, reason: str | None, **fields: Any) -> None:
-        who = self.operator
-        entry = AuditEntry(action, who.name, who.via, who.address, outcome, reason=self.reason(reason), **fields)
-        await self.audit.record(entry)
-
-
-def _caller(operator: NamedDependency[Operator], audit: NamedDependency[Audit]) -> Caller:
-    return Caller(operator, audit)
-
-
-DEPENDENCIES = {"caller": Provide(_caller, sync_to_thread=False)}
-"""The `caller` of the changes' routes (from the guard's `operator` and the `audit` trail)."""
-
-
 # --- routes -----------------------------------------------------------------------------
 
 
@@ -306,7 +280,7 @@ async def apply_change(
 
 async def api_change(gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext, probe: bool) -> Outgoing:
     """The bearer API's change: its path names the skin and upstream (404 when unknown); the
-    version and the reason are optional (whatever is current; `API_REASON`)."""
+    version and the reason are optional (whatever is current; `gateway.accounts.caller.API_REASON`)."""
     assert asked.skin and asked.upstream
     if (missing := unknown_skin(gateway, asked.skin, ctx)) is not None:
         return missing
@@ -319,13 +293,43 @@ async def api_change(gateway: Gateway, caller: Caller, asked: Asked, ctx: Reques
 async def change(
     gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext, errors: list[FieldError], *, probe: bool = True
 ) -> Outgoing:
-    """A change applied (console and API alike), audited whatever became of it."""
+    """A change applied (console and API alike), audited whatever became of it; with a time, or on
+    a skin that needs a second operator, kept for later instead (`gateway.console.plans.intake`)."""
+    refused = await _refused(gateway, caller, asked, ctx, errors)
+    if refused is not None:
+        return refused
+    url = asked.url if isinstance(asked.url, str) else None
+    asking = {"skin": asked.skin, "upstream": asked.upstream, "url": url, "reason": asked.reason, "at": asked.at}
+    later = await deferred(gateway, caller, Wanted(kind="change", **asking, asked=msgspec.to_builtins(asked)), ctx)
+    return later if later is not None else await applied(gateway, caller, asked, ctx, probe=probe)
+
+
+async def run_change(gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext) -> Outgoing:
+    """A change kept for later, now: checked again as it was when asked, then applied."""
+    refused = await _refused(gateway, caller, asked, ctx, [])  # a bearer API change named no version: none now
+    return refused if refused is not None else await applied(gateway, caller, asked, ctx)
+
+
+async def _refused(
+    gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext, errors: list[FieldError]
+) -> Outgoing | None:
     errors = change_errors(gateway, asked) + errors + override_errors(asked)
+    if not errors:
+        return None
     target = {"skin": asked.skin, "target": asked.upstream}
-    if errors:
-        await caller.record("change", "refused", asked.reason, **target, detail={"errors": msgspec.to_builtins(errors)})
-        return invalid(ctx, errors)
+    await caller.record("change", "refused", asked.reason, **target, detail={"errors": msgspec.to_builtins(errors)})
+    return invalid(ctx, errors)
+
+
+async def applied(
+    gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext, *, probe: bool = True
+) -> Outgoing:
+    """A valid change: held to the platform's contract, then made the new version (or refused)."""
     assert asked.skin and asked.upstream
+    target = {"skin": asked.skin, "target": asked.upstream}
+    if (busy := canary_busy(gateway, [asked.skin], ctx)) is not None:
+        await caller.record("change", "conflict", asked.reason, **target, detail={"code": "CANARY_RUNNING"})
+        return busy
     before, after = _before_after(gateway, asked)
     refused, checked = await contract(
         gateway, asked, [Change(asked.skin, asked.upstream, before, after)], "url", probe=probe

@@ -20,13 +20,14 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from gateway.accounts import scopes
+from gateway.accounts.caller import Caller
 from gateway.config.history import Change, Entry, diff
 from gateway.config.skins import compose
 from gateway.console.changes import (
     Asked,
-    Caller,
     asked_in,
     base_errors,
+    canary_busy,
     committed,
     host_errors,
     override_errors,
@@ -34,6 +35,7 @@ from gateway.console.changes import (
     reason_errors,
 )
 from gateway.console.contract import contract
+from gateway.console.plans.intake import Wanted, deferred
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
 from gateway.parts import Gateway
@@ -111,18 +113,50 @@ async def preview_rollback(request: Request[Any, Any, Any], gateway: NamedDepend
 async def rollback(
     request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], caller: NamedDependency[Caller]
 ) -> Outgoing:
+    """Made now; with `at`, or touching a skin that needs a second operator, kept for later
+    (`gateway.console.plans.intake`)."""
     ctx = RequestContext.of(request.scope)
     asked = await asked_in(request, ctx)
     if isinstance(asked, Outgoing):
         return asked
+    target = await _valid_target(gateway, caller, asked, ctx)
+    if isinstance(target, Outgoing):
+        return target
+    _, changes = target
+    skins = sorted({c.skin for c in changes})
+    await scopes.require(request, skins)
+    wanted = Wanted(kind="rollback", skin=skins[0], reason=asked.reason, at=asked.at, asked=msgspec.to_builtins(asked))
+    later = await deferred(gateway, caller, wanted, ctx, skins)
+    return later if later is not None else await rolled_back(gateway, caller, asked, target, ctx)
+
+
+async def run_rollback(gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext) -> Outgoing:
+    """A rollback kept for later, now: its target found and checked again, then made."""
+    target = await _valid_target(gateway, caller, asked, ctx)
+    return target if isinstance(target, Outgoing) else await rolled_back(gateway, caller, asked, target, ctx)
+
+
+async def _valid_target(
+    gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext
+) -> tuple[Entry, list[Change]] | Outgoing:
     target = await rollback_target(gateway, asked)
     errors = [*(target if isinstance(target, list) else []), *reason_errors(asked.reason), *override_errors(asked)]
     if errors or isinstance(target, list):
         detail = {"errors": msgspec.to_builtins(errors)}
         await caller.record("rollback", "refused", asked.reason, target=asked.to, detail=detail)
         return invalid(ctx, errors)
+    return target
+
+
+async def rolled_back(
+    gateway: Gateway, caller: Caller, asked: Asked, target: tuple[Entry, list[Change]], ctx: RequestContext
+) -> Outgoing:
+    """A valid rollback: held to the platform's contract, then made the new version (or refused)."""
     entry, changes = target
-    await scopes.require(request, [c.skin for c in changes])
+    if (busy := canary_busy(gateway, sorted({c.skin for c in changes}), ctx)) is not None:
+        code = {"code": "CANARY_RUNNING"}
+        await caller.record("rollback", "conflict", asked.reason, target=entry.version, detail=code)
+        return busy
     refused, checked = await contract(gateway, asked, changes, "to")
     if refused:
         detail = {"errors": msgspec.to_builtins(refused), "contract": checked}

@@ -22,10 +22,11 @@ from litestar.params import FromPath
 from prometheus_client.parser import text_string_to_metric_families
 
 from contracts.catalogue import UPSTREAMS
+from gateway.accounts.caller import API_REASON, Caller
 from gateway.accounts.roles import Operator
 from gateway.config.history import iso
 from gateway.config.skins import Skin
-from gateway.console.changes import API_REASON, Caller, allowed_hosts, asked_in, reason_errors, unknown_skin
+from gateway.console.changes import allowed_hosts, asked_in, reason_errors, unknown_skin
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, invalid
 from gateway.monitoring.health import Probe
@@ -142,6 +143,7 @@ def _skin(
         "allowedHosts": [str(pattern) for pattern in allowed_hosts(gateway, skin.id)],  # docs/allowed-hosts.md
         "contractBreaches": broken.get(skin.id, []),
         "platformErrors": refused.get(skin.id, []),
+        "approval": skin.approval,
     }
 
 

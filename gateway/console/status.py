@@ -8,6 +8,7 @@ only: its entries are written by the gateway itself, never posted.
 from __future__ import annotations
 
 import re
+import time
 from datetime import datetime
 from typing import Any
 
@@ -28,7 +29,9 @@ async def status(request: Request[Any, Any, Any], gateway: NamedDependency[Gatew
     ctx = RequestContext.of(request.scope)
     if gateway.watch is None:
         return error(503, "NOT_WATCHED", "This instance does not watch the cluster", ctx)
-    return Outgoing.json(200, {**gateway.watch.status(), "canaries": live_ones(gateway)}, ctx)
+    maintenance = list(gateway.plans.maintenance.listed(time.time()).values())  # on now, or to come
+    answer = {**gateway.watch.status(), "canaries": live_ones(gateway), "maintenance": maintenance}
+    return Outgoing.json(200, answer, ctx)
 
 
 def _moment(given: str | None) -> float | None:

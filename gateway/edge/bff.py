@@ -29,6 +29,7 @@ from gateway.http.compression import Packed, represent
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import error, rate_limited
 from gateway.http.security import cross_site, forgery
+from gateway.maintenance.windows import Maintenance
 from gateway.monitoring.health import Health
 from gateway.shared.ratelimit import RateLimiter
 from gateway.shared.session import Session, SessionData, Sessions
@@ -77,7 +78,10 @@ def unknown_site(ctx: RequestContext) -> Outgoing:
 
 @get("/bff/config", sync_to_thread=False)
 def config(
-    request: Request[Any, Any, Any], skin: NamedDependency[Skin | None], packed: NamedDependency[Packed]
+    request: Request[Any, Any, Any],
+    skin: NamedDependency[Skin | None],
+    packed: NamedDependency[Packed],
+    maintenance: NamedDependency[Maintenance],
 ) -> Outgoing:
     """The public part of the skin: one SPA build serves every skin.
 
@@ -85,11 +89,13 @@ def config(
     load, answered 304 while the skin is unchanged, and sees an operator's change (branding, a
     feature switched off) at the next load, which a `max-age` would hide for its length. It
     depends on the Host alone, part of every cache's key, and on no cookie: a shared cache may
-    keep it too, so it is not `private`."""
+    keep it too, so it is not `private`. `maintenance`: the skin's window while it is on (its
+    expected end, its message per language), else null; the SPA asks again at its end."""
     ctx = RequestContext.of(request.scope)
     if skin is None:
         return unknown_site(ctx)
-    variants = packed.variants(f"config {skin.id}", _encoder.encode({"skin": skin.public()}), JSON)
+    public = {**skin.public(), "maintenance": maintenance.for_players(skin.id)}
+    variants = packed.variants(f"config {skin.id}", _encoder.encode({"skin": public}), JSON)
     return represent(variants, Incoming.of(request.scope).headers, JSON, ctx, {"cache-control": "no-cache"})
 
 

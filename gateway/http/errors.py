@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import msgspec
 import structlog
@@ -19,6 +19,7 @@ from gateway.http.asgi import Outgoing, RequestContext
 from gateway.store import StoreUnavailable
 
 log = structlog.get_logger("gateway.errors")
+S = TypeVar("S", bound=msgspec.Struct)
 
 
 def error(status: int, code: str, message: str, ctx: RequestContext, *extra: tuple[bytes, bytes]) -> Outgoing:
@@ -32,6 +33,17 @@ class FieldError(msgspec.Struct, frozen=True):
     field: str
     code: str
     message: str
+
+
+def decoded_as(body: bytes, kind: type[S]) -> S | list[FieldError]:
+    """A JSON body as `kind`, or the field error that says what is wrong with it (an empty body: `{}`)."""
+    try:
+        return msgspec.json.decode(body or b"{}", type=kind)
+    except msgspec.ValidationError as exc:
+        field = str(exc).rpartition("$.")[2].rstrip("`").split(".")[0] or "body"
+        return [FieldError(field, "INVALID", str(exc))]
+    except msgspec.DecodeError:
+        return [FieldError("body", "INVALID", "Send a JSON object")]
 
 
 def invalid(ctx: RequestContext, errors: list[FieldError], message: str = "Some fields need fixing") -> Outgoing:

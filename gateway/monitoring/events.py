@@ -52,7 +52,8 @@ class Event(msgspec.Struct, rename="camel", omit_defaults=True):
 
     kind: str
     """upstream.down|back, breaker.open|closed, storm.start|end, config.changed|rejected,
-    instance.joined|stale|back|left, store.back (with the outage's `since`)."""
+    instance.joined|stale|back|left, store.back (with the outage's `since`), maintenance.start|end,
+    scheduled.done|failed (`gateway.console.plans.runner`)."""
     at: float
     by: str
     """The instance that wrote it."""

@@ -3,6 +3,7 @@ docs/architecture.md, in order, one module each, passing one `Exchange` along:
 
 1. skin     (`skin.py`)     the `Host` header picks the white-label site
 2. guard    (`guard.py`)    catalogue routes only, sane paths and bodies, XSRF, rate limits
+   maintenance (`maintenance.py`) a skin in maintenance refuses its money calls and sign-ins
 3. session  (`session.py`)  the browser's opaque cookie -> the server-side session, then
                             the skin's canary, if one runs (`gateway.canary.routing`): the
                             side the session is pinned to, or the visitor's by their browser
@@ -35,8 +36,10 @@ class Stage(Protocol):
 
 
 class Pipeline:
-    def __init__(self, skin: Stage, guard: Stage, session: Stage, canary: Stage, plan: Plan, observe: Observe) -> None:
-        self.before = (skin, guard, session, canary)
+    def __init__(
+        self, skin: Stage, guard: Stage, maintenance: Stage, session: Stage, canary: Stage, plan: Plan, observe: Observe
+    ) -> None:
+        self.before = (skin, guard, maintenance, session, canary)
         self.plan = plan
         self.observe = observe
 

@@ -15,12 +15,12 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from gateway.accounts import scopes
+from gateway.accounts.caller import Caller
 from gateway.canary.model import Canary
 from gateway.canary.parts import Canaries
 from gateway.console import changes
 from gateway.console.canaries.effects import ACTIONS, detail, timeline
 from gateway.console.canaries.start import Said, public, running
-from gateway.console.changes import Caller
 from gateway.console.operators import _decoded as decoded
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import error, invalid

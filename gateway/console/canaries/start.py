@@ -24,6 +24,7 @@ from litestar.params import FromPath
 
 from gateway.accounts import scopes
 from gateway.accounts.audit import AuditResult
+from gateway.accounts.caller import Caller
 from gateway.canary.model import DEFAULT_STEPS, Canary, Step, Thresholds
 from gateway.canary.parts import Canaries
 from gateway.config.history import Change
@@ -31,9 +32,9 @@ from gateway.config.live import Commit
 from gateway.config.probe import probe_origins, said
 from gateway.console import changes
 from gateway.console.canaries.effects import detail, timeline
-from gateway.console.changes import Caller
 from gateway.console.contract import Override, contract
 from gateway.console.operators import _decoded as decoded  # a body's fields, or the 422's errors
+from gateway.console.plans.intake import Wanted, deferred
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
 from gateway.parts import Gateway
@@ -54,6 +55,8 @@ class Started(msgspec.Struct):
     steps: list[Any] | None = None
     thresholds: dict[str, Any] | None = None
     override: Override | None = None
+    at: Any = None
+    """A time to start at (epoch seconds; `gateway.console.plans.intake` checks it)."""
 
 
 class Said(msgspec.Struct):
@@ -157,6 +160,14 @@ async def start_canary(
     if isinstance(started, list):
         return invalid(ctx, started)
     await scopes.require(request, [started.skin])
+    return await start(gateway, caller, started, ctx)
+
+
+async def start(
+    gateway: Gateway, caller: Caller, started: Started, ctx: RequestContext, *, now: bool = False
+) -> Outgoing:
+    """A canary's start, checked; with `at`, or on a skin whose changes need a second operator, kept
+    for later (`gateway.console.plans.intake`), unless it runs `now` (kept, and its time came)."""
     asked = changes.Asked(
         started.skin, started.upstream, started.url, None, started.baseVersion, started.reason, started.override
     )
@@ -167,9 +178,28 @@ async def start_canary(
     if isinstance(canaries := running(gateway, ctx), Outgoing):
         return canaries
     assert asked.skin and asked.upstream and isinstance(asked.url, str)
+    wanted = Wanted(kind="canary", **target_of(asked), at=started.at, asked=msgspec.to_builtins(started))
+    if not now and (later := await deferred(gateway, caller, wanted, ctx)) is not None:
+        return later
+    return await begin(gateway, caller, canaries, started, asked, ctx)
+
+
+def target_of(asked: changes.Asked) -> dict[str, Any]:
+    return {"skin": asked.skin, "upstream": asked.upstream, "url": asked.url, "reason": asked.reason}
+
+
+async def begin(
+    gateway: Gateway, caller: Caller, canaries: Canaries, started: Started, asked: changes.Asked, ctx: RequestContext
+) -> Outgoing:
+    """The checked start, made: unless a scheduled change would land during it, the skin moved since
+    its version, the new URL fails its checks, or another canary won the skin."""
+    assert asked.skin and asked.upstream and isinstance(asked.url, str)
+    target = {"skin": asked.skin, "target": asked.upstream}
     before = gateway.config.current.skins.bases()[asked.skin][asked.upstream]
     change = Change(asked.skin, asked.upstream, before, asked.url.rstrip("/"))
-    if canaries.due_for is not None and await canaries.due_for(asked.skin) is not None:
+    steps = steps_of(started.steps)
+    lasts_s = sum(step.hold_s for step in steps) if isinstance(steps, list) else 0.0
+    if canaries.due_for is not None and await canaries.due_for(asked.skin, time.time() + lasts_s) is not None:
         await caller.record("canary-start", "conflict", asked.reason, **target, detail={"code": "SCHEDULED_CHANGE_DUE"})
         return error(409, "SCHEDULED_CHANGE_DUE", f"A scheduled change of {asked.skin} is due: it runs first", ctx)
     if (refused := await refusal(gateway, asked, change, ctx)) is not None:
@@ -186,6 +216,13 @@ async def start_canary(
     )
     await timeline(gateway, live, "started", caller.reason(asked.reason))
     return Outgoing.json(201, {"canary": public(live)}, ctx)
+
+
+async def run_scheduled(gateway: Gateway, caller: Caller, asked: dict[str, Any], ctx: RequestContext) -> Outgoing:
+    """A canary kept for later (scheduled, or approved), started now: checked again as when asked."""
+    started = msgspec.convert(asked, Started)
+    started.at = None
+    return await start(gateway, caller, started, ctx, now=True)
 
 
 def _new(gateway: Gateway, caller: Caller, asked: changes.Asked, change: Change, started: Started) -> Canary:

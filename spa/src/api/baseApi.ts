@@ -14,6 +14,13 @@ const bffQuery = fetchBaseQuery({
   },
 });
 
+/** The gateway's refusal of a money call or a sign-in while the skin is in maintenance (503). */
+export const MAINTENANCE = "MAINTENANCE";
+
+function isMaintenance(data: unknown): boolean {
+  return typeof data === "object" && data !== null && (data as { code?: unknown }).code === MAINTENANCE;
+}
+
 function isSessionExpired(data: unknown): boolean {
   return typeof data === "object" && data !== null && (data as { code?: unknown }).code === SESSION_EXPIRED;
 }
@@ -25,6 +32,8 @@ function isSessionExpired(data: unknown): boolean {
  */
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, apiCtx, extra) => {
   const result = await bffQuery(args, apiCtx, extra);
+  // A maintenance that began while the page was open: the skin read again shows its page.
+  if (result.error?.status === 503 && isMaintenance(result.error.data)) apiCtx.dispatch(api.util.invalidateTags(["Config"]));
   if (isSessionExpired(result.data)) {
     return { error: { status: "CUSTOM_ERROR", error: SESSION_EXPIRED, data: result.data }, meta: result.meta };
   }
@@ -35,7 +44,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 export const api = createApi({
   reducerPath: "api",
   baseQuery,
-  tagTypes: ["Session", "Balance", "Profile", "Providers", "Documents", "BankAccounts", "Withdrawals"],
+  tagTypes: ["Config", "Session", "Balance", "Profile", "Providers", "Documents", "BankAccounts", "Withdrawals"],
   // Features add their endpoints with api.injectEndpoints.
   endpoints: () => ({}),
 });

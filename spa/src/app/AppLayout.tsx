@@ -7,6 +7,7 @@ import i18n from "../i18n";
 import { AfterFirstPaint } from "../components/AfterFirstPaint";
 import { Footer } from "../components/Footer";
 import { Header } from "../components/Header";
+import { LEGAL_PATHS, MaintenancePage } from "../components/MaintenancePage";
 import { NoticeHost } from "../components/NoticeHost";
 import { PageLoader } from "../components/PageLoader";
 import { urlAsks } from "../features/auth/urlAsks";
@@ -14,6 +15,7 @@ import { selectGameOpen } from "../features/games/gameOpen";
 import { SideMenu } from "../components/SideMenu";
 import { useScreenAccess } from "../lib/access/useScreenAccess";
 import { useBalanceStream } from "../lib/player/useBalanceStream";
+import { useMaintenance } from "../lib/config/useMaintenance";
 import { useSkinBranding } from "../lib/config/useSkinBranding";
 import type { ProviderFlags } from "../lib/providers/flags";
 import { useProviderFlags } from "../lib/providers/useProviderFlags";
@@ -50,7 +52,10 @@ export function AppLayout() {
   useBalanceStream();
   const gameOpen = useAppSelector(selectGameOpen);
   const urlEffects = useUrlEffectsNeeded();
+  const maintenance = useMaintenance();
+  const { pathname } = useLocation();
 
+  if (maintenance && !LEGAL_PATHS.includes(pathname)) return <MaintenancePage maintenance={maintenance} />;
   return (
     <div className="shell">
       <a className="skip-link" href="#main">

@@ -120,6 +120,9 @@ def walk(sweep: Sweep, cluster: Cluster) -> None:
     tab.go("audit")
     expect(page.get_by_test_id("audit-entry").first).to_be_visible()
     sweep.check("audit", "09-audit")
+    tab.go("plans")
+    expect(page.get_by_test_id("maintenance-aurora")).to_be_visible()
+    sweep.check("planned", "10-planned")
 
 
 @pytest.mark.parametrize("language", ["es", "pt", "en"])

@@ -86,6 +86,8 @@ export interface Skin {
   contractBreaches?: ContractBreach[];
   /** The platform's refusals (`success: false`) by route class and code, most first (this listener's counts). */
   platformErrors?: PlatformError[];
+  /** Its changes wait for a second operator's approval (the skins file's `approval = true`). */
+  approval?: boolean;
 }
 
 export interface PlatformError {
@@ -331,3 +333,46 @@ export interface Revoked {
   /** Until when the player's sign-ins on the skin are refused (null: `SIGN_IN_BLOCK_S` is 0). */
   blockedUntil?: string | null;
 }
+
+/** A skin's maintenance window (GET /admin/api/maintenance; epoch seconds). */
+export interface MaintenanceWindow {
+  skin: string;
+  from: number;
+  until: number;
+  reason: string;
+  by: string;
+  at: number;
+  message: Partial<Record<"es" | "pt" | "en", string>>;
+  /** On now (else still to come). */
+  active: boolean;
+}
+
+/** A change, rollback or canary start kept for later: at a time, or for a second operator. */
+export interface Planned {
+  id: string;
+  kind: "change" | "rollback" | "canary";
+  skin: string;
+  upstream: string | null;
+  url: string | null;
+  by: string;
+  reason: string;
+  created: number;
+  outcome: string | null;
+  ended: number | null;
+  endedBy: string | null;
+  endedReason: string | null;
+}
+
+export interface Scheduled extends Planned {
+  at: number;
+  state: "pending" | "done" | "failed" | "cancelled";
+}
+
+export interface Approval extends Planned {
+  at: number | null;
+  state: "pending" | "approved" | "rejected" | "expired";
+  expires: number;
+}
+
+/** A change's answer when it did not run at once (202). */
+export type Deferred = { scheduled: Scheduled } | { approval: Approval };

@@ -13,9 +13,10 @@ const VIEWS = [
   { to: "/history", key: "history", end: false },
   { to: "/audit", key: "audit", end: false },
   { to: "/events", key: "events", end: false },
+  { to: "/plans", key: "plans", end: false },
 ] as const;
 
-/** Who is signed in (name and role), the five views, the language and sign-out. */
+/** Who is signed in (name and role), the six views, the language and sign-out. */
 export function TopBar({ operator }: { operator: ConsoleSession }) {
   const { t } = useTranslation();
   const dispatch = useConsoleDispatch();

@@ -8,6 +8,7 @@ import { OperatorsScreen } from "../features/operators/OperatorsScreen";
 import { WelcomeScreen } from "../features/operators/WelcomeScreen";
 import { NotFound } from "./NotFound";
 import { OverviewRoute } from "./routes/OverviewRoute";
+import { PlansRoute } from "./routes/PlansRoute";
 import { Shell } from "./Shell";
 
 /** The console's views, under the router's basename /admin (the gateway serves the page for each). */
@@ -23,6 +24,7 @@ export const consoleRoutes: RouteObject[] = [
       { path: "audit", element: <AuditScreen /> },
       { path: "operators", element: <OperatorsScreen /> },
       { path: "events", element: <EventsScreen /> },
+      { path: "plans", element: <PlansRoute /> },
       { path: "*", element: <NotFound /> },
     ],
   },

@@ -1,9 +1,9 @@
 import { useTranslation } from "react-i18next";
 
 import { errorsOf, type ConsoleError } from "../api/errors";
-import type { Applied } from "../api/types";
+import type { Applied, Deferred } from "../api/types";
 import { useErrorText } from "../lib/errorText";
-import { shortVersion } from "../lib/format";
+import { shortVersion, useFormats } from "../lib/format";
 import { speaksPlatform, type WriteFlow } from "../lib/writeFlow";
 import { ChangesDiff } from "./ChangesDiff";
 import { ContractReport } from "./ContractReport";
@@ -29,7 +29,9 @@ export function WriteSteps({ flow, editFields = [], onClose }: WriteStepsProps) 
   const { preview, applied, problem } = flow;
   const conflict = problem?.conflict ?? null;
 
-  if (applied) return <AppliedStep applied={applied} onClose={onClose} />;
+  if (applied) {
+    return "version" in applied ? <AppliedStep applied={applied} onClose={onClose} /> : <DeferredStep deferred={applied} onClose={onClose} />;
+  }
 
   const probes = preview ? (preview.probes ?? (preview.probe ? [preview.probe] : [])) : [];
   const checks = preview ? (preview.checks ?? (preview.check ? [preview.check] : [])) : [];
@@ -106,6 +108,25 @@ function AppliedStep({ applied, onClose }: { applied: Applied; onClose: () => vo
       <LiveReport applied={applied} />
       {applied.fileDiffers && <p className="notice notice--warn">{t("write.fileDiffers")}</p>}
       <ChangesDiff changes={applied.changes} caption={t("write.appliedCaption")} />
+      <div className="dialog-actions">
+        <button type="button" className="button button--primary" onClick={onClose} data-testid="write-done">
+          {t("write.done")}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A write kept for later (202): scheduled for its time, or waiting for a second operator's approval. */
+function DeferredStep({ deferred, onClose }: { deferred: Deferred; onClose: () => void }) {
+  const { t } = useTranslation();
+  const format = useFormats();
+  const at = "scheduled" in deferred ? deferred.scheduled.at : null;
+  return (
+    <div className="write-steps" data-testid="write-deferred">
+      <p className="notice notice--ok" role="status">
+        {at !== null ? t("write.scheduled", { at: format.dateTime(new Date(at * 1000).toISOString()) }) : t("write.waiting")}
+      </p>
       <div className="dialog-actions">
         <button type="button" className="button button--primary" onClick={onClose} data-testid="write-done">
           {t("write.done")}

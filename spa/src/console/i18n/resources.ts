@@ -7,6 +7,7 @@ import type esHistory from "../locales/es/history.json";
 import type esInstances from "../locales/es/instances.json";
 import type esOperators from "../locales/es/operators.json";
 import type esOverview from "../locales/es/overview.json";
+import type esPlans from "../locales/es/plans.json";
 import type esSignin from "../locales/es/signin.json";
 import type esStatus from "../locales/es/status.json";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../api/locales.gen";
@@ -30,9 +31,10 @@ export type Resources = {
   operators: typeof esOperators;
   status: typeof esStatus;
   events: typeof esEvents;
+  plans: typeof esPlans;
 };
 
-export const namespaces: (keyof Resources)[] = ["common", "signin", "overview", "changes", "history", "instances", "audit", "actions", "operators", "status", "events"];
+export const namespaces: (keyof Resources)[] = ["common", "signin", "overview", "changes", "history", "instances", "audit", "actions", "operators", "status", "events", "plans"];
 
 /** The console is small (every language together is a few kB): all of it is bundled, each
  * language's files found by its folder, src/console/locales/<lang>/. */

@@ -7,7 +7,7 @@ import { useConsoleSelector } from "./store/hooks";
 /** The gateway's error codes the console words itself (anything else shows the gateway's message). */
 const ERROR_CODES = [
   "SIGNED_OUT", "SESSION_EXPIRED", "CSRF", "FORBIDDEN", "SIGN_IN_FAILED", "SIGN_IN_LIMITED", "VERSION_CONFLICT",
-  "STORE_UNAVAILABLE", "INVALID", "SKIN_FORBIDDEN",
+  "STORE_UNAVAILABLE", "INVALID", "SKIN_FORBIDDEN", "SELF_APPROVAL", "APPROVAL_ENDED", "SCHEDULED_ENDED", "NO_MAINTENANCE",
 ] as const;
 
 /** The contract's field codes (docs/console-api.md, "Field errors"). */
@@ -15,6 +15,7 @@ const FIELD_CODES = [
   "REQUIRED", "URL_INVALID", "URL_SCHEME", "URL_HAS_PATH_QUERY", "URL_UNREACHABLE", "UNKNOWN_SKIN", "UNKNOWN_UPSTREAM",
   "UNKNOWN_VERSION", "REASON_TOO_SHORT", "REASON_TOO_LONG", "UNCHANGED", "CONTRACT_BROKEN", "URL_CREDENTIALS", "URL_PATH",
   "URL_HOST_FORM", "URL_HOST_NOT_ALLOWED",
+  "TIME_INVALID", "TIME_PAST", "TIME_TOO_FAR", "TIME_OVERLAPS", "TIME_BEFORE_START", "UNKNOWN_LANGUAGE", "MESSAGE_TOO_LONG",
 ] as const;
 
 type ErrorCode = (typeof ERROR_CODES)[number];

@@ -3,7 +3,7 @@ import type { FetchBaseQueryError } from "@reduxjs/toolkit/query";
 import { useState } from "react";
 
 import { toConsoleError, type ConsoleError } from "../api/errors";
-import type { Applied, Override, Preview } from "../api/types";
+import type { Applied, Deferred, Override, Preview } from "../api/types";
 import { reasonValid } from "./rules";
 
 type Answer<T> = { data: T; error?: undefined } | { data?: undefined; error: FetchBaseQueryError | SerializedError };
@@ -11,14 +11,15 @@ type Answer<T> = { data: T; error?: undefined } | { data?: undefined; error: Fet
 /** The calls of one versioned write: a change of upstream, or a rollback. */
 export interface WriteCalls {
   preview: (baseVersion: string) => Promise<Answer<Preview>>;
-  apply: (baseVersion: string, reason: string, override: Override | null) => Promise<Answer<Applied>>;
+  /** Applied now, or (202) kept for later: scheduled for a time, or waiting for a second operator. */
+  apply: (baseVersion: string, reason: string, override: Override | null) => Promise<Answer<Applied | Deferred>>;
 }
 
 export interface WriteFlow {
   /** The configuration version the operator saw; the write names it, a stale one is a 409. */
   baseVersion: string;
   preview: Preview | null;
-  applied: Applied | null;
+  applied: Applied | Deferred | null;
   problem: ConsoleError | null;
   reason: string;
   /** Apply although the platform's check failed: ticked, and why (null: not overridden). */
@@ -49,7 +50,7 @@ export const speaksPlatform = (preview: Preview | null): boolean =>
 export function useWriteFlow(initialBase: string, calls: WriteCalls): WriteFlow {
   const [baseVersion, setBaseVersion] = useState(initialBase);
   const [preview, setPreview] = useState<Preview | null>(null);
-  const [applied, setApplied] = useState<Applied | null>(null);
+  const [applied, setApplied] = useState<Applied | Deferred | null>(null);
   const [problem, setProblem] = useState<ConsoleError | null>(null);
   const [reason, setReason] = useState("");
   const [override, setOverride] = useState<Override | null>(null);

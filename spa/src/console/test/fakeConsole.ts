@@ -64,6 +64,10 @@ export class FakeConsole {
   };
   /** The timeline's entries, newest first (features/events/types.ts TimelineEntry). */
   events: Record<string, unknown>[] = [];
+  /** What is planned ahead (the Planned view's lists). */
+  windows: Record<string, unknown> = {};
+  scheduled: Record<string, unknown>[] = [];
+  approvals: Record<string, unknown>[] = [];
   requests: { method: string; path: string; query: string; body: Record<string, unknown>; headers: Headers }[] = [];
   private once = new Map<string, Responder[]>();
 
@@ -197,6 +201,9 @@ export class FakeConsole {
     if (route === "GET instances") return json(200, { current: this.version, instances: this.instanceList() });
     if (route === "GET status") return json(200, this.status);
     if (route === "GET events") return this.timeline(url.searchParams);
+    if (route === "GET maintenance") return json(200, { skins: this.windows });
+    if (route === "GET scheduled") return json(200, { scheduled: this.scheduled });
+    if (route === "GET approvals") return json(200, { approvals: this.approvals });
     if (route === "GET history") return json(200, { current: this.version, versions: this.history });
     if (route === "GET audit/verify") return json(200, this.verdict);
     if (route === "GET audit") return json(200, { entries: this.auditFor(url.searchParams), next: null });

@@ -29,6 +29,14 @@ export interface Skin {
   pokerDownloads: Partial<Record<PokerSystem, string>>;
   /** The https origins a link from the platform may lead to (lib/links); absent from older gateways. */
   linkHosts?: string[];
+  /** The skin's maintenance while it is on (null: none; absent from older gateways). */
+  maintenance?: Maintenance | null;
+}
+
+/** A maintenance window that is on: its expected end (epoch seconds) and the operator's message per language. */
+export interface Maintenance {
+  until: number;
+  message?: Partial<Record<Locale, string>> | null;
 }
 
 /** The operator's switches (skins file `features`, the gateway's `Features`): off hides every

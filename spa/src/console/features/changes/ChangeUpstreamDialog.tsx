@@ -5,9 +5,11 @@ import { errorsOf } from "../../api/errors";
 import type { Skin, Upstream } from "../../api/types";
 import { ConsoleDialog } from "../../components/ConsoleDialog";
 import { TextField } from "../../components/TextField";
+import { TimeField } from "../../components/TimeField";
 import { WriteSteps } from "../../components/WriteSteps";
 import { useErrorText } from "../../lib/errorText";
 import { baseUrlProblem } from "../../lib/rules";
+import { typedTimeToIso } from "../../lib/typedTime";
 import { useWriteFlow } from "../../lib/writeFlow";
 import { AllowedHosts } from "./AllowedHosts";
 import { useApplyChangeMutation, usePreviewChangeMutation } from "./changesApi";
@@ -22,8 +24,10 @@ interface ChangeUpstreamDialogProps {
 
 /** Point one skin's upstream at a new base URL (or back to the file's), previewed before anything changes. */
 export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose }: ChangeUpstreamDialogProps) {
-  const { t } = useTranslation("changes");
+  const { t, i18n } = useTranslation("changes");
   const text = useErrorText();
+  const [at, setAt] = useState("");
+  const atIso = typedTimeToIso(at, i18n.resolvedLanguage ?? i18n.language);
   const [url, setUrl] = useState(upstream.url);
   const [backToFile, setBackToFile] = useState(false);
   const [urlProblem, setUrlProblem] = useState<string | null>(null);
@@ -32,7 +36,9 @@ export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose }: C
   const target = () => ({ skin: skin.id, upstream: upstream.name, url: backToFile ? null : url.trim() });
   const flow = useWriteFlow(baseVersion, {
     preview: (base) => previewChange({ ...target(), baseVersion: base }),
-    apply: (base, reason, override) => applyChange({ ...target(), baseVersion: base, reason, ...(override && { override }) }),
+    apply: (base, reason, override) => applyChange({
+      ...target(), baseVersion: base, reason, ...(override && { override }), ...(atIso && { at: Date.parse(atIso) / 1000 }),
+    }),
   });
 
   function edit(next: () => void) {
@@ -69,12 +75,17 @@ export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose }: C
               {t("backToFile", { url: upstream.fileUrl })}
             </label>
           )}
-          <button type="submit" className="button" disabled={flow.busy !== null} data-testid="change-preview">
+          <TimeField name="at" label={t("write.scheduleFor", { ns: "common" })} value={at} unread={atIso === null}
+                     onValue={(value) => setAt(value)} errors={errorsOf(flow.problem, "at").map(text.field)} />
+          {skin.approval && (
+            <p className="notice notice--warn" data-testid="change-needs-approval">{t("write.needsApproval", { ns: "common" })}</p>
+          )}
+          <button type="submit" className="button" disabled={flow.busy !== null || atIso === null} data-testid="change-preview">
             {flow.busy === "preview" ? t("previewing") : t("preview")}
           </button>
         </form>
       )}
-      <WriteSteps flow={flow} editFields={["url"]} onClose={onClose} />
+      <WriteSteps flow={flow} editFields={["url", "at"]} onClose={onClose} />
     </ConsoleDialog>
   );
 }

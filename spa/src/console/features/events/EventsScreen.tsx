@@ -13,6 +13,7 @@ const REFRESH_MS = 5000;
 const KINDS = new Set([
   "upstream.down", "upstream.back", "breaker.open", "breaker.closed", "storm.start", "storm.end", "config.changed",
   "config.rejected", "instance.joined", "instance.stale", "instance.back", "instance.left", "store.back",
+  "maintenance.start", "maintenance.end", "scheduled.done", "scheduled.failed",
 ]);
 
 /**

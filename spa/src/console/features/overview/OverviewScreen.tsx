@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 
 import { toConsoleError } from "../../api/errors";
 import type { ContractBreach, Skin, SkinSeries, Upstream } from "../../api/types";
@@ -101,6 +102,9 @@ function SkinPanel({ skin, series, actions, baseVersion, breachScope }: SkinPane
             <button type="button" className="button" onClick={() => actions.revoke(skin)} data-testid="revoke-open">
               {t("revoke")}
             </button>
+            <Link className="button" to={`/plans#maintenance-${skin.id}`} data-testid="maintenance-open">
+              {t("maintenance")}
+            </Link>
           </div>
         )}
         {!actions && <SkinLimitNote skin={skin.id} />}

@@ -83,6 +83,11 @@ export function StatusLine() {
           {lines.length > SHOWN && <li>{t("more", { count: lines.length - SHOWN })}</li>}
         </ul>
       )}
+      {(data.maintenance ?? []).filter((window) => window.active).map((window) => (
+        <p key={window.skin} className="status-line__maintenance" data-testid="status-maintenance">
+          {t("maintenance", { skin: window.skin, until: format.dateTime(new Date(window.until * 1000).toISOString()) })}
+        </p>
+      ))}
       {staleMs !== null && (
         <p className="status-line__age" data-testid="figures-age">{t("figuresAge", { seconds: Math.round(staleMs / 1000) })}</p>
       )}

@@ -19,4 +19,6 @@ export interface ClusterStatus {
   watchedAt: string | null;
   ageS: number | null;
   everyS: number;
+  /** Maintenance windows on now or to come (epoch seconds); absent from older gateways. */
+  maintenance?: { skin: string; from: number; until: number; active: boolean }[];
 }
