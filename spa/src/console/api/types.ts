@@ -277,7 +277,14 @@ export type AuditAction =
   | "operator-link-used"
   | "operator-remove"
   | "operator-token"
-  | "skin-refused";
+  | "skin-refused"
+  | "canary-start"
+  | "canary-step"
+  | "canary-pause"
+  | "canary-resume"
+  | "canary-promote"
+  | "canary-rollback"
+  | "canary-abort";
 
 export interface AuditEntry {
   id: string;

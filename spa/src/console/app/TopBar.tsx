@@ -9,13 +9,14 @@ import { useConsoleDispatch } from "../lib/store/hooks";
 
 const VIEWS = [
   { to: "/", key: "overview", end: true },
+  { to: "/canaries", key: "canaries", end: false },
   { to: "/instances", key: "instances", end: false },
   { to: "/history", key: "history", end: false },
   { to: "/audit", key: "audit", end: false },
   { to: "/events", key: "events", end: false },
 ] as const;
 
-/** Who is signed in (name and role), the five views, the language and sign-out. */
+/** Who is signed in (name and role), the six views, the language and sign-out. */
 export function TopBar({ operator }: { operator: ConsoleSession }) {
   const { t } = useTranslation();
   const dispatch = useConsoleDispatch();

@@ -1,6 +1,8 @@
 import type { RouteObject } from "react-router";
 
 import { AuditScreen } from "../features/audit/AuditScreen";
+import { CanariesScreen } from "../features/canary/CanariesScreen";
+import { CanaryScreen } from "../features/canary/CanaryScreen";
 import { EventsScreen } from "../features/events/EventsScreen";
 import { HistoryScreen } from "../features/history/HistoryScreen";
 import { InstancesScreen } from "../features/instances/InstancesScreen";
@@ -23,6 +25,8 @@ export const consoleRoutes: RouteObject[] = [
       { path: "audit", element: <AuditScreen /> },
       { path: "operators", element: <OperatorsScreen /> },
       { path: "events", element: <EventsScreen /> },
+      { path: "canaries", element: <CanariesScreen /> },
+      { path: "canaries/:id", element: <CanaryScreen /> },
       { path: "*", element: <NotFound /> },
     ],
   },

@@ -46,3 +46,6 @@ export function useErrorText() {
 
   return { error, field };
 }
+
+/** What turns a refusal into words: the console's own, or a feature's that knows more codes. */
+export type ErrorWords = ReturnType<typeof useErrorText>;

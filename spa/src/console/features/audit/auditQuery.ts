@@ -1,7 +1,11 @@
 import type { AuditAction, AuditFilters, Role } from "../../api/types";
 
 /** What viewers and operators see of the trail; admins see every action (the contract's roles). */
-export const CHANGE_ACTIONS: AuditAction[] = ["change", "rollback", "reload", "purge", "revoke"];
+export const CHANGE_ACTIONS: AuditAction[] = [
+  "change", "rollback", "reload", "purge", "revoke",
+  // canaries: an operator's moves, and the controller's (`system`: steps, rollback, promotion)
+  "canary-start", "canary-step", "canary-pause", "canary-resume", "canary-promote", "canary-rollback", "canary-abort",
+];
 export const ALL_ACTIONS: AuditAction[] = [
   ...CHANGE_ACTIONS, "sign-in", "sign-in-failed", "sign-in-limited", "sign-out", "token-use", "operators-file-rejected",
   "refused", "token-limited", "export", "trail-imported", "trail-altered",

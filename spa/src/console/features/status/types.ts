@@ -12,6 +12,16 @@ export interface Problem {
   detail: string | null;
 }
 
+/** A live canary (issue 38): which skin's upstream, where it stands, the share its new upstream gets. */
+export interface StatusCanary {
+  id: string;
+  skin: string;
+  upstream: string;
+  state: "running" | "paused";
+  step: number;
+  share: number;
+}
+
 export interface ClusterStatus {
   level: StatusLevel;
   problems: Problem[];
@@ -19,4 +29,6 @@ export interface ClusterStatus {
   watchedAt: string | null;
   ageS: number | null;
   everyS: number;
+  /** Live canaries (a gateway before issue 38 sends none). */
+  canaries?: StatusCanary[];
 }
