@@ -24,12 +24,15 @@ from gateway.accounts import carry_over
 from gateway.accounts.audit import AuditEntry, Trail, file_event
 from gateway.accounts.operators import OperatorsFile
 from gateway.accounts.signin import Accounts
+from gateway.canary.parts import make_canaries
+from gateway.canary.routing import CanaryStage
 from gateway.config import history_carry, skins
 from gateway.config.live import Config, LiveConfig
 from gateway.config.settings import Settings
 from gateway.config.skins import Skin, changed_upstreams
 from gateway.config.trust import upstream_trust
 from gateway.console.admin import Workers, create_admin_app
+from gateway.console.canaries.effects import canaries_started
 from gateway.edge import bff, events
 from gateway.edge.entry import FrontDoor
 from gateway.edge.spa import spa_handlers
@@ -101,7 +104,8 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     limits = RateLimitConfig(visitor_rate=settings.visitor_rate, visitor_burst=settings.visitor_burst)
     limiter = RateLimiter(stores.shared, limits.with_events_limit(settings.events.connects_per_minute))
     calls, caller = Calls(clients, proxies), Caller(breakers, settings.timings, metrics, tracing)
-    platform = Platform(calls, caller)
+    canaries = make_canaries(stores.shared, stores.redis, config, lifecycle.spawn)
+    platform = Platform(calls, caller, (sides := CanaryStage(canaries.board, sessions, cookies.session)).for_session)
     feed = balance_feed(settings, stores, sessions, platform, config, lifecycle, instance)
     gateway = Gateway(
         settings,
@@ -120,6 +124,7 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
         audit,
         feed,
         Watch(instances, health, breakers, config, Timeline(instance, stores.redis), series.storm_share),
+        canaries,
     )
     observe = Observe(sessions, cookies, limiter, tracing, feed)
     flights = Flights(stores.flights, settings.timings)
@@ -133,11 +138,12 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
         SkinStage(config),
         Guard(Catalogue(), cookies, limiter, proxies, settings),
         SessionStage(sessions, cookies.session),
+        sides,
         plan,
         observe,
     )
     site = site_app(gateway, cookies, limiter, proxies, platform)
-    return FrontDoor(site, pipeline, Access(metrics, settings, series), gateway, tracing)
+    return FrontDoor(site, pipeline, Access(metrics, settings, series, canaries.figures), gateway, tracing)
 
 
 def open_stores(settings: Settings, instance: str, lifecycle: Lifecycle) -> Stores:
@@ -310,6 +316,7 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     gateway.lifecycle.on_drain.append(gateway.instances.changed)
     if gateway.watch is not None:
         watchers.append(asyncio.ensure_future(gateway.watch.run()))
+    watchers += canaries_started(gateway)
     try:
         yield
     finally:
@@ -318,7 +325,7 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
         for task in watchers:
             with suppress(asyncio.CancelledError):
                 await task
-        await gateway.series.flush()  # the last quarter second of the charts
+        await gateway.flush_counts()
         await gateway.lifecycle.settle(within_s=min(5.0, settings.drain_timeout_s))
         await gateway.clients.aclose()
         if stores.redis is not None:

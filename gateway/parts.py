@@ -10,6 +10,7 @@ from redis.asyncio import Redis
 
 from gateway.accounts.audit import Trail
 from gateway.accounts.signin import Accounts
+from gateway.canary.parts import Canaries
 from gateway.config.live import LiveConfig
 from gateway.config.settings import Settings
 from gateway.monitoring.health import Health
@@ -66,6 +67,14 @@ class Gateway:
     """`/bff/events`' balance feed."""
     watch: Watch | None = None
     """The heartbeat, the status line and the event timeline (`gateway.monitoring.watch`)."""
+    canaries: Canaries | None = None
+    """Canary changes: their records, the board the routing reads, the controller (`gateway.canary`)."""
+
+    async def flush_counts(self) -> None:
+        """At shutdown: the last quarter second of the charts' counts, and of a canary's figures."""
+        await self.series.flush()
+        if self.canaries is not None:
+            await self.canaries.figures.flush()
 
     async def reread(self, reason: str) -> None:
         """The skins file and the operators file read again (SIGHUP)."""

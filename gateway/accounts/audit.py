@@ -19,7 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol, cast, runtime_checkable
+from typing import Any, Literal, Protocol, cast, get_args, runtime_checkable
 
 import msgspec
 import structlog
@@ -62,9 +62,19 @@ Action = Literal[
     "operator-remove",
     "operator-token",
     "skin-refused",
+    # canary changes (`gateway.canary`): an operator's, or the controller's (`system` via `canary`)
+    "canary-start",
+    "canary-step",
+    "canary-pause",
+    "canary-resume",
+    "canary-promote",
+    "canary-rollback",
+    "canary-abort",
 ]
 AuditResult = Literal["ok", "refused", "conflict", "failed"]
-CHANGES: frozenset[str] = frozenset({"change", "rollback", "reload", "purge", "revoke"})
+CHANGES: frozenset[str] = frozenset(
+    {"change", "rollback", "reload", "purge", "revoke", *(a for a in get_args(Action) if a.startswith("canary-"))}
+)
 """What every role sees of the trail; the rest (sign-ins, token use, the file) only admins."""
 MAX_ENTRIES = 100_000
 """The stream's bound (approximate: Redis trims whole nodes)."""

@@ -26,7 +26,7 @@ from gateway.accounts.scopes import SkinGuard
 from gateway.config.history import Author
 from gateway.config.live import Result
 from gateway.config.skins import Skin
-from gateway.console import changes, contract, history, operators, overview, trail
+from gateway.console import canaries, changes, contract, history, operators, overview, trail
 from gateway.console import status as status_line
 from gateway.console.changes import API_REASON
 from gateway.console.pages import console_pages
@@ -160,6 +160,7 @@ def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None 
             *signin.HANDLERS,
             *trail.HANDLERS,
             *changes.route_handlers,
+            *canaries.route_handlers,
             *history.route_handlers,
             *overview.route_handlers,
             *operators.route_handlers,

@@ -14,6 +14,7 @@ from typing import Any
 from litestar import Request, get
 from litestar.di import NamedDependency
 
+from gateway.console.canaries.start import live_ones
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
 from gateway.parts import Gateway
@@ -27,7 +28,7 @@ async def status(request: Request[Any, Any, Any], gateway: NamedDependency[Gatew
     ctx = RequestContext.of(request.scope)
     if gateway.watch is None:
         return error(503, "NOT_WATCHED", "This instance does not watch the cluster", ctx)
-    return Outgoing.json(200, gateway.watch.status(), ctx)
+    return Outgoing.json(200, {**gateway.watch.status(), "canaries": live_ones(gateway)}, ctx)
 
 
 def _moment(given: str | None) -> float | None:

@@ -51,6 +51,9 @@ class RequestContext:
     upstream_status: int | None = None
     refusal: str | None = None
     """The platform's `success: false` by its code's label (`gateway.pipeline.observe.refusal`)."""
+    canary: tuple[str, str] | None = None
+    """(canary id, `old` or `new`): the side of a live canary this request's call went to
+    (`gateway.canary.routing`), counted apart by `gateway.canary.figures`."""
 
     @staticmethod
     def of(scope: Any) -> RequestContext:

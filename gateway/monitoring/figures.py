@@ -97,11 +97,17 @@ def _share(part: int, whole: int) -> float | None:
 
 def p95_ms(buckets: list[int]) -> float:
     """The 95th percentile of a latency histogram, interpolated within its bucket."""
-    target, seen = 0.95 * sum(buckets), 0
+    return round(quantile_s(buckets, 0.95) * 1000, 1)
+
+
+def quantile_s(buckets: list[int], q: float) -> float:
+    """The `q` quantile (0..1) of a latency histogram in seconds, interpolated within its bucket
+    (beyond the last bound: that bound)."""
+    target, seen = q * sum(buckets), 0
     for i, n in enumerate(buckets):
         if n and seen + n >= target:
             lower = BOUNDS_S[i - 1] if i > 0 else 0.0
             upper = BOUNDS_S[i] if i < len(BOUNDS_S) else lower
-            return round((lower + (upper - lower) * (target - seen) / n) * 1000, 1)
+            return lower + (upper - lower) * (target - seen) / n
         seen += n
     return 0.0

@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import MutableMapping
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 import structlog
@@ -194,14 +194,24 @@ def access_logger(settings: Settings) -> Any:
     )
 
 
-class Access:
-    """The access line, the metrics and the console's figures (`Series`) of one request (skin,
-    route, status, ms, upstream ms, dedup, request id), written by the front door for every request."""
+class SideCounts(Protocol):
+    """A canary's figures per side (`gateway.canary.figures.CanaryFigures`)."""
 
-    def __init__(self, metrics: Metrics, settings: Settings, series: Series) -> None:
+    def add(self, ctx: RequestContext, status: int, seconds: float) -> None: ...
+
+
+class Access:
+    """The access line, the metrics and the console's figures (`Series`, a canary's) of one request
+    (skin, route, status, ms, upstream ms, dedup, request id), written by the front door for every request."""
+
+    def __init__(
+        self, metrics: Metrics, settings: Settings, series: Series, canaries: SideCounts | None = None
+    ) -> None:
         self.metrics = metrics
         self.log = access_logger(settings)
         self.series = series
+        self.canaries = canaries
+        """A canary's figures per side (`gateway.canary.figures`), for requests its routing gave one."""
 
     def record(self, method: str, path: str, status: int, ctx: RequestContext) -> None:
         seconds = time.perf_counter() - ctx.started
@@ -238,3 +248,5 @@ class Access:
                 outcome = "refused" if ctx.refusal is not None else "accepted" if status < 400 else "failed"
                 metrics.sign_in(ctx.skin, outcome)
             self.series.add(ctx.skin, status, seconds, ctx.cache, ctx.refusal)
+            if ctx.canary is not None and self.canaries is not None:
+                self.canaries.add(ctx, status, seconds)

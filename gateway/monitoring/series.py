@@ -23,7 +23,7 @@ import asyncio
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import structlog
 from redis.asyncio import Redis
@@ -58,9 +58,15 @@ STORM_MIN_ANSWERS = 60
 least 60 answers (half one a second) in them."""
 
 log = structlog.get_logger("gateway.series")
+K = TypeVar("K")
 
 
-class Series:
+class Batched(Generic[K]):
+    """Counts kept in this process and, with Redis, added to it off the request path: a quarter
+    second after the first count not written yet, in one pipeline (`write`), nothing while idle;
+    a failed write is said once a minute. The charts' `Series` and a canary's figures
+    (`gateway.canary.figures`) are written so."""
+
     def __init__(
         self,
         redis: Redis | None,
@@ -70,15 +76,52 @@ class Series:
         self.redis = redis
         self.spawn = spawn
         self.clock = clock
-        self._counts: Counts = {}
-        """Fine steps not yet written to Redis; without Redis, the last hour."""
+        self._counts: dict[K, list[int]] = {}
+        """Not yet written to Redis (without Redis, what the process keeps)."""
+        self._pending = False
+        self._failed_at = 0.0
+        self._keep()
+
+    def _keep(self) -> None:
+        """What a kind of counts keeps besides `_counts`, made with it."""
+
+    def _soon(self) -> None:
+        """A first count since the last write: the next write is due in `WRITE_AFTER_S`."""
+        if self.redis is not None and not self._pending:
+            self._pending = True
+            asyncio.get_running_loop().call_later(WRITE_AFTER_S, self._write_due)
+
+    def _write_due(self) -> None:
+        self._pending = False
+        self.spawn(self.write(self._taken()))
+
+    def _taken(self) -> dict[K, list[int]]:
+        """What is counted so far, for Redis; counting starts again from nothing."""
+        counts, self._counts = self._counts, {}
+        return counts
+
+    async def flush(self) -> None:
+        """Writes what is counted now (at shutdown)."""
+        if self.redis is not None and self._counts:
+            await self.write(self._taken())
+
+    async def write(self, counts: dict[K, list[int]]) -> None:
+        raise NotImplementedError
+
+    def _failed(self, event: str, exc: StoreUnavailable) -> None:
+        """A write Redis refused: those seconds are missing from what it keeps; said once a minute."""
+        if time.time() - self._failed_at > 60:
+            self._failed_at = time.time()
+            log.warning(event, error=str(exc))
+
+
+class Series(Batched[tuple[str, int]]):
+    def _keep(self) -> None:
         self._coarse: Counts = {}
         """Without Redis: the last day's coarse steps, each finished fine step folded in."""
         self._step, self._until = -1, 0.0
         self._now: dict[str, list[int]] = {}
         """The step under way's counts, by skin (the same lists as in `_counts`)."""
-        self._pending = False
-        self._failed_at = 0.0
         self._counted: dict[str, int] = {}
         """The last fine step each skin had an answer on this instance (the storm's share is read only then)."""
 
@@ -118,24 +161,12 @@ class Series:
     def _open(self, skin: str) -> list[int]:
         counts = self._now[skin] = self._counts[(skin, self._step)] = [0] * WIDTH
         self._counted[skin] = self._step
-        if self.redis is not None and not self._pending:  # the first count since the last write
-            self._pending = True
-            asyncio.get_running_loop().call_later(WRITE_AFTER_S, self._write_due)
+        self._soon()
         return counts
-
-    def _write_due(self) -> None:
-        self._pending = False
-        self.spawn(self.write(self._taken()))
 
     def _taken(self) -> Counts:
-        """What is counted so far, for Redis; counting starts again from nothing."""
-        counts, self._counts, self._now = self._counts, {}, {}
-        return counts
-
-    async def flush(self) -> None:
-        """Writes what is counted now (at shutdown)."""
-        if self.redis is not None and self._counts:
-            await self.write(self._taken())
+        self._now = {}
+        return super()._taken()
 
     async def write(self, counts: Counts) -> None:
         """Adds `counts` to their hour keys, and folded into coarse steps to their day keys."""
@@ -152,10 +183,8 @@ class Series:
                 pipe.expire(key, resolution.keep_s)
         try:
             await answered(pipe.execute())
-        except StoreUnavailable as exc:  # these seconds are missing from the charts; said once a minute
-            if time.time() - self._failed_at > 60:
-                self._failed_at = time.time()
-                log.warning("series.write_failed", error=str(exc))
+        except StoreUnavailable as exc:
+            self._failed("series.write_failed", exc)
 
     # --- read ----------------------------------------------------------------------
 

@@ -3,7 +3,9 @@ docs/architecture.md, in order, one module each, passing one `Exchange` along:
 
 1. skin     (`skin.py`)     the `Host` header picks the white-label site
 2. guard    (`guard.py`)    catalogue routes only, sane paths and bodies, XSRF, rate limits
-3. session  (`session.py`)  the browser's opaque cookie -> the server-side session
+3. session  (`session.py`)  the browser's opaque cookie -> the server-side session, then
+                            the skin's canary, if one runs (`gateway.canary.routing`): the
+                            side the session is pinned to, or the visitor's by their browser
 4. plan     (`plan.py`)     a session where one is needed, the visitors' budget, then a plan:
                             the content cache (`caching.py`), an `Idempotency-Key`
                             (`keyed.py`), or a join to an identical call in flight
@@ -33,8 +35,8 @@ class Stage(Protocol):
 
 
 class Pipeline:
-    def __init__(self, skin: Stage, guard: Stage, session: Stage, plan: Plan, observe: Observe) -> None:
-        self.before = (skin, guard, session)
+    def __init__(self, skin: Stage, guard: Stage, session: Stage, canary: Stage, plan: Plan, observe: Observe) -> None:
+        self.before = (skin, guard, session, canary)
         self.plan = plan
         self.observe = observe
 

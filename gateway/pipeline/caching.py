@@ -51,7 +51,7 @@ class ContentPlan:
         if caching is None:  # content the gateway never keeps (`Route.cache`): joined, then passed on
             joined = await self.flights.join(x, whole)
             return joined if isinstance(joined, Outgoing) else on_the_fly(x, reply(x, joined))
-        key = keys.content(skin.id, x.incoming.path, sorted_query(x.incoming.query))
+        key = keys.content(skin.id, x.incoming.path, sorted_query(x.incoming.query)) + _side(x)
         entry = await cache.get(key)
         state = cache.state(entry) if entry is not None else None
         if entry is not None and state is not None:
@@ -106,6 +106,13 @@ class ContentPlan:
         if entry is None:  # the platform no longer lets it be kept: the old copy goes too
             await self.cache.forget(key)
         return entry
+
+
+def _side(x: Exchange) -> str:
+    """A canary's new side keeps its copies apart (its platform's content may differ): they go
+    with the canary, the old side's stay as they were (`gateway.canary.routing`)."""
+    variant = x.variant
+    return f"#canary:{variant}" if variant else ""
 
 
 _UPSTREAM_VALIDATORS = frozenset({"etag", "last-modified"})

@@ -37,6 +37,13 @@ class Exchange:
     """3. session: the player's (an anonymous stand-in for content)."""
 
     @property
+    def variant(self) -> str:
+        """`""` on the skin's own upstreams; a canary's new side otherwise. Content copies and
+        flights are kept by it, so that one side's answer is never served to the other's."""
+        canary = self.ctx.canary
+        return f"{canary[0]}:new" if canary is not None and canary[1] == "new" else ""
+
+    @property
     def exclusive(self) -> bool:
         return self.route is not None and self.route.exclusive
 

@@ -4,7 +4,7 @@ content and exclusive (money and account) calls then across instances through th
 slot keep it single across instances. Reads join in this process only: across instances a flight
 costs two Redis round trips (its lease, its landing) on every read, to save at most one platform
 call per instance for a burst of one player's identical reads. A request is identical
-when its skin, session (content: none), method, path, query, body and, for money and account
+when its skin, session (content: none, or a canary's side), method, path, query, body and, for money and account
 calls, its `Idempotency-Key` are: two player actions are never one call. A different request on
 an exclusive route while one of the session's is in flight is refused (409)."""
 
@@ -54,7 +54,7 @@ class Flights:
         action = x.incoming.headers.get("idempotency-key", "") if route.exclusive else ""
         key = (
             skin.id,
-            "" if content else x.session.id,
+            x.variant if content else x.session.id,
             route.method,
             x.incoming.path,
             sorted_query(x.incoming.query),

@@ -33,6 +33,7 @@ from gateway.upstream.transport import Answer
 
 STREAMED_RESPONSE_HEADERS = RETURNED_RESPONSE_HEADERS | {"content-encoding", "content-length"}
 _EXPIRED = SESSION_EXPIRED.encode()
+_EXPIRED_REPLY = msgspec.json.encode({"success": False, "code": SESSION_EXPIRED, "description": "Session expired"})
 _SUCCESS = b'"success"'
 _BLANK = b" \t\r\n"
 
@@ -107,6 +108,12 @@ def reply(x: Exchange, outcome: Outcome) -> Outgoing:
     if "content-type" not in outcome.headers:
         headers.append((b"content-type", b"application/json"))
     return Outgoing(outcome.status, headers, outcome.body, gzipped=outcome.gzip)
+
+
+def session_expired(x: Exchange) -> Outgoing:
+    """The platform's own `SESSION_EXPIRED` reply, without a call: a session-only route asked
+    without a session, or a session whose upstream is gone (`gateway.canary.routing`)."""
+    return reply(x, Outcome(200, {"content-type": "application/json"}, _EXPIRED_REPLY))
 
 
 def passed_through(answer: Answer) -> Outgoing:

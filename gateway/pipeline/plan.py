@@ -13,9 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 
-import msgspec
-
-from contracts.base import SESSION_EXPIRED
 from contracts.conformance import media_breach
 from gateway.http.asgi import BodyTooLarge, Outgoing
 from gateway.http.errors import FieldError, error, in_progress, invalid, no_answer, rate_limited
@@ -25,13 +22,12 @@ from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flights
 from gateway.pipeline.keyed import KeyedCalls
 from gateway.pipeline.links import ContentLinks
-from gateway.pipeline.observe import Observe, passed_through, reply
+from gateway.pipeline.observe import Observe, passed_through, session_expired
 from gateway.shared.outcome import Outcome
 from gateway.shared.ratelimit import Throttle
 from gateway.upstream.call import Calls, UpstreamCall
 from gateway.upstream.caller import Caller
 
-_EXPIRED = msgspec.json.encode({"success": False, "code": SESSION_EXPIRED, "description": "Session expired"})
 Call = Callable[[], Awaitable[Outcome]]
 
 
@@ -58,7 +54,7 @@ class Plan:
         _, route = x.site()
         if route.policy != "content" and not x.session.data.logged_in:
             if route.auth:
-                return reply(x, Outcome(200, {"content-type": "application/json"}, _EXPIRED))
+                return session_expired(x)
             if (wait := self.visitors.wait(x.address)) is not None:
                 return rate_limited(wait, x.ctx)
         if route.policy == "content":

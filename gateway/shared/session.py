@@ -45,6 +45,11 @@ class SessionData(msgspec.Struct, kw_only=True):
     jars: dict[str, dict[str, str]] = {}
     """Upstream cookies per upstream origin (its XSRF-TOKEN among them)."""
     created: float = 0.0
+    pins: dict[str, str] = {}
+    """Upstream name -> the base URL this session was signed in on while a canary ran (both sides
+    are pinned: `gateway.canary.routing`); empty outside canaries."""
+    canary: str | None = None
+    """The canary the pins were given by."""
 
     @property
     def logged_in(self) -> bool:

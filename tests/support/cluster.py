@@ -309,6 +309,16 @@ def start_cluster(
     return cluster
 
 
+def another_sandbox(workdir: Path, name: str = "sandbox-new") -> Process:
+    """A second sandbox, started: a skin's other platform (a canary's new one), with its own
+    players, sessions, call counts and ledgers."""
+    port = free_port()
+    argv = [sys.executable, "-m", "sandbox", "--port", str(port), "--deposit-delay", "0.2"]
+    sandbox = Process(name, argv, {**os.environ}, f"http://127.0.0.1:{port}", workdir / f"{name}.log")
+    sandbox.start("/_sandbox/health")
+    return sandbox
+
+
 @contextlib.contextmanager
 def slow_call_in_flight(url: str, sandbox_url: str, latency_ms: int = 2000) -> Iterator[dict[str, httpx.Response]]:
     """A player's call that the platform takes `latency_ms` to answer, in flight (in a thread)

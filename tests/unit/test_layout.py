@@ -19,6 +19,7 @@ LAYERS = (
     "upstream",
     "monitoring",
     "pipeline",
+    "canary",
     "edge",
     "accounts",
     "parts",
