@@ -11,8 +11,9 @@ import { iso, useCanaryErrorText, useEndState } from "./words";
 
 const REFRESH_MS = 5000;
 
+/** The canaries, asked again every 5 s, and afresh as a view opens (a copy kept from another view may be old). */
 function useCanaries() {
-  return useGetCanariesQuery(undefined, { pollingInterval: useSignedIn() ? REFRESH_MS : 0 });
+  return useGetCanariesQuery(undefined, { pollingInterval: useSignedIn() ? REFRESH_MS : 0, refetchOnMountOrArgChange: true });
 }
 
 const canaryPath = (canary: Canary) => `/canaries/${encodeURIComponent(canary.id)}`;

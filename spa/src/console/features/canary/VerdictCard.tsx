@@ -58,7 +58,7 @@ export function VerdictCard({ verdict, thresholds, before, after }: VerdictCardP
         </ul>
       )}
       <div className="table-scroll">
-        <table className="figures">
+        <table className="figures cards">
           <caption className="visually-hidden">{t("figures.caption")}</caption>
           <thead>
             <tr>
@@ -72,9 +72,9 @@ export function VerdictCard({ verdict, thresholds, before, after }: VerdictCardP
             {ROWS.map((row) => (
               <tr key={row} data-testid={`figure-${row}`}>
                 <th scope="row">{t(`figures.rows.${row}`)}</th>
-                <td data-testid="figure-old">{figure(row, verdict.old, format)}</td>
-                <td data-testid="figure-new">{figure(row, verdict.new, format)}</td>
-                <td className="muted">{limit(row)}</td>
+                <td data-label={t("figures.old")} data-testid="figure-old">{figure(row, verdict.old, format)}</td>
+                <td data-label={t("figures.new")} data-testid="figure-new">{figure(row, verdict.new, format)}</td>
+                <td data-label={t("figures.limit")} className="muted">{limit(row)}</td>
               </tr>
             ))}
           </tbody>
