@@ -122,6 +122,14 @@ describe("a canary's view", () => {
   });
 });
 
+describe("a canary that is not there", () => {
+  it("is said in words, and not asked for again", async () => {
+    const { store } = renderConsole("/canaries/aurora-nope", "vera", withCanary(canary()));
+    expect(await screen.findByTestId("error-notice")).toHaveTextContent("No hay tal canario");
+    await waitFor(() => expect(pollingOf(store, "aurora-nope")).toBe(0));
+  });
+});
+
 describe("the canaries elsewhere", () => {
   it("the status line names a running canary and links to its view", async () => {
     const user = userEvent.setup();

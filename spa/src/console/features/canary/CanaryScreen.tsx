@@ -36,9 +36,10 @@ export function CanaryScreen() {
   const { t } = useTranslation("canary");
   const { id = "" } = useParams();
   const signedIn = useSignedIn();
-  // What the cache already holds decides the polling: none once the canary has ended.
-  const known = canaryApi.endpoints.getCanary.useQueryState(id).data;
-  const polling = signedIn && (!known || isLive(known)) ? LIVE_REFRESH_MS : 0;
+  // What the cache already holds decides the polling: none once the canary has ended, or is not there.
+  const known = canaryApi.endpoints.getCanary.useQueryState(id);
+  const gone = known.error !== undefined && "status" in known.error && known.error.status === 404;
+  const polling = signedIn && !gone && (!known.data || isLive(known.data)) ? LIVE_REFRESH_MS : 0;
   const { data, error, isError } = useGetCanaryQuery(id, { pollingInterval: polling });
   const text = useCanaryErrorText();
   return (

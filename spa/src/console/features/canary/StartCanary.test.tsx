@@ -25,6 +25,7 @@ describe("starting a change as a canary", () => {
   it("offers 1 % -> 10 % -> 50 % -> 100 % for five minutes each and the default thresholds, and sends what it shows", async () => {
     const user = userEvent.setup();
     const { server, form, dialog } = await canaryForm(user);
+    expect(within(dialog).getByRole("heading", { level: 2 })).toHaveTextContent("Cambiar capi de Aurora Casino como canario");
     expect(shares(form)).toEqual(["1", "10", "50", "100"]);
     expect(within(form).getAllByLabelText("Durante (minutos)").map((input) => (input as HTMLInputElement).value)).toEqual(["5", "5", "5", "5"]);
     const thresholds = within(form).getByTestId("canary-thresholds");

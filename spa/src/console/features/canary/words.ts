@@ -6,7 +6,7 @@ import { useFormats } from "../../lib/format";
 import type { Canary } from "./types";
 
 /** The refusals a canary's calls add to the console's (their texts are in the canary namespace). */
-const ERROR_CODES = ["CANARY_RUNNING", "CANARY_ENDED", "SCHEDULED_CHANGE_DUE"] as const;
+const ERROR_CODES = ["CANARY_RUNNING", "CANARY_ENDED", "CANARY_NOT_FOUND", "SCHEDULED_CHANGE_DUE"] as const;
 const FIELD_CODES = ["STEPS_INVALID", "THRESHOLD_INVALID"] as const;
 
 const known = <T extends string>(codes: readonly T[], code: string | null): code is T => (codes as readonly (string | null)[]).includes(code);

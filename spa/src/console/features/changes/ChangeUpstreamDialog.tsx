@@ -56,7 +56,7 @@ export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose, can
   ];
   const editable = !flow.applied && !asCanary;
   return (
-    <ConsoleDialog title={t("title", { upstream: upstream.name, skin: skin.name })} onClose={onClose} wide
+    <ConsoleDialog title={t(asCanary ? "canaryTitle" : "title", { upstream: upstream.name, skin: skin.name })} onClose={onClose} wide
                    testId="change-dialog">
       {editable && (
         <form className="change-form" onSubmit={submitPreview} noValidate>
