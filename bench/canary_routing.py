@@ -29,6 +29,7 @@ from gateway.canary.model import DEFAULT_STEPS, Canary, Thresholds
 from gateway.canary.routing import CanaryStage
 from gateway.config.skins import builtin
 from gateway.http.asgi import Incoming, RequestContext
+from gateway.http.clients import TrustedProxies
 from gateway.pipeline.exchange import Exchange
 from gateway.shared.session import Session, SessionData, Sessions, new_id
 from gateway.store.memory import MemoryShared, ProcessStore
@@ -92,10 +93,10 @@ def main() -> None:
     }
     print(f"{'an empty stage (driving it)':36} {per_call_ns(driven(Empty(), exchange(player))):8.0f} ns/call")
     for name, (board, data) in cases.items():
-        stage = CanaryStage(board, sessions, "bff")
+        stage = CanaryStage(board, sessions, "bff", TrustedProxies([]))
         print(f"{name:36} {per_call_ns(driven(stage, exchange(data))):8.0f} ns/call")
     figures = CanaryFigures(None, lambda work: None)
-    counted = RequestContext("r", route="balance")
+    counted = RequestContext("r", route="balance", upstream_status=200)
     counted.canary = ("bench", "new")
     figures.add(counted, 200, 0.01)  # its slot made once
     print(f"{'a side counted (access path)':36} {per_call_ns(lambda: figures.add(counted, 200, 0.01)):8.0f} ns/call")

@@ -105,7 +105,8 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     limiter = RateLimiter(stores.shared, limits.with_events_limit(settings.events.connects_per_minute))
     calls, caller = Calls(clients, proxies), Caller(breakers, settings.timings, metrics, tracing)
     canaries = make_canaries(stores.shared, stores.redis, config, lifecycle.spawn)
-    platform = Platform(calls, caller, (sides := CanaryStage(canaries.board, sessions, cookies.session)).for_session)
+    sides = CanaryStage(canaries.board, sessions, cookies.session, proxies)
+    platform = Platform(calls, caller, sides.for_session)
     feed = balance_feed(settings, stores, sessions, platform, config, lifecycle, instance)
     gateway = Gateway(
         settings,
@@ -134,14 +135,8 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
         flights,
     )
     plan = Plan(calls, caller, observe, plans, limiter.visitors, ContentLinks(metrics))
-    pipeline = Pipeline(
-        SkinStage(config),
-        Guard(Catalogue(), cookies, limiter, proxies, settings),
-        SessionStage(sessions, cookies.session),
-        sides,
-        plan,
-        observe,
-    )
+    guard = Guard(Catalogue(), cookies, limiter, proxies, settings)
+    pipeline = Pipeline(SkinStage(config), guard, SessionStage(sessions, cookies.session), sides, plan, observe)
     site = site_app(gateway, cookies, limiter, proxies, platform)
     return FrontDoor(site, pipeline, Access(metrics, settings, series, canaries.figures), gateway, tracing)
 

@@ -23,7 +23,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import os
 import secrets
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -80,14 +82,15 @@ class Lease:
     def __init__(self, shared: Shared, ttl_ms: int = LEASE_MS) -> None:
         self.shared = shared
         self.ttl_ms = ttl_ms
-        self.token = secrets.token_hex(8).encode()
+        self.token = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}".encode()
+        """Names its holder (host and process), for whoever looks at the key."""
         self.held = False
 
     async def hold(self) -> bool:
-        """Renews the lease while it is ours, else takes it if it is free: whether we hold it."""
+        """Renews the lease while it is ours (still, after a blip of the store), else takes it if
+        it is free: whether we hold it."""
         try:
-            if self.held:
-                self.held = await self.shared.swap(keys.CANARY_LEASE, self.token, self.token, self.ttl_ms)
+            self.held = await self.shared.swap(keys.CANARY_LEASE, self.token, self.token, self.ttl_ms)
             if not self.held:
                 self.held = await self.shared.set_nx(keys.CANARY_LEASE, self.token, self.ttl_ms)
                 if self.held:

@@ -1,11 +1,13 @@
 """A canary's figures, per side: what its judge (`gateway.canary.judge`) compares the new upstream by.
 
 Counted on the front door's access path (`gateway.monitoring.observability.Access`) for every
-request the canary's routing gave a side (`RequestContext.canary`): its answers, those that were 5xx
-(a platform's answer that broke its contract is a 502 of the gateway's, `Caller.broke`, so it is
-among them), the platform's refusals (`success: false`), a latency histogram in the charts'
-buckets (`gateway.monitoring.figures.BOUNDS_S`: counts from several instances add up, and a p99
-read from their sum is within a bucket's width), sign-ins and the accepted ones, money calls
+request the canary's routing gave a side (`RequestContext.canary`) that the platform answered or
+failed (a cached copy or a joined flight's follower says nothing of it): its answers, those that
+were 5xx, the player's or the platform's (a stale copy served over a platform's 5xx is one; an
+answer that broke its contract is a 502 of the gateway's, `Caller.broke`, so it is among them),
+the platform's refusals (`success: false`), a latency histogram in the charts' buckets
+(`gateway.monitoring.figures.BOUNDS_S`: counts from several instances add up, and a p99 read from
+their sum is within a bucket's width), sign-ins and the accepted ones, money calls
 (`contracts.catalogue.MONEY_CALLS`) and the answered ones (under 500: a no-answer is always 5xx).
 
 Counts go into 5-second slots. With Redis each instance adds its counts to the canary's hash
@@ -18,7 +20,6 @@ instance that routed nothing to a canary writes nothing. Without Redis the proce
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import cast
 
 from contracts.catalogue import MONEY_CALLS, ROUTES
 from gateway.canary.model import Side, SideFigures
@@ -29,6 +30,9 @@ from gateway.store import StoreUnavailable, answered
 
 SLOT_S = 5
 KEEP_S = 86400
+MAX_NAMED_SLOTS = 24
+"""A window of up to two minutes is read field by field (HMGET: a check's, of 10 s, asks for at
+most 402 fields); a longer one reads the whole hash."""
 ANSWERS, ERRORS, REFUSED, LOGINS, LOGINS_OK, MONEY, MONEY_OK, FIRST_BUCKET = range(8)
 WIDTH = FIRST_BUCKET + len(BOUNDS_S) + 1
 SIDES: tuple[Side, ...] = ("old", "new")
@@ -50,13 +54,16 @@ class CanaryFigures(Batched[tuple[str, int, str]]):
         """One answered request of a canary's side (a few increments: the access path)."""
         if ctx.canary is None:
             return
+        upstream = ctx.upstream_status
+        if upstream is None and status < 500:  # a cached copy, a joined flight's follower: no platform's answer
+            return
         canary_id, side = ctx.canary
         key = (canary_id, int(self.clock()) // SLOT_S, side)
         counts = self._counts.get(key)
         if counts is None:
             counts = self._open(key)
         counts[ANSWERS] += 1
-        if status >= 500:
+        if status >= 500 or (upstream is not None and upstream >= 500 and upstream != 501):  # a stale copy hides one
             counts[ERRORS] += 1
         if ctx.refusal is not None:
             counts[REFUSED] += 1
@@ -104,12 +111,34 @@ class CanaryFigures(Batched[tuple[str, int, str]]):
             if of == canary_id and first <= slot <= last and side in summed:
                 _add(summed[side], values)
         if self.redis is not None:
-            stored = await answered(self.redis.hgetall(figures_key(canary_id)))
-            for name, value in cast(dict[bytes, bytes], stored).items():
-                at, named, figure = name.decode().split(":")
-                if first <= int(at) <= last and named in summed:
-                    summed[named][int(figure)] += int(value)
+            for (slot, side, figure), n in (await self._stored(canary_id, first, last)).items():
+                if first <= slot <= last and side in summed:
+                    summed[side][figure] += n
         return {side: side_figures(summed[side]) for side in SIDES}
+
+    async def _stored(self, canary_id: str, first: int, last: int) -> dict[tuple[int, str, int], int]:
+        """Every instance's counts of the canary from Redis: a check's window (a few slots) by
+        name, a longer one by reading the whole hash."""
+        assert self.redis is not None
+        key = figures_key(canary_id)
+        if last - first < MAX_NAMED_SLOTS:
+            names = [
+                f"{slot}:{side}:{figure}"
+                for slot in range(first, last + 1)
+                for side in SIDES
+                for figure in range(WIDTH)
+            ]
+            values = await answered(self.redis.hmget(key, names))
+            found: list[tuple[str | bytes, str | bytes]] = [
+                (name, value) for name, value in zip(names, values, strict=True) if value is not None
+            ]
+        else:
+            found = list((await answered(self.redis.hgetall(key))).items())
+        counts = {}
+        for name, value in found:
+            slot, side, figure = (name.decode() if isinstance(name, bytes) else name).split(":")
+            counts[(int(slot), side, int(figure))] = int(value)
+        return counts
 
 
 def _add(into: list[int], values: list[int]) -> None:

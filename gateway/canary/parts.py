@@ -35,10 +35,12 @@ class Canaries:
     def board(self) -> CanaryBoard:
         return self.store.board
 
-    def start(self, effects: Effects) -> list[asyncio.Task[None]]:
-        """The listener and the controller (acting through `effects`), for the app's lifespan to cancel."""
+    def start(self, effects: Effects, *, judges: bool = True) -> list[asyncio.Task[None]]:
+        """The listener and (when this instance `judges`) the controller acting through `effects`,
+        for the app's lifespan to cancel."""
         self.controller.effects = effects
-        return [asyncio.ensure_future(self.store.listen()), asyncio.ensure_future(self.controller.run())]
+        tasks = [asyncio.ensure_future(self.store.listen())]
+        return [*tasks, asyncio.ensure_future(self.controller.run())] if judges else tasks
 
 
 def make_canaries(

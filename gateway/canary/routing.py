@@ -32,7 +32,8 @@ import msgspec
 from contracts.catalogue import Upstream
 from gateway.canary.model import Canary, Side
 from gateway.config.skins import Skin
-from gateway.http.asgi import Outgoing
+from gateway.http.asgi import Outgoing, RequestContext
+from gateway.http.clients import TrustedProxies, address_key
 from gateway.http.errors import store_unavailable
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.observe import session_expired
@@ -89,6 +90,8 @@ class CanaryStage:
     sessions: Sessions
     cookie: str
     """The session cookie's name: a browser's key for visitors and content."""
+    proxies: TrustedProxies
+    """Who the client is, for a browser without the cookie (the guard reads no address for content)."""
     clock: Callable[[], float] = time.time
     _skins: dict[tuple[str, str, str], tuple[Skin, Skin]] = field(default_factory=dict)
 
@@ -132,20 +135,23 @@ class CanaryStage:
             return base, "new" if base == canary.after else "old"
         if not canary.live:
             return configured, "old"
-        key = x.incoming.cookie(self.cookie) or x.address
+        key = x.incoming.cookie(self.cookie) or x.address or address_key(self.proxies.client_ip(x.incoming))
         side = side_of(canary, key)
         return canary.after if side == "new" else canary.before, side
 
-    def for_session(self, skin: Skin, session: Session, upstream: Upstream) -> Skin:
+    def for_session(self, skin: Skin, session: Session, upstream: Upstream, ctx: RequestContext) -> Skin:
         """The skin as a signed-in player's calls off the proxied path see it (the balance stream,
-        `/bff/*`'s own calls: `gateway.upstream.platform.Platform`): their side's base URL. A pin
-        that no longer holds is left to the player's next proxied call to end."""
+        `/bff/*`'s own calls: `gateway.upstream.platform.Platform`): their side's base URL, and the
+        side on `ctx` (the new side's breaker; a `/bff/*` request's figures). A pin that no longer
+        holds is left to the player's next proxied call to end."""
         canary = self.board.current(skin.id)
         data = session.data
         if canary is None or canary.upstream != upstream or not data.logged_in:
             return skin
         configured = skin.upstreams.base(upstream)
         base = player_base(data, canary, configured, self.clock())
+        if canary.live:
+            ctx.canary = (canary.id, "new" if base == canary.after else "old")
         return skin if base == configured else self.routed(skin, upstream, base)
 
     def _pins_hold(self, skin: Skin, data: SessionData, canary: Canary | None, now: float) -> bool:

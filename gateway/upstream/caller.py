@@ -7,9 +7,10 @@ visitor's first unsafe call meets the platform's own XSRF check before it has a 
 unprocessed with one issued, it is sent once more. `stream`: one attempt whose answer (a binary
 answer, an upload's reply) passes through as it arrives; an upload takes as long as the player's
 line needs (no deadline; the connect and read timeouts hold) and is never retried (its body is
-gone). Either way the skin's breaker for that upstream counts calls (all their attempts), not
-attempts, and refuses at once while open; and the platform's cookies go to the session's jar
-for that origin, never to the browser (content is anonymous: it keeps none).
+gone). Either way the skin's breaker for that upstream (a canary's new side: its own) counts
+calls (all their attempts), not attempts, and refuses at once while open; and the platform's
+cookies go to the session's jar for that origin, never to the browser (content is anonymous: it
+keeps none).
 """
 
 from __future__ import annotations
@@ -75,10 +76,21 @@ class Caller:
         """The transport's timeouts for each route class's timing."""
         self.metrics = metrics
         self.tracing = tracing
+        self.new_sides = Breakers(breakers.config, clock=breakers.clock)
+        """A canary's new side's own breakers, by skin and origin (`gateway.canary.routing`): a new
+        platform that fails opens its own and fails fast, never the skin's, whose old side's players
+        go on; the canary's judge, not the console's breakers, tells of it."""
+
+    def breaker(self, call: UpstreamCall) -> Breaker:
+        """The breaker a call counts in: the skin's for the upstream, or its canary's new side's."""
+        side = call.ctx.canary
+        if side is not None and side[1] == "new":
+            return self.new_sides.get(call.skin.id, call.target.origin)
+        return self.breakers.get(call.skin.id, call.target.upstream)
 
     async def run(self, call: UpstreamCall) -> Outcome:
         """The platform's answer (the headers a browser may see), or why there was none."""
-        breaker = self.breakers.get(call.skin.id, call.target.upstream)
+        breaker = self.breaker(call)
         if not breaker.allow():
             return Outcome.failed("open", breaker.retry_after())
         timing = self.timings[call.route.deadline]
@@ -98,7 +110,7 @@ class Caller:
     async def stream(self, call: UpstreamCall) -> tuple[Answer | Outcome, bool]:
         """The platform's answer as it arrives, or why there was none; and whether the session's
         jar changed. A body over its cap raises `BodyTooLarge` (the breaker not counting it)."""
-        breaker = self.breakers.get(call.skin.id, call.target.upstream)
+        breaker = self.breaker(call)
         if not breaker.allow():
             return Outcome.failed("open", breaker.retry_after()), False
         route, sent = call.route, self._with_jar(call)

@@ -16,8 +16,9 @@ from gateway.shared.session import Session
 from gateway.upstream.call import Calls
 from gateway.upstream.caller import Caller
 
-Sides = Callable[[Skin, Session, Upstream], Skin]
-"""The skin as a session's calls see it: a canary's side's base URL in place of the skin's."""
+Sides = Callable[[Skin, Session, Upstream, RequestContext], Skin]
+"""The skin as a session's calls see it: a canary's side's base URL in place of the skin's (and
+the side noted on the call's context)."""
 
 
 @dataclass
@@ -32,5 +33,5 @@ class Platform:
         if not route.gateway_reads:  # a reader the catalogue does not know of: say so in its entry
             raise ValueError(f"{route.name} is read by the gateway: its catalogue entry must say gateway_reads")
         if self.sides is not None:
-            skin = self.sides(skin, session, route.upstream)
+            skin = self.sides(skin, session, route.upstream, ctx)
         return await self.caller.run(self.calls.build(incoming, ctx, skin, route, session, body=body))

@@ -18,6 +18,7 @@ from gateway.accounts.operators import Account, RosterFile, Token, token_digest
 from gateway.accounts.roster import render
 from tests.support.cluster import PAMPA_SKIN, Cluster, Process, given_redis, start_cluster
 from tests.support.console import OPERATORS, PASSWORDS, TOKENS, password_hash
+from tests.support.console import signed_in as sign_in
 from tests.support.stack import free_port
 
 pytestmark = pytest.mark.redis
@@ -54,14 +55,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         new.stop()
         cluster.stop()
     cluster.assert_clean_logs(*PASSWORDS.values(), PIA_PASSWORD)
-
-
-def sign_in(url: str, name: str, password: str | None = None) -> httpx.Client:
-    client = httpx.Client(base_url=url, timeout=15)
-    answer = client.post("/admin/api/session", json={"name": name, "password": password or PASSWORDS[name]})
-    assert answer.status_code == 200, answer.text
-    client.headers["x-csrf-token"] = client.cookies["console-csrf"]
-    return client
 
 
 def config(client: httpx.Client) -> dict[str, Any]:

@@ -21,7 +21,7 @@ import pytest
 
 from tests.support.browser import Browser
 from tests.support.cluster import Cluster, Process, given_redis, start_cluster
-from tests.support.console import PASSWORDS, write_operators
+from tests.support.console import signed_in, write_operators
 from tests.support.stack import free_port
 
 pytestmark = pytest.mark.redis
@@ -67,11 +67,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
 
 def operator(site: Site) -> httpx.Client:
-    client = httpx.Client(base_url=site.cluster.admin_urls[site.live[-1]], timeout=15)
-    answer = client.post("/admin/api/session", json={"name": "otto", "password": PASSWORDS["otto"]})
-    assert answer.status_code == 200, answer.text
-    client.headers["x-csrf-token"] = client.cookies["console-csrf"]
-    return client
+    return signed_in(site.cluster.admin_urls[site.live[-1]], "otto")
 
 
 def start(ops: httpx.Client, site: Site, steps: list[tuple[float, float]], reason: str) -> dict[str, Any]:
@@ -208,6 +204,8 @@ def test_a_healthy_canary_promotes_itself_through_every_step(site: Site) -> None
         assert (config["version"], config["overrides"]["aurora"]["api"]) == (ended["promotedVersion"], site.new.url)
     assert traffic.split_players() == [], "a player's deposits split across platforms"
     assert traffic.signed_in_on(site.new) > 0
+    took = ended["ended"] - ended["started"]
+    print(f"promoted after {took:.1f} s, {len(ended['verdicts'])} checks, {len(traffic.players)} players signed in")
     back_to_the_file(ops)
 
 
@@ -229,6 +227,10 @@ def test_a_slow_canary_rolls_itself_back_within_its_first_step(site: Site) -> No
     signed_in, on_new = len(traffic.players), traffic.signed_in_on(site.new)
     spread = 3 * math.sqrt(signed_in * 0.2 * 0.8)
     assert on_new <= 0.2 * signed_in + spread, f"{on_new} of {signed_in} players signed in on the new platform"
+    took = ended["ended"] - ended["started"]
+    print(
+        f"rolled back after {took:.1f} s ({ended['endedReason']}); {on_new} of {signed_in} players on the new platform"
+    )
     assert traffic.split_players() == []
 
 
@@ -239,7 +241,8 @@ def test_the_controllers_instance_killed_mid_step_neither_stops_nor_doubles_the_
         canary = start(ops, site, [(0.2, 3), (0.5, 4), (1.0, 3)], "a canary that outlives its controller")
         until(lambda: canary_of(ops, canary["id"]), lambda c: c["step"] == 1, "the second step", 30)
         token = until(lambda: redis.get("bff:canary-lease"), lambda t: t is not None, "a lease holder", 5).decode()
-        [holder] = [n for n, g in enumerate(site.cluster.gateways) if token in g.log.read_text()]
+        pid = int(token.split(":")[1])  # the lease names its holder: host, process, a random part
+        [holder] = [n for n, g in enumerate(site.cluster.gateways) if g.process is not None and g.process.pid == pid]
         site.live.remove(holder)
         if site.live[-1] == holder:
             ops = operator(site)
@@ -250,6 +253,7 @@ def test_the_controllers_instance_killed_mid_step_neither_stops_nor_doubles_the_
     steps = moves(ops, "canary-step", canary["id"])
     assert sorted(e["detail"]["step"] for e in steps) == [2, 3], "each step moved once"
     assert len(moves(ops, "canary-promote", canary["id"])) == 1
+    print(f"instance {holder} killed at step 2; promoted {ended['ended'] - ended['started']:.1f} s after the start")
     taken_over = redis.get("bff:canary-lease")
     assert taken_over is None or taken_over.decode() != token
     back_to_the_file(ops)

@@ -56,25 +56,20 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sites]:
     cluster.stop()
 
 
-def write(sites: Sites, canary: Canary) -> None:
-    """A new record as the admin API writes it (`gateway.canary.store`), announced to every instance."""
-    client = sites.cluster.redis.client()
-    client.set(keys.CANARY + canary.skin, msgspec.json.encode(canary))
-    client.publish(keys.CANARY_CHANNEL, canary.skin)
-
-
-def end(sites: Sites, skin: str, state: State) -> None:
-    """The skin's record ended, by compare-and-set over what the controller wrote meanwhile (its
-    checks raise `revision`), and announced."""
+def changed(sites: Sites, skin: str, change: Callable[[Canary | None], Canary]) -> None:
+    """The skin's record as `change` makes it of the one stored, by compare-and-set over what the
+    controller wrote meanwhile (its checks raise `revision`, and a board takes no older one), and
+    announced to every instance."""
     key, client = keys.CANARY + skin, sites.cluster.redis.client()
     with client.pipeline() as pipe:
         while True:
             try:
                 pipe.watch(key)
-                known = msgspec.json.decode(pipe.get(key), type=Canary)
-                ended = msgspec.structs.replace(known, state=state, ended=time.time(), revision=known.revision + 1)
+                raw = pipe.get(key)
+                known = msgspec.json.decode(raw, type=Canary) if raw else None
+                made = msgspec.structs.replace(change(known), revision=(known.revision if known else 0) + 1)
                 pipe.multi()
-                pipe.set(key, msgspec.json.encode(ended))
+                pipe.set(key, msgspec.json.encode(made))
                 pipe.execute()
                 break
             except redis.WatchError:
@@ -82,11 +77,24 @@ def end(sites: Sites, skin: str, state: State) -> None:
     client.publish(keys.CANARY_CHANNEL, skin)
 
 
-def a_canary(sites: Sites, id_: str) -> Canary:
+def write(sites: Sites, canary: Canary) -> None:
+    """A new record, as the admin API starts one (`gateway.canary.store`)."""
+    changed(sites, canary.skin, lambda _: canary)
+
+
+def end(sites: Sites, skin: str, state: State) -> None:
+    def ended(known: Canary | None) -> Canary:
+        assert known is not None
+        return msgspec.structs.replace(known, state=state, ended=time.time())
+
+    changed(sites, skin, ended)
+
+
+def a_canary(sites: Sites, id_: str, shares: tuple[float, ...] = (SHARE, 1.0)) -> Canary:
     now = time.time()
     return Canary(
         id=id_, skin="aurora", upstream="api", before=sites.old.url, after=sites.new.url,
-        steps=[Step(SHARE, 3600.0), Step(1.0, 3600.0)], thresholds=Thresholds(min_answers=10**9),
+        steps=[Step(share, 3600.0) for share in shares], thresholds=Thresholds(min_answers=10**9),
         started=now, step_started=now, started_by="test", reason="routing test", revision=1,
     )  # fmt: skip
     # min_answers out of reach: the controller never judges it, the test moves it
@@ -212,4 +220,37 @@ def test_players_keep_their_platform_and_a_rollback_asks_the_new_sides_to_sign_i
         assert p.browser.post(BALANCE, on=n % 2).json().get("success") is True, p.login
     for p in players:
         p.browser.close()
+    sites.cluster.assert_clean_logs()
+
+
+def test_a_visitor_keeps_its_side_on_either_instance_and_a_rising_share_only_adds_to_the_new(sites: Sites) -> None:
+    canary = a_canary(sites, "routing-2", (0.3, 0.6))
+    write(sites, canary)
+    routed_by_both(sites, canary)
+    visitors = [Browser(*(g.url for g in sites.cluster.gateways), source=f"127.0.9.{1 + n}") for n in range(30)]
+
+    def seen(visitor: Browser) -> set[str]:
+        """Where the visitor's call lands from each instance."""
+        sides = set()
+        for on in (0, 1):
+            before = calls(sites.new, "getProviders")
+            assert visitor.post("/api/agentAccount/getProviders", on=on).status_code == 200
+            sides.add("new" if calls(sites.new, "getProviders") > before else "old")
+        return sides
+
+    first = [seen(v) for v in visitors]
+    assert all(len(sides) == 1 for sides in first), "one browser, one side, whichever instance"
+    assert [next(iter(s)) for s in first] == [
+        "new" if fraction(canary.id, v.cookie) < 0.3 else "old" for v in visitors
+    ], "the same draw as the unit's"
+    changed(sites, "aurora", lambda known: msgspec.structs.replace(known, step=1, step_started=time.time()))
+    moving = next(v for v in visitors if 0.3 <= fraction(canary.id, v.cookie) < 0.6)
+    until(lambda: seen(moving) == {"new"}, "the next step is seen by both instances")
+    second = [seen(v) for v in visitors]
+    for before, after in zip(first, second, strict=True):
+        assert len(after) == 1 and (before != {"new"} or after == {"new"}), "never from the new side back"
+    assert sum(s == {"new"} for s in second) > sum(s == {"new"} for s in first)
+    end(sites, "aurora", "aborted")
+    for visitor in visitors:
+        visitor.close()
     sites.cluster.assert_clean_logs()

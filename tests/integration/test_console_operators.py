@@ -12,6 +12,7 @@ import pytest
 
 from tests.support.cluster import PAMPA_SKIN, Cluster, given_redis, start_cluster
 from tests.support.console import PASSWORDS, write_operators
+from tests.support.console import signed_in as sign_in
 
 pytestmark = pytest.mark.redis
 
@@ -28,14 +29,6 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     yield running
     running.stop()
     running.assert_clean_logs(*PASSWORDS.values(), PIA_PASSWORD)
-
-
-def sign_in(url: str, name: str, password: str | None = None) -> httpx.Client:
-    client = httpx.Client(base_url=url, timeout=10)
-    answer = client.post("/admin/api/session", json={"name": name, "password": password or PASSWORDS[name]})
-    assert answer.status_code == 200, answer.text
-    client.headers["x-csrf-token"] = client.cookies["console-csrf"]
-    return client
 
 
 def test_an_operator_disabled_on_one_instance_is_refused_on_the_other_at_once(cluster: Cluster) -> None:

@@ -139,3 +139,13 @@ async def admin_listener(folder: Path, **settings: Any) -> AsyncIterator[Listene
         for client in listener.clients:
             await client.aclose()
         await app.gateway.lifecycle.settle(within_s=1)
+
+
+def signed_in(url: str, name: str, password: str | None = None) -> httpx.Client:
+    """An operator's console session on the admin listener at `url` (a real process): its cookies
+    kept, `X-CSRF-Token` sent with every call."""
+    client = httpx.Client(base_url=url, timeout=15)
+    answer = client.post("/admin/api/session", json={"name": name, "password": password or PASSWORDS[name]})
+    assert answer.status_code == 200, answer.text
+    client.headers["x-csrf-token"] = client.cookies["console-csrf"]
+    return client

@@ -33,8 +33,10 @@ Act = Callable[[Canaries, Canary, str, str], Awaitable[Canary | None]]
 async def _pause(canaries: Canaries, seen: Canary, who: str, why: str) -> Canary | None:
     def paused(known: Canary) -> Canary | None:
         if known.id != seen.id or not known.live:
-            return None  # the check's window starts again on resume
-        return msgspec.structs.replace(known, state="paused", last_check=time.time())
+            return None
+        if known.state == "paused":
+            return known  # paused since then: the time it has been is kept
+        return msgspec.structs.replace(known, state="paused", last_check=time.time())  # when it paused
 
     return await canaries.store.update(seen.skin, paused)
 
@@ -45,7 +47,8 @@ async def _resume(canaries: Canaries, seen: Canary, who: str, why: str) -> Canar
             return None
         if known.state == "running":
             return known
-        now, paused_s = time.time(), time.time() - known.last_check
+        now = time.time()
+        paused_s = now - known.last_check  # the pause set it: the paused time is not held
         return msgspec.structs.replace(
             known, state="running", step_started=known.step_started + paused_s, last_check=now
         )

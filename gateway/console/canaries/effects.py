@@ -64,8 +64,12 @@ class GatewayEffects:
 
 
 def canaries_started(gateway: Gateway) -> list[asyncio.Task[None]]:
-    """The canaries' listener and controller, acting on `gateway`, for its lifespan to cancel."""
-    return gateway.canaries.start(GatewayEffects(gateway)) if gateway.canaries is not None else []
+    """The canaries' listener and controller, acting on `gateway`, for its lifespan to cancel. Only
+    an instance with the audit trail (the admin listener's) judges: every move the controller makes
+    is audited."""
+    if gateway.canaries is None:
+        return []
+    return gateway.canaries.start(GatewayEffects(gateway), judges=gateway.audit is not None)
 
 
 def detail(canary: Canary) -> dict[str, Any]:

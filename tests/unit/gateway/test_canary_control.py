@@ -16,7 +16,7 @@ from redis.asyncio import Redis
 from gateway.canary.controller import Controller, Lease
 from gateway.canary.model import Canary, Side, SideFigures, Step, Thresholds
 from gateway.canary.store import CanaryBoard, CanaryStore
-from gateway.store import keys
+from gateway.store import StoreUnavailable, keys
 from gateway.store.address import SharedRedis
 from gateway.store.memory import MemoryShared
 from gateway.store.redis import FailFast, RedisShared, connect
@@ -280,3 +280,43 @@ async def test_a_check_judges_only_whole_slots_each_once_after_every_instance_wr
     made = Controller(store, figures, Lease(store.shared), Effects(), clock, slot_s=5.0, grace_s=1.0)
     await turn(made, clock, 12)
     assert [(since, round(until)) for since, until in figures.windows] == [(1000.0, 1005.0), (1005.0, 1010.0)]
+
+
+class Away(MemoryShared):
+    """A store that can be made unreachable, as Redis lost is (`StoreUnavailable` on every call)."""
+
+    away = False
+
+    async def get(self, key: str) -> bytes | None:
+        self._reached()
+        return await super().get(key)
+
+    async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool:
+        self._reached()
+        return await super().set_nx(key, value, ttl_ms)
+
+    async def swap(self, key: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
+        self._reached()
+        return await super().swap(key, expected, value, ttl_ms)
+
+    def _reached(self) -> None:
+        if self.away:
+            raise StoreUnavailable("ConnectionError")
+
+
+async def test_with_the_store_lost_nothing_is_judged_the_board_keeps_routing_and_judging_resumes_after() -> None:
+    shared, clock = Away(), Clock()
+    store = CanaryStore(shared, None, CanaryBoard(), lambda: ["aurora"])
+    await store.start(canary(started=clock.now, step_started=clock.now))
+    figures = Figures(new=SLOW)
+    made = Controller(store, figures, Lease(shared), Effects(), clock, slot_s=1.0, grace_s=0.0)
+    await turn(made, clock, 2)
+    assert len(figures.windows) == 1
+    shared.away = True
+    await turn(made, clock, 30)  # `run` logs and goes on: `round` itself says the lease is not held
+    assert len(figures.windows) == 1 and made.lease.held is False, "no holder: no check, no rollback"
+    assert store.board.current("aurora") is not None, "the instances route by the last record they saw"
+    shared.away = False
+    await turn(made, clock, 4)
+    ended = store.board.latest("aurora")
+    assert ended is not None and ended.state == "rolled-back" and ended.ended_reason.endswith("3 checks")  # type: ignore[union-attr]

@@ -19,8 +19,10 @@ pytestmark = pytest.mark.anyio
 NOW = 1_000_000.0
 
 
-def ctx(side: str, route: str = "balance", refusal: str | None = None, canary: str = "c1") -> RequestContext:
-    context = RequestContext("r", route=route, refusal=refusal)
+def ctx(
+    side: str, route: str = "balance", refusal: str | None = None, canary: str = "c1", upstream: int | None = 200
+) -> RequestContext:
+    context = RequestContext("r", route=route, refusal=refusal, upstream_status=upstream)
     context.canary = (canary, side)
     return context
 
@@ -78,13 +80,24 @@ async def test_two_instances_counts_add_up_in_redis(redis_server: RedisServer) -
         await two.flush()
         assert 0 < await redis.ttl(figures_key("c1")) <= 86400
         reader = figures(redis)  # an instance that counted nothing reads the cluster's
-        sides = await reader.read("c1", NOW - 10, NOW)
+        sides = await reader.read("c1", NOW - 10, NOW)  # a check's window: its fields by name
         assert sides["new"].answers == 60 and sides["old"].logins == 2
         assert sides["new"].p99_s is not None and BOUNDS_S[9] < sides["new"].p99_s <= BOUNDS_S[10]
+        assert await reader.read("c1", NOW - 3600, NOW + 3600) == sides, "a long one: the whole hash"
+        assert (await reader.read("c1", NOW + 3600, NOW + 7200))["new"].answers == 0
         await one.flush()
         assert await redis.hlen(figures_key("c1")) > 0
     finally:
         await redis.aclose()
+
+
+async def test_only_the_platforms_answers_and_failures_count() -> None:
+    counted = figures()
+    counted.add(ctx("new", "homeBanners", upstream=None), 200, 0.001)  # a cached copy
+    counted.add(ctx("new", "homeBanners", upstream=503), 200, 0.02)  # a stale copy over the platform's 503
+    counted.add(ctx("new", upstream=None), 504, 5.0)  # no answer in time
+    new = (await counted.read("c1", NOW - 60, NOW))["new"]
+    assert (new.answers, new.errors) == (2, 1.0)
 
 
 async def test_nothing_is_written_while_no_canary_request_came() -> None:

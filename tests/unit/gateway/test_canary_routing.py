@@ -15,6 +15,7 @@ from gateway.canary.model import DEFAULT_STEPS, Canary, State, Step, Thresholds
 from gateway.canary.routing import CanaryStage, fraction, side_of
 from gateway.config.skins import Skin, builtin
 from gateway.http.asgi import Incoming, RequestContext
+from gateway.http.clients import TrustedProxies
 from gateway.pipeline.exchange import Exchange
 from gateway.shared.session import Session, SessionData, Sessions, new_id
 from gateway.store import keys
@@ -52,11 +53,13 @@ def the_skin(api: str = OLD) -> Skin:
 
 
 def exchange(
-    route: Any, session: Session | None = None, cookie: str | None = None, skin: Skin | None = None
+    route: Any, session: Session | None = None, cookie: str | None = None, skin: Skin | None = None, peer: str = ""
 ) -> Exchange:
+    """A request past the guard (which reads the client's address for all but content)."""
     headers = [(b"cookie", f"{COOKIE}={cookie}".encode())] if cookie else []
-    scope = {"method": route.method, "path": route.path, "query_string": b"", "headers": headers}
-    x = Exchange(Incoming(scope, None), RequestContext("r1"), skin or the_skin(), route, address="10.0.0.1")
+    scope = {"method": route.method, "path": route.path, "query_string": b"", "headers": headers, "client": (peer, 1)}
+    address = "" if route.policy == "content" else "10.0.0.1"
+    x = Exchange(Incoming(scope, None), RequestContext("r1"), skin or the_skin(), route, address=address)
     x.session = session or Session(new_id(), SessionData(created=2000.0), None)
     return x
 
@@ -71,7 +74,7 @@ def player(pin: str | None = None, created: float = 2000.0) -> Session:
 def stage(board: Board, clock: float = 3000.0) -> tuple[CanaryStage, Sessions]:
     memory = MemoryShared()
     sessions = Sessions(ProcessStore(memory, keys.SESSIONS + ":"), memory)
-    return CanaryStage(board, sessions, COOKIE, clock=lambda: clock), sessions
+    return CanaryStage(board, sessions, COOKIE, TrustedProxies(["127.0.0.1/32"]), clock=lambda: clock), sessions
 
 
 def api_base(x: Exchange) -> str:
@@ -177,6 +180,20 @@ async def test_a_browser_sees_one_side_by_its_cookie_or_its_address(route: Any) 
     assert seen == {OLD, NEW}
 
 
+async def test_content_reads_without_a_cookie_draw_by_their_address() -> None:
+    routing, _ = stage(Board(msgspec.structs.replace(canary(0.5), upstream="capi")))
+    sides = {}
+    for n in range(200):
+        peer = f"10.1.{n // 250}.{n % 250}"
+        x = exchange(CONTENT, peer=peer)
+        await routing.run(x)
+        again = exchange(CONTENT, peer=peer)
+        await routing.run(again)
+        assert again.ctx.canary == x.ctx.canary, "one address, one side"
+        sides[peer] = x.ctx.canary
+    assert {side for _, side in sides.values() if side} == {"old", "new"}
+
+
 async def test_no_canary_costs_nothing_and_changes_nothing() -> None:
     routing, _ = stage(Board(None))
     skin = the_skin()
@@ -226,12 +243,43 @@ async def test_a_players_calls_off_the_proxied_path_go_to_their_side() -> None:
     board = Board(canary(0.01))
     routing, _ = stage(board)
     skin = the_skin()
-    assert routing.for_session(skin, player(NEW), "api").upstreams.base("api") == NEW
-    assert routing.for_session(skin, player(OLD), "api") is skin
-    assert routing.for_session(skin, player(created=500.0), "api") is skin, "older than the canary: the old side"
-    assert routing.for_session(skin, player(NEW), "capi") is skin, "another upstream"
+
+    def seen(skin: Skin, session: Session, upstream: Any = "api") -> tuple[str, Any]:
+        ctx = RequestContext("r")
+        return routing.for_session(skin, session, upstream, ctx).upstreams.base("api"), ctx.canary
+
+    assert seen(skin, player(NEW)) == (NEW, ("c1", "new")), "the new side's breaker, its figures"
+    assert seen(skin, player(OLD)) == (OLD, ("c1", "old"))
+    assert seen(skin, player(created=500.0)) == (OLD, ("c1", "old")), "older than the canary: the old side"
+    assert seen(skin, player(NEW), "capi") == (OLD, None), "another upstream"
     board.canary = canary(1.0, "promoted", drain_until=4000.0)
-    drained = the_skin(NEW)
-    assert routing.for_session(drained, player(created=500.0), "api").upstreams.base("api") == OLD
+    assert seen(the_skin(NEW), player(created=500.0)) == (OLD, None), "draining: not judged"
     board.canary = None
-    assert routing.for_session(skin, player(NEW), "api") is skin, "a pin gone: its next proxied call ends it"
+    assert seen(skin, player(NEW)) == (OLD, None), "a pin gone: its next proxied call ends it"
+
+
+async def test_a_failing_new_platform_opens_its_own_breaker_not_the_skins(upstream: respx.Router) -> None:
+    """A canary's new side failing fails fast on its own; the skin's breaker, and its old side's
+    players, are untouched."""
+    providers = "/api/agentAccount/getProviders"
+    old = upstream.post(providers).mock(return_value=httpx.Response(200, json=[]))
+    new = upstream.post("/v2" + providers).mock(return_value=httpx.Response(500, json={}))
+    app = gateway_app(upstream)
+    async with browser_on(app) as newcomer, browser_on(app) as regular:
+        skin = app.gateway.config.skins.for_host("testserver.local")
+        assert skin is not None and app.gateway.canaries is not None
+        base = skin.upstreams.base("api")
+        live = msgspec.structs.replace(canary(0.5), skin=skin.id, before=base, after=base + "/v2")
+        app.gateway.canaries.board.saw(skin.id, live)
+        for browser, wanted in ((newcomer, "new"), (regular, "old")):
+            while True:  # a session cookie that draws the side wanted
+                browser.client.cookies.clear()
+                await browser.start()
+                if side_of(live, browser.client.cookies["bff"]) == wanted:
+                    break
+        statuses = [(await newcomer.post(providers)).status_code for _ in range(12)]
+        assert statuses[-1] == 503 and calls(new) < 12, "open: the new side fails fast"
+        for _ in range(5):
+            assert (await regular.post(providers)).status_code == 200
+        assert calls(old) == 5
+        assert all(state == "closed" for state in app.gateway.breakers.states().values())
