@@ -1,22 +1,19 @@
 import { useTranslation } from "react-i18next";
 
 import type { ConsoleError } from "../api/errors";
-import { useErrorText, type ErrorWords } from "../lib/errorText";
+import { useErrorText } from "../lib/errorText";
 
 interface ErrorNoticeProps {
   error: ConsoleError | null;
   /** Fields the form shows beside their inputs; the others are listed here. */
   shownFields?: string[];
   testId?: string;
-  /** A feature's words for the codes it knows (the console's own otherwise). */
-  words?: ErrorWords;
 }
 
 /** A refused or failed call, in words: 403 names the role it needs, 429 when to try again. */
-export function ErrorNotice({ error, shownFields = [], testId = "error-notice", words }: ErrorNoticeProps) {
+export function ErrorNotice({ error, shownFields = [], testId = "error-notice" }: ErrorNoticeProps) {
   const { t } = useTranslation();
-  const common = useErrorText();
-  const text = words ?? common;
+  const text = useErrorText();
   if (!error) return null;
   const others = error.fields.filter((item) => !shownFields.includes(item.field));
   // A 422 whose every field is shown beside its input needs no second message.

@@ -8,12 +8,15 @@ import { useConsoleSelector } from "./store/hooks";
 const ERROR_CODES = [
   "SIGNED_OUT", "SESSION_EXPIRED", "CSRF", "FORBIDDEN", "SIGN_IN_FAILED", "SIGN_IN_LIMITED", "VERSION_CONFLICT",
   "STORE_UNAVAILABLE", "INVALID", "SKIN_FORBIDDEN",
+  // canaries (issue 38)
+  "CANARY_RUNNING", "CANARY_ENDED", "CANARY_NOT_FOUND", "SCHEDULED_CHANGE_DUE", "NO_CANARIES",
 ] as const;
 
 /** The contract's field codes (docs/console-api.md, "Field errors"). */
 const FIELD_CODES = [
   "REQUIRED", "URL_INVALID", "URL_SCHEME", "URL_HAS_PATH_QUERY", "URL_UNREACHABLE", "UNKNOWN_SKIN", "UNKNOWN_UPSTREAM",
   "UNKNOWN_VERSION", "REASON_TOO_SHORT", "REASON_TOO_LONG", "UNCHANGED", "CONTRACT_BROKEN", "URL_CREDENTIALS", "URL_PATH",
+  "STEPS_INVALID", "THRESHOLD_INVALID",
 ] as const;
 
 type ErrorCode = (typeof ERROR_CODES)[number];
@@ -46,6 +49,3 @@ export function useErrorText() {
 
   return { error, field };
 }
-
-/** What turns a refusal into words: the console's own, or a feature's that knows more codes. */
-export type ErrorWords = ReturnType<typeof useErrorText>;

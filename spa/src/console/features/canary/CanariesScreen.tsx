@@ -7,7 +7,7 @@ import { useFormats } from "../../lib/format";
 import { useSignedIn } from "../../lib/store/hooks";
 import { useGetCanariesQuery } from "./canaryApi";
 import { isLive, type Canary } from "./types";
-import { iso, useCanaryErrorText, useEndState } from "./words";
+import { iso, useEndState } from "./words";
 
 const REFRESH_MS = 5000;
 
@@ -22,14 +22,13 @@ const canaryPath = (canary: Canary) => `/canaries/${encodeURIComponent(canary.id
 export function CanariesScreen() {
   const { t } = useTranslation("canary");
   const { data, error, isError } = useCanaries();
-  const text = useCanaryErrorText();
   return (
     <section className="view" aria-labelledby="canaries-title" data-testid="canaries">
       <div className="view-head">
         <h1 id="canaries-title">{t("list.title")}</h1>
         <p className="view-head__facts">{t("list.intro")}</p>
       </div>
-      {isError && <ErrorNotice error={toConsoleError(error)} words={text} />}
+      {isError && <ErrorNotice error={toConsoleError(error)} />}
       {data?.length === 0 && <p className="muted" data-testid="canaries-empty">{t("list.empty")}</p>}
       {data && data.length > 0 && (
         <div className="table-scroll">

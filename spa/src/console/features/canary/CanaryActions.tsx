@@ -5,10 +5,10 @@ import { errorsOf, toConsoleError, type ConsoleError } from "../../api/errors";
 import { ConsoleDialog } from "../../components/ConsoleDialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { ReasonField } from "../../components/ReasonField";
+import { useErrorText } from "../../lib/errorText";
 import { reasonValid } from "../../lib/rules";
 import { useActOnCanaryMutation } from "./canaryApi";
 import type { Canary, CanaryAction } from "./types";
-import { useCanaryErrorText } from "./words";
 
 const ACTIONS: CanaryAction[] = ["pause", "resume", "promote", "abort"];
 
@@ -39,7 +39,7 @@ export function CanaryActions({ canary }: { canary: Canary }) {
 function ActionDialog({ canary, action, onClose }: { canary: Canary; action: CanaryAction; onClose: () => void }) {
   const { t } = useTranslation("canary");
   const common = useTranslation().t;
-  const text = useCanaryErrorText();
+  const text = useErrorText();
   const [reason, setReason] = useState("");
   const [problem, setProblem] = useState<ConsoleError | null>(null);
   const [act, { isLoading }] = useActOnCanaryMutation();
@@ -60,7 +60,7 @@ function ActionDialog({ canary, action, onClose }: { canary: Canary; action: Can
       <form onSubmit={(event) => { event.preventDefault(); void submit(); }} noValidate>
         <p className={action === "abort" || action === "promote" ? "notice notice--warn" : "muted"}>{t(`actions.${action}.what`)}</p>
         <ReasonField value={reason} onValue={setReason} errors={errorsOf(problem, "reason").map(text.field)} />
-        <ErrorNotice error={problem} shownFields={["reason"]} words={text} />
+        <ErrorNotice error={problem} shownFields={["reason"]} />
         <div className="dialog-actions">
           <button type="button" className="button" onClick={onClose}>{common("actions.cancel")}</button>
           <button type="submit" className={action === "abort" ? "button button--danger" : "button button--primary"}

@@ -12,7 +12,7 @@ import { CanarySteps } from "./CanarySteps";
 import { canaryApi, useGetCanaryQuery } from "./canaryApi";
 import { isLive, type Canary } from "./types";
 import { VerdictCard } from "./VerdictCard";
-import { iso, useCanaryErrorText, useEndState } from "./words";
+import { iso, useEndState } from "./words";
 
 /** How often a live canary's view asks again (a check every 10 s by default: a fresh one shows within 2 s). */
 export const LIVE_REFRESH_MS = 2000;
@@ -41,7 +41,6 @@ export function CanaryScreen() {
   const gone = known.error !== undefined && "status" in known.error && known.error.status === 404;
   const polling = signedIn && !gone && (!known.data || isLive(known.data)) ? LIVE_REFRESH_MS : 0;
   const { data, error, isError } = useGetCanaryQuery(id, { pollingInterval: polling });
-  const text = useCanaryErrorText();
   return (
     <section className="view" aria-labelledby="canary-title" data-testid="canary" data-state={data?.state}>
       <div className="view-head">
@@ -50,7 +49,7 @@ export function CanaryScreen() {
           <Link to="/canaries">{t("view.all")}</Link>
         </p>
       </div>
-      {isError && <ErrorNotice error={toConsoleError(error)} words={text} />}
+      {isError && <ErrorNotice error={toConsoleError(error)} />}
       {data && <CanaryDetail canary={data} />}
     </section>
   );

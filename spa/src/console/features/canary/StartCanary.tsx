@@ -6,6 +6,7 @@ import { errorsOf, toConsoleError, type ConsoleError } from "../../api/errors";
 import { ChangesDiff } from "../../components/ChangesDiff";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { ReasonField } from "../../components/ReasonField";
+import { useErrorText } from "../../lib/errorText";
 import { useFormats } from "../../lib/format";
 import { reasonValid } from "../../lib/rules";
 import { speaksPlatform, type CanaryChoice } from "../../lib/writeFlow";
@@ -16,7 +17,6 @@ import {
 import { StepsEditor } from "./StepsEditor";
 import { ThresholdsEditor } from "./ThresholdsEditor";
 import type { Started } from "./types";
-import { useCanaryErrorText } from "./words";
 
 const refused = (fields: ConsoleError["fields"]): ConsoleError => ({ ...toConsoleError(undefined), status: 422, code: "INVALID", fields });
 
@@ -28,7 +28,7 @@ const refused = (fields: ConsoleError["fields"]): ConsoleError => ({ ...toConsol
 export function StartCanary({ skin, upstream, url, flow, onBack, onClose }: CanaryChoice) {
   const { t } = useTranslation("canary");
   const common = useTranslation().t;
-  const text = useCanaryErrorText();
+  const text = useErrorText();
   const [steps, setSteps] = useState(() => stepTexts(DEFAULT_STEPS));
   const [thresholds, setThresholds] = useState(() => thresholdTexts(DEFAULT_THRESHOLDS));
   const [problem, setProblem] = useState<ConsoleError | null>(null);
@@ -59,7 +59,7 @@ export function StartCanary({ skin, upstream, url, flow, onBack, onClose }: Cana
   const conflict = problem?.conflict ?? null;
   const serverSteps = problem?.fields.filter((item) => item.field.startsWith("steps")) ?? [];
   const thresholdErrors = Object.fromEntries(THRESHOLD_NAMES.map((name) => [name, [
-    ...(tried && read.invalid.includes(name) ? [t("fields.THRESHOLD_INVALID")] : []),
+    ...(tried && read.invalid.includes(name) ? [common("fields.THRESHOLD_INVALID")] : []),
     ...errorsOf(problem, `thresholds.${name}`).filter(() => !read.invalid.includes(name)).map(text.field),
   ]])) as Record<ThresholdName, string[]>;
   return (
@@ -79,7 +79,7 @@ export function StartCanary({ skin, upstream, url, flow, onBack, onClose }: Cana
           </button>
         </div>
       )}
-      {!conflict && <ErrorNotice error={problem} words={text} shownFields={shownFields(serverSteps)} />}
+      {!conflict && <ErrorNotice error={problem} shownFields={shownFields(serverSteps)} />}
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onBack} data-testid="canary-back">
           {t("start.back")}

@@ -1,25 +1,7 @@
 import { useTranslation } from "react-i18next";
 
-import type { ConsoleError, FieldError } from "../../api/errors";
-import { useErrorText, type ErrorWords } from "../../lib/errorText";
 import { useFormats } from "../../lib/format";
 import type { Canary } from "./types";
-
-/** The refusals a canary's calls add to the console's (their texts are in the canary namespace). */
-const ERROR_CODES = ["CANARY_RUNNING", "CANARY_ENDED", "CANARY_NOT_FOUND", "SCHEDULED_CHANGE_DUE"] as const;
-const FIELD_CODES = ["STEPS_INVALID", "THRESHOLD_INVALID"] as const;
-
-const known = <T extends string>(codes: readonly T[], code: string | null): code is T => (codes as readonly (string | null)[]).includes(code);
-
-/** The console's error words, with the canary's own codes translated too. */
-export function useCanaryErrorText(): ErrorWords {
-  const { t } = useTranslation("canary");
-  const common = useErrorText();
-  return {
-    error: (problem: ConsoleError) => (known(ERROR_CODES, problem.code) ? t(`errors.${problem.code}`) : common.error(problem)),
-    field: (problem: FieldError) => (known(FIELD_CODES, problem.code) ? t(`fields.${problem.code}`) : common.field(problem)),
-  };
-}
 
 /** Epoch seconds (the canary's times) as the ISO string the console's formats read. */
 export const iso = (seconds: number | null | undefined): string | null =>
