@@ -102,6 +102,39 @@ describe("starting a change as a canary", () => {
     expect(within(form).getByLabelText(/Motivo/)).toHaveValue("the new CMS");
   });
 
+  it("carries the change's override of a failed platform check, and wants its reason too", async () => {
+    const user = userEvent.setup();
+    const { server } = renderConsole("/", "alice");
+    server.answerOnce("POST", "/admin/api/changes/preview", (_request, body) =>
+      json(200, { baseVersion: body.baseVersion, current: server.version, stale: false,
+                  changes: [{ skin: "aurora", upstream: "capi", before: null, after: "https://cms-2.example" }],
+                  probe: { url: "https://cms-2.example", ok: true, status: 200, latencyMs: 12, error: null, tls: null },
+                  check: { skin: "aurora", upstream: "capi", url: "https://cms-2.example", ok: false, valid: 8, total: 9,
+                           summary: "8/9", calls: [] } }));
+    await user.click(within(await screen.findByTestId("upstream-aurora-capi")).getByTestId("change-upstream"));
+    const dialog = screen.getByTestId("change-dialog");
+    await user.clear(within(dialog).getByLabelText("Nueva URL base"));
+    await user.type(within(dialog).getByLabelText("Nueva URL base"), "https://cms-2.example");
+    await user.click(within(dialog).getByTestId("change-preview"));
+    expect(await within(dialog).findByTestId("write-canary")).toBeDisabled();
+    await user.click(within(dialog).getByTestId("override-check"));
+    await user.type(within(dialog).getByLabelText(/Motivo/), "the new CMS");
+    await user.click(within(dialog).getByTestId("write-canary"));
+    const form = within(dialog).getByTestId("canary-start");
+    await user.click(within(form).getByTestId("canary-submit"));
+    expect(within(form).getByTestId("error-notice")).toHaveTextContent("override.reason: Indique un motivo de 3 a 500 caracteres.");
+    expect(server.calls("POST", "/admin/api/canaries")).toHaveLength(0);
+
+    await user.click(within(form).getByTestId("canary-back"));
+    await user.type(within(dialog).getByLabelText(/Por qué se aplica igualmente/), "its header links come next week");
+    await user.click(within(dialog).getByTestId("write-canary"));
+    await user.click(within(within(dialog).getByTestId("canary-start")).getByTestId("canary-submit"));
+    await within(dialog).findByTestId("canary-started");
+    expect(server.calls("POST", "/admin/api/canaries")[0]!.body).toMatchObject({
+      reason: "the new CMS", override: { reason: "its header links come next week" },
+    });
+  });
+
   it("goes back to the change and its Apply, the preview kept", async () => {
     const user = userEvent.setup();
     const { dialog, form } = await canaryForm(user);

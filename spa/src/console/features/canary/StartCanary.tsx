@@ -7,7 +7,7 @@ import { ChangesDiff } from "../../components/ChangesDiff";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { ReasonField } from "../../components/ReasonField";
 import { useErrorText } from "../../lib/errorText";
-import { useFormats } from "../../lib/format";
+import { shortVersion, useFormats } from "../../lib/format";
 import { reasonValid } from "../../lib/rules";
 import { speaksPlatform, type CanaryChoice } from "../../lib/writeFlow";
 import { useStartCanaryMutation } from "./canaryApi";
@@ -40,13 +40,14 @@ export function StartCanary({ skin, upstream, url, flow, onBack, onClose }: Cana
   const tried = problem !== null;
 
   async function submit() {
+    const override = speaksPlatform(flow.preview) ? null : flow.override;
     const fields = [
       ...(plan.problems.size > 0 || plan.list ? [{ field: "steps", code: "STEPS_INVALID", message: "" }] : []),
       ...read.invalid.map((name) => ({ field: `thresholds.${name}`, code: "THRESHOLD_INVALID", message: "" })),
       ...(reasonValid(flow.reason) ? [] : [{ field: "reason", code: "REASON_TOO_SHORT", message: "" }]),
+      ...(override && !reasonValid(override.reason) ? [{ field: "override.reason", code: "REASON_TOO_SHORT", message: "" }] : []),
     ];
     if (fields.length > 0) return setProblem(refused(fields));
-    const override = speaksPlatform(flow.preview) ? null : flow.override;
     const answer = await start({
       skin, upstream, url, baseVersion: flow.baseVersion, reason: flow.reason.trim(), steps: plan.steps,
       thresholds: read.thresholds, ...(override && { override: { reason: override.reason.trim() } }),
@@ -73,7 +74,7 @@ export function StartCanary({ skin, upstream, url, flow, onBack, onClose }: Cana
       <ReasonField value={flow.reason} onValue={flow.setReason} errors={errorsOf(problem, "reason").map(text.field)} />
       {conflict && (
         <div className="notice notice--warn" role="alert" data-testid="canary-conflict">
-          <p>{common("write.conflictAny", { version: conflict.current.slice(0, 12) })}</p>
+          <p>{common("write.conflictAny", { version: shortVersion(conflict.current) })}</p>
           <button type="button" className="button" onClick={() => { flow.restart(conflict.current); onBack(); }}>
             {common("write.restart")}
           </button>
