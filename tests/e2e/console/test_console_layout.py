@@ -80,6 +80,11 @@ def walk(sweep: Sweep, cluster: Cluster) -> None:
     dialog.get_by_test_id("write-preview").wait_for()
     dialog.get_by_label(re.compile(REASON[lng])).fill("wallet moves to the new host")
     sweep.check("change preview", "03-change-preview")
+    # The same change as a canary: its steps and its thresholds unfolded; then back to Apply.
+    dialog.get_by_test_id("write-canary").click()
+    dialog.get_by_test_id("canary-thresholds").locator("summary").click()
+    sweep.check("canary start", "03b-canary-start")
+    dialog.get_by_test_id("canary-back").click()
     # Someone else's change lands meanwhile: the 409 and its diff, then again from the current version.
     moved = {"url": other_url(cluster, "/v9"), "override": {"reason": "the sandbox under a path fails the check"}}
     theirs = admin_api(cluster, 1, "PUT", "/admin/skins/aurora/upstreams/api", moved)
@@ -122,7 +127,34 @@ def walk(sweep: Sweep, cluster: Cluster) -> None:
     sweep.check("audit", "09-audit")
     tab.go("plans")
     expect(page.get_by_test_id("maintenance-aurora")).to_be_visible()
-    sweep.check("planned", "10-planned")
+    sweep.check("planned", "12-planned")
+    walk_canary(sweep, cluster)
+
+
+def walk_canary(sweep: Sweep, cluster: Cluster) -> None:
+    """A canary started through the API (its checks find too few answers: nobody plays): the status
+    line naming it, the list, its view, the abort's dialog, and the view once it has ended."""
+    tab, page = sweep.tab, sweep.page
+    version = admin_api(cluster, 0, "GET", "/admin/api/overview").json()["config"]["version"]
+    body = {"skin": "aurora", "upstream": "api", "url": other_url(cluster), "baseVersion": version,
+            "reason": "the layout sweep's canary", "thresholds": {"checkEveryS": 1}}  # fmt: skip
+    started = admin_api(cluster, 0, "POST", "/admin/api/canaries", body)
+    assert started.status_code == 201, started.text
+    link = page.locator(f"a[href$='/canaries/{started.json()['canary']['id']}']")
+    tab.go("canaries")
+    expect(page.get_by_test_id("status-canary")).to_be_visible()
+    expect(page.get_by_test_id("canary-row").filter(has=link)).to_have_attribute("data-state", "running")
+    sweep.check("canaries", "10-canaries")
+    page.get_by_test_id("canary-row").filter(has=link).get_by_role("link").click()
+    expect(page.get_by_test_id("canary-verdict").first).to_be_visible(timeout=20_000)
+    sweep.check("canary", "11-canary")
+    page.get_by_test_id("canary-abort").click()
+    sweep.check("canary abort")
+    dialog = page.get_by_test_id("canary-action-dialog")
+    dialog.get_by_label(re.compile(REASON[sweep.language])).fill("the sweep is done with it")
+    dialog.get_by_test_id("canary-action-confirm").click()
+    expect(page.get_by_test_id("canary-end")).to_be_visible()
+    sweep.check("canary ended")
 
 
 @pytest.mark.parametrize("language", ["es", "pt", "en"])

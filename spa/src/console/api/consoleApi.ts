@@ -11,7 +11,7 @@ export const CSRF_HEADER = "X-CSRF-Token";
 export const POLL_HEADER = "X-Console-Poll";
 
 /** The tags every console query provides; signing in again refreshes them all. */
-export const TAGS = ["Session", "Overview", "Series", "Instances", "History", "Audit", "Operators", "Plans"] as const;
+export const TAGS = ["Session", "Overview", "Series", "Instances", "History", "Audit", "Operators", "Plans", "Canary"] as const;
 
 const adminQuery = fetchBaseQuery({
   baseUrl: "/admin/",

@@ -9,6 +9,7 @@ import { useConsoleDispatch } from "../lib/store/hooks";
 
 const VIEWS = [
   { to: "/", key: "overview", end: true },
+  { to: "/canaries", key: "canaries", end: false },
   { to: "/instances", key: "instances", end: false },
   { to: "/history", key: "history", end: false },
   { to: "/audit", key: "audit", end: false },

@@ -1,6 +1,8 @@
 import type { RouteObject } from "react-router";
 
 import { AuditScreen } from "../features/audit/AuditScreen";
+import { CanariesScreen } from "../features/canary/CanariesScreen";
+import { CanaryScreen } from "../features/canary/CanaryScreen";
 import { EventsScreen } from "../features/events/EventsScreen";
 import { HistoryScreen } from "../features/history/HistoryScreen";
 import { InstancesScreen } from "../features/instances/InstancesScreen";
@@ -25,6 +27,8 @@ export const consoleRoutes: RouteObject[] = [
       { path: "operators", element: <OperatorsScreen /> },
       { path: "events", element: <EventsScreen /> },
       { path: "plans", element: <PlansRoute /> },
+      { path: "canaries", element: <CanariesScreen /> },
+      { path: "canaries/:id", element: <CanaryScreen /> },
       { path: "*", element: <NotFound /> },
     ],
   },

@@ -17,13 +17,15 @@ interface WriteStepsProps {
   /** Fields the edit above shows beside its inputs (their 422s are not repeated here). */
   editFields?: string[];
   onClose: () => void;
+  /** Offered beside Apply: start the previewed change as a canary instead (a change of upstream). */
+  onCanary?: () => void;
 }
 
 /**
  * The steps after the edit, shared by a change and a rollback: the preview (validation, probes,
  * diff), the reason, applying, and the answer: live on N/M, or the other change's diff on a 409.
  */
-export function WriteSteps({ flow, editFields = [], onClose }: WriteStepsProps) {
+export function WriteSteps({ flow, editFields = [], onClose, onCanary }: WriteStepsProps) {
   const { t } = useTranslation();
   const text = useErrorText();
   const { preview, applied, problem } = flow;
@@ -67,6 +69,12 @@ export function WriteSteps({ flow, editFields = [], onClose }: WriteStepsProps) 
         <button type="button" className="button" onClick={onClose}>
           {t("actions.cancel")}
         </button>
+        {preview && !conflict && onCanary && (
+          <button type="button" className="button" data-testid="write-canary"
+                  disabled={flow.busy !== null || unreachable || unchecked || preview.stale} onClick={onCanary}>
+            {t("write.canary")}
+          </button>
+        )}
         {preview && !conflict && (
           <button type="button" className="button button--primary" data-testid="write-apply"
                   disabled={flow.busy !== null || unreachable || unchecked || preview.stale}

@@ -1,5 +1,6 @@
 import type esActions from "../locales/es/actions.json";
 import type esAudit from "../locales/es/audit.json";
+import type esCanary from "../locales/es/canary.json";
 import type esChanges from "../locales/es/changes.json";
 import type esCommon from "../locales/es/common.json";
 import type esEvents from "../locales/es/events.json";
@@ -32,9 +33,10 @@ export type Resources = {
   status: typeof esStatus;
   events: typeof esEvents;
   plans: typeof esPlans;
+  canary: typeof esCanary;
 };
 
-export const namespaces: (keyof Resources)[] = ["common", "signin", "overview", "changes", "history", "instances", "audit", "actions", "operators", "status", "events", "plans"];
+export const namespaces: (keyof Resources)[] = ["common", "signin", "overview", "changes", "history", "instances", "audit", "actions", "operators", "status", "events", "plans", "canary"];
 
 /** The console is small (every language together is a few kB): all of it is bundled, each
  * language's files found by its folder, src/console/locales/<lang>/. */

@@ -35,6 +35,20 @@ export interface WriteFlow {
   discardPreview: () => void;
 }
 
+/**
+ * A previewed change of upstream started as a canary instead of applied (issue 38): what it
+ * changes, and the write's flow whose reason, override and base version it shares.
+ */
+export interface CanaryChoice {
+  skin: string;
+  upstream: string;
+  url: string;
+  flow: WriteFlow;
+  /** Back to the change (its preview and its Apply). */
+  onBack: () => void;
+  onClose: () => void;
+}
+
 const reasonRefused = (field: string): ConsoleError => ({
   ...toConsoleError(undefined),
   status: 422,

@@ -1,5 +1,6 @@
 import { vi } from "vitest";
 
+import { FakeCanaries } from "./fakeCanaries";
 import type {
   AuditEntry, Change, ConfigVersion, ConsoleSession, Instance, Overview, Role, Series, Skin, Upstream,
 } from "../api/types";
@@ -68,6 +69,8 @@ export class FakeConsole {
   windows: Record<string, unknown> = {};
   scheduled: Record<string, unknown>[] = [];
   approvals: Record<string, unknown>[] = [];
+  /** The canaries (issue 38): started, read and moved through `/admin/api/canaries`. */
+  canaries = new FakeCanaries();
   requests: { method: string; path: string; query: string; body: Record<string, unknown>; headers: Headers }[] = [];
   private once = new Map<string, Responder[]>();
 
@@ -196,6 +199,7 @@ export class FakeConsole {
       this.session = null;
       return new Response(null, { status: 204 });
     }
+    if (path.startsWith("canaries")) return this.canaries.route(method, path, body, this.session!.name) ?? refusal(404, "NOT_FOUND");
     if (route === "GET overview") return json(200, this.overview());
     if (route === "GET series") return json(200, this.series());
     if (route === "GET instances") return json(200, { current: this.version, instances: this.instanceList() });

@@ -3,7 +3,7 @@ import type { AuditAction, AuditFilters, Role } from "../../api/types";
 /** What viewers and operators see of the trail; admins see every action (the contract's roles). */
 export const CHANGE_ACTIONS: AuditAction[] = [
   "change", "rollback", "reload", "purge", "revoke",
-  // canary changes: an operator's, or the controller's (system via canary)
+  // canaries: an operator's moves, and the controller's (`system`: steps, rollback, promotion)
   "canary-start", "canary-step", "canary-pause", "canary-resume", "canary-promote", "canary-rollback", "canary-abort",
 ];
 export const ALL_ACTIONS: AuditAction[] = [

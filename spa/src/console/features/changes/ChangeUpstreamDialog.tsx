@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 import { errorsOf } from "../../api/errors";
@@ -10,7 +10,7 @@ import { WriteSteps } from "../../components/WriteSteps";
 import { useErrorText } from "../../lib/errorText";
 import { baseUrlProblem } from "../../lib/rules";
 import { typedTimeToIso } from "../../lib/typedTime";
-import { useWriteFlow } from "../../lib/writeFlow";
+import { useWriteFlow, type CanaryChoice } from "../../lib/writeFlow";
 import { AllowedHosts } from "./AllowedHosts";
 import { useApplyChangeMutation, usePreviewChangeMutation } from "./changesApi";
 
@@ -20,10 +20,12 @@ interface ChangeUpstreamDialogProps {
   /** The configuration version the overview showed when the operator chose to change. */
   baseVersion: string;
   onClose: () => void;
+  /** Given, the preview offers "Start as canary" beside Apply, and this draws its form (the app composes it). */
+  canary?: (choice: CanaryChoice) => ReactNode;
 }
 
 /** Point one skin's upstream at a new base URL (or back to the file's), previewed before anything changes. */
-export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose }: ChangeUpstreamDialogProps) {
+export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose, canary }: ChangeUpstreamDialogProps) {
   const { t, i18n } = useTranslation("changes");
   const text = useErrorText();
   const [at, setAt] = useState("");
@@ -31,6 +33,7 @@ export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose }: C
   const [url, setUrl] = useState(upstream.url);
   const [backToFile, setBackToFile] = useState(false);
   const [urlProblem, setUrlProblem] = useState<string | null>(null);
+  const [asCanary, setAsCanary] = useState(false);
   const [previewChange] = usePreviewChangeMutation();
   const [applyChange] = useApplyChangeMutation();
   const target = () => ({ skin: skin.id, upstream: upstream.name, url: backToFile ? null : url.trim() });
@@ -58,9 +61,9 @@ export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose }: C
     ...(urlProblem ? [text.field({ field: "url", code: urlProblem, message: "" })] : []),
     ...errorsOf(flow.problem, "url").map(text.field),
   ];
-  const editable = !flow.applied;
+  const editable = !flow.applied && !asCanary;
   return (
-    <ConsoleDialog title={t("title", { upstream: upstream.name, skin: skin.name })} onClose={onClose} wide
+    <ConsoleDialog title={t(asCanary ? "canaryTitle" : "title", { upstream: upstream.name, skin: skin.name })} onClose={onClose} wide
                    testId="change-dialog">
       {editable && (
         <form className="change-form" onSubmit={submitPreview} noValidate>
@@ -85,7 +88,11 @@ export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose }: C
           </button>
         </form>
       )}
-      <WriteSteps flow={flow} editFields={["url", "at"]} onClose={onClose} />
+      {asCanary && canary ? (
+        canary({ skin: skin.id, upstream: upstream.name, url: target().url ?? upstream.fileUrl, flow, onBack: () => setAsCanary(false), onClose })
+      ) : (
+        <WriteSteps flow={flow} editFields={["url", "at"]} onClose={onClose} onCanary={canary && (() => setAsCanary(true))} />
+      )}
     </ConsoleDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
@@ -24,8 +24,14 @@ export interface OverviewActions {
   revoke: (skin: Skin) => void;
 }
 
+interface OverviewScreenProps {
+  actions?: OverviewActions;
+  /** What other views say of a skin on its card, under its name (its live canaries); the app composes it. */
+  skinNotes?: (skin: Skin) => ReactNode;
+}
+
 /** Every skin live: its upstreams' health and breakers, and the chosen range (an hour at first) in four charts. */
-export function OverviewScreen({ actions }: { actions?: OverviewActions }) {
+export function OverviewScreen({ actions, skinNotes }: OverviewScreenProps) {
   const { t } = useTranslation("overview");
   const format = useFormats();
   const polling = { pollingInterval: useSignedIn() ? REFRESH_MS : 0 };
@@ -67,7 +73,7 @@ export function OverviewScreen({ actions }: { actions?: OverviewActions }) {
       {data?.skins.map((skin) => (
         <SkinPanel key={skin.id} skin={skin} series={series.data?.skins[skin.id]}
                    actions={mayChange && limit.allows(skin.id) ? actions : undefined} baseVersion={data.config.version}
-                   breachScope={data.contractBreaches?.scope ?? "instance"} />
+                   breachScope={data.contractBreaches?.scope ?? "instance"} notes={skinNotes?.(skin)} />
       ))}
     </section>
   );
@@ -80,10 +86,11 @@ interface SkinPanelProps {
   actions: OverviewActions | undefined;
   baseVersion: string;
   breachScope: "instance" | "workers";
+  notes?: ReactNode;
 }
 
 /** One skin: its name and hosts, purge and revoke, its upstreams, the answers that broke their contract, its four charts. */
-function SkinPanel({ skin, series, actions, baseVersion, breachScope }: SkinPanelProps) {
+function SkinPanel({ skin, series, actions, baseVersion, breachScope, notes }: SkinPanelProps) {
   const { t } = useTranslation("overview");
   return (
     <section className="skin" aria-labelledby={`skin-${skin.id}`} data-testid={`skin-${skin.id}`}>
@@ -109,6 +116,7 @@ function SkinPanel({ skin, series, actions, baseVersion, breachScope }: SkinPane
         )}
         {!actions && <SkinLimitNote skin={skin.id} />}
       </div>
+      {notes}
       <UpstreamTable skin={skin} onChange={actions && ((upstream) => actions.changeUpstream(skin, upstream, baseVersion))} />
       <ContractBreaches skin={skin.id} breaches={skin.contractBreaches ?? []} scope={breachScope} />
       <PlatformErrors skin={skin.id} errors={skin.platformErrors ?? []} scope={breachScope} />

@@ -7,7 +7,7 @@ import { useConsoleSelector, useSignedIn } from "../../lib/store/hooks";
 import { staleFiguresMs } from "./figuresAge";
 import { clearFromPage, showOnPage } from "./pageSignals";
 import { useGetStatusQuery } from "./statusApi";
-import type { ClusterStatus, Problem } from "./types";
+import type { ClusterStatus, Problem, StatusCanary } from "./types";
 import "./status.css";
 
 const REFRESH_MS = 2500;
@@ -22,6 +22,24 @@ function sentences(problems: Problem[]): { key: string; problem: Problem; upstre
     else lines.push({ key: `${problem.kind}-${problem.skin}-${problem.upstream}-${problem.instance}`, problem, upstreams: [problem.upstream ?? ""] });
   }
   return lines;
+}
+
+/** Each live canary, linked to its view: "aurora capi canary at 10 %". */
+function Canaries({ canaries }: { canaries: StatusCanary[] }) {
+  const { t } = useTranslation("status");
+  const format = useFormats();
+  if (canaries.length === 0) return null;
+  return (
+    <ul className="status-line__canaries">
+      {canaries.map((canary) => (
+        <li key={canary.id}>
+          <Link to={`/canaries/${encodeURIComponent(canary.id)}`} data-testid="status-canary" data-state={canary.state}>
+            {t(canary.state === "paused" ? "canaryPaused" : "canary", { skin: canary.skin, upstream: canary.upstream, share: format.percent(canary.share) })}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 function useHeadline(status: ClusterStatus | undefined): string | null {
@@ -69,6 +87,7 @@ export function StatusLine() {
         </span>
         <Link to="/events" className="status-line__link">{t("timeline")}</Link>
       </div>
+      <Canaries canaries={data.canaries ?? []} />
       {lines.length > 0 && (
         <ul className="status-line__problems">
           {lines.slice(0, SHOWN).map(({ key, problem, upstreams }) => (

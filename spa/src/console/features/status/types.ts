@@ -12,6 +12,16 @@ export interface Problem {
   detail: string | null;
 }
 
+/** A live canary (issue 38): which skin's upstream, where it stands, the share its new upstream gets. */
+export interface StatusCanary {
+  id: string;
+  skin: string;
+  upstream: string;
+  state: "running" | "paused";
+  step: number;
+  share: number;
+}
+
 export interface ClusterStatus {
   level: StatusLevel;
   problems: Problem[];
@@ -21,4 +31,6 @@ export interface ClusterStatus {
   everyS: number;
   /** Maintenance windows on now or to come (epoch seconds); absent from older gateways. */
   maintenance?: { skin: string; from: number; until: number; active: boolean }[];
+  /** Live canaries (a gateway before issue 38 sends none). */
+  canaries?: StatusCanary[];
 }
