@@ -59,9 +59,11 @@ export default defineConfig(({ command }) => ({
     emptyOutDir: true,
     assetsDir: "assets",
     rollupOptions: { input: join(import.meta.dirname, "console.html") },
-    // One page for operators on the admin network, loaded once (~185 kB gzip, uPlot's ~20 included):
-    // React, RTK Query, React Router and i18next are most of it, as in the player site's first load.
-    chunkSizeWarningLimit: 700,
+    // One page for operators on the admin network, loaded once (701 kB, 227 kB gzip with the canary and
+    // Planned views, uPlot's ~20 included): React, RTK Query, React Router and i18next are most of it.
+    // Loading the canary and Planned views on first visit saved 16 kB of it (their code is shared with
+    // the overview's cards), so they stay in the one chunk.
+    chunkSizeWarningLimit: 760,
   },
   test: {
     environment: "jsdom",
