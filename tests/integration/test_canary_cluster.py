@@ -137,16 +137,22 @@ class Traffic:
                 return
             login = next(self.logins, None)
             if login is not None and n % 2 == 0:
-                browser = self._browser(f"127.0.41.{len(self.players) + 1}")
-                answer = browser.attempt_login(login, PASSWORD, on=self._on(n)).json()
-                if answer.get("success"):
-                    self.players.append((login, browser))
-                else:
-                    self.refused.append(answer)
+                self._sign_in(login, on=self._on(n))
             for i, (_, browser) in enumerate(self.players[-8:]):
                 key = {"Idempotency-Key": f"{n}-{i}-{time.time()}"}
                 self._quietly(browser, "/api/cashier/buy", DEPOSIT, key, on=self._on(n + i))
             time.sleep(0.1)
+
+    def _sign_in(self, login: str, on: int) -> None:
+        try:
+            browser = self._browser(f"127.0.41.{len(self.players) + 1}")
+            answer = browser.attempt_login(login, PASSWORD, on=on).json()
+        except httpx.HTTPError:  # an instance being killed: the next player signs in on another
+            return
+        if answer.get("success"):
+            self.players.append((login, browser))
+        else:
+            self.refused.append(answer)
 
     def _visitors(self) -> None:
         browsers = [self._browser() for _ in range(20)]
