@@ -12,24 +12,11 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.cluster import ADMIN_TOKEN, Cluster, given_redis, start_cluster
+from tests.support.cluster import ADMIN_TOKEN, Cluster, extra_skin, given_redis, start_cluster
 
 pytestmark = pytest.mark.redis
 
-TALLY = """
-[[skins]]
-id = "tally"
-site_id = "aurora"
-name = "Tally"
-hosts = ["tally.localhost"]
-currency = "INR"
-allowed_hosts = ["*.tally.test"]
-[skins.upstreams]
-api = "{sandbox}"
-capi = "{sandbox}"
-sbapi = "{sandbox}"
-rest = "{sandbox}"
-"""
+TALLY = extra_skin("tally", "Tally", 'allowed_hosts = ["*.tally.test"]')
 """A second skin whose own list (in the skins file) allows `*.tally.test`."""
 ENV = "aurora=localhost;*=*.shared.test"
 """aurora may also point at localhost (the sandbox under another name), every skin at *.shared.test."""

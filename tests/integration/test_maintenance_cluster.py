@@ -16,25 +16,12 @@ import pytest
 
 from gateway.accounts.operators import token_digest
 from tests.support.browser import Browser
-from tests.support.cluster import Cluster, start_cluster
+from tests.support.cluster import Cluster, extra_skin, start_cluster
 
 pytestmark = pytest.mark.redis
 
 TOKENS = {"alice": "alice-token-0123456789abcdef", "bob": "bob-token-0123456789abcdefgh"}
-VAULT = """
-[[skins]]
-id = "vault"
-site_id = "aurora"
-name = "Vault"
-hosts = ["vault.localhost"]
-currency = "INR"
-approval = true
-[skins.upstreams]
-api = "{sandbox}"
-capi = "{sandbox}"
-sbapi = "{sandbox}"
-rest = "{sandbox}"
-"""
+VAULT = extra_skin("vault", "Vault", "approval = true")
 CASHOUT = "/api/cashier/cashout12"
 WITHDRAWAL = {"paymentMethod": "paykassma", "amount": 1000, "accountType": "Paytm", "personalNumber": "demo@upi"}
 

@@ -233,19 +233,15 @@ rest = "{sandbox_url}"
 """
 
 
-TALLY = """
-[[skins]]
-id = "tally"
-site_id = "aurora"
-name = "Tally"
-hosts = ["tally.localhost"]
-currency = "INR"
-[skins.upstreams]
-api = "{sandbox}"
-capi = "{sandbox}"
-sbapi = "{sandbox}"
-rest = "{sandbox}"
-"""
+def extra_skin(skin_id: str, name: str, *settings: str) -> str:
+    """A skin on the cluster's sandbox (`<id>.localhost`, aurora's site) for `start_cluster(extra_skins=...)`;
+    `settings` are more of its lines in the skins file (`approval = true`)."""
+    lines = [f'id = "{skin_id}"', 'site_id = "aurora"', f'name = "{name}"', f'hosts = ["{skin_id}.localhost"]']
+    upstreams = "".join(f'{upstream} = "{{sandbox}}"\n' for upstream in ("api", "capi", "sbapi", "rest"))
+    return "\n[[skins]]\n" + "\n".join([*lines, 'currency = "INR"', *settings]) + "\n[skins.upstreams]\n" + upstreams
+
+
+TALLY = extra_skin("tally", "Tally")
 """A second skin on the sandbox (`tally.localhost`), for `start_cluster(extra_skins=TALLY)`."""
 
 

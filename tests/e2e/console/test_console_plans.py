@@ -15,24 +15,11 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.console.conftest import PASSWORD, ConsoleTab, admin_api, artifacts, other_url
-from tests.support.cluster import Cluster, start_cluster
+from tests.support.cluster import Cluster, extra_skin, start_cluster
 from tests.support.console import OPERATORS, hashes, write_operators
 
 pytestmark = pytest.mark.redis
-VAULT = """
-[[skins]]
-id = "vault"
-site_id = "aurora"
-name = "Vault"
-hosts = ["vault.localhost"]
-currency = "INR"
-approval = true
-[skins.upstreams]
-api = "{sandbox}"
-capi = "{sandbox}"
-sbapi = "{sandbox}"
-rest = "{sandbox}"
-"""
+VAULT = extra_skin("vault", "Vault", "approval = true")
 
 
 @pytest.fixture(scope="module")
