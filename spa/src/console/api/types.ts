@@ -288,7 +288,15 @@ export type AuditAction =
   | "canary-resume"
   | "canary-promote"
   | "canary-rollback"
-  | "canary-abort";
+  | "canary-abort"
+  | "maintenance-set"
+  | "maintenance-end"
+  | "schedule"
+  | "schedule-cancel"
+  | "schedule-run"
+  | "approval-asked"
+  | "approval-approved"
+  | "approval-rejected";
 
 export interface AuditEntry {
   id: string;

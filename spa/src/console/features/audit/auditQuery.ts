@@ -5,6 +5,9 @@ export const CHANGE_ACTIONS: AuditAction[] = [
   "change", "rollback", "reload", "purge", "revoke",
   // canaries: an operator's moves, and the controller's (`system`: steps, rollback, promotion)
   "canary-start", "canary-step", "canary-pause", "canary-resume", "canary-promote", "canary-rollback", "canary-abort",
+  // planned ahead: maintenance windows, scheduled changes, approvals
+  "maintenance-set", "maintenance-end", "schedule", "schedule-cancel", "schedule-run",
+  "approval-asked", "approval-approved", "approval-rejected",
 ];
 export const ALL_ACTIONS: AuditAction[] = [
   ...CHANGE_ACTIONS, "sign-in", "sign-in-failed", "sign-in-limited", "sign-out", "token-use", "operators-file-rejected",
