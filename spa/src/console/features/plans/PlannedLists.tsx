@@ -26,6 +26,19 @@ function What({ planned }: { planned: Planned }) {
   );
 }
 
+/** What became of it, in the operator's language: the gateway writes `applied <version>`, `started <canary>`,
+ * `cancelled by <who>` (the state and "ended by" say it already) or `<CODE>: <words>` (a known code translated). */
+function Outcome({ said }: { said: string }) {
+  const { t } = useTranslation("plans");
+  const text = useErrorText();
+  const [head, ...rest] = said.split(" ");
+  if (head === "applied" || head === "started") return <>{t(`outcome.${head}`, { what: rest.join(" ") })}</>;
+  if (head === "cancelled") return null;
+  const code = said.split(":")[0] ?? "";
+  const words = text.error({ status: 409, code, message: said, requestId: null, fields: [], needs: null, retryAfterS: null, conflict: null });
+  return <>{words}</>;
+}
+
 /** One planned change: what, when, who and why, its state and outcome, and the buttons that decide it (with a reason). */
 function PlannedRow({ planned, when, state, acts }: { planned: Planned; when: number | null; state: State; acts: [ActName, Act][] }) {
   const { t } = useTranslation("plans");
@@ -46,7 +59,12 @@ function PlannedRow({ planned, when, state, acts }: { planned: Planned; when: nu
       </p>
       <p>
         <span className={`badge badge--${state}`} data-testid="planned-state">{t(`state.${state}`)}</span>
-        {planned.outcome && <span className="plan-row__outcome" data-testid="planned-outcome"> {planned.outcome}</span>}
+        {planned.outcome && (
+          <span className="plan-row__outcome" data-testid="planned-outcome">
+            {" "}
+            <Outcome said={planned.outcome} />
+          </span>
+        )}
         {planned.endedBy && <span> · {t("endedBy", { by: planned.endedBy })}</span>}
       </p>
       {acts.length > 0 && (

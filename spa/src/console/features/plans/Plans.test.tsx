@@ -28,8 +28,23 @@ describe("the planned view", () => {
     server.answerOnce("POST", "/admin/api/approvals/a-1/approve", () => json(200, { approval: server.approvals[0] }));
     await userEvent.click(within(row).getByTestId("planned-approve"));
     await waitFor(() => expect(screen.getByTestId("planned-state")).toHaveTextContent("aprobado"));
+    expect(screen.getByTestId("planned-outcome")).toHaveTextContent("creó la versión v2");
     const sent = server.requests.filter((r) => r.path === "/admin/api/approvals/a-1/approve").map((r) => r.body);
     expect(sent).toEqual([{ reason: "checked with the platform" }, { reason: "checked with the platform" }]);
+  });
+
+  it("words what became of a scheduled change in the operator's language", async () => {
+    const { server } = renderConsole("/plans", "alice");
+    const ended = { ...PENDING, at: 1764680000, expires: undefined, endedBy: "system" };
+    server.scheduled = [
+      { ...ended, id: "s-1", state: "failed", outcome: "VERSION_CONFLICT: aurora moved on since" },
+      { ...ended, id: "s-2", state: "cancelled", outcome: "cancelled by bob", endedBy: "bob" },
+      { ...ended, id: "s-3", state: "done", outcome: "started aurora-1a2b", kind: "canary" },
+    ];
+    const failed = await screen.findByTestId("planned-s-1");
+    expect(within(failed).getByTestId("planned-outcome")).toHaveTextContent("Otra persona cambió la configuración");
+    expect(within(screen.getByTestId("planned-s-2")).getByTestId("planned-outcome")).toHaveTextContent(/^\s*$/);
+    expect(within(screen.getByTestId("planned-s-3")).getByTestId("planned-outcome")).toHaveTextContent("canario aurora-1a2b iniciado");
   });
 
   it("sends a skin's maintenance with its end typed in UTC and says the gateway's field errors", async () => {
