@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 import msgspec
@@ -167,6 +168,16 @@ def signed_in(sites: Sites, canary: Canary, n: int) -> Player:
     return Player(login, browser, side)
 
 
+def balance(player: Player, on: int) -> dict[str, Any]:
+    """The player's balance through instance `on`; asked again once when the connection the client reused
+    was closed by the gateway as the request left (its idle keep-alive ran out while the other players
+    signed in: a browser asks again too)."""
+    try:
+        return dict(player.browser.post(BALANCE, on=on).json())
+    except httpx.RemoteProtocolError:
+        return dict(player.browser.post(BALANCE, on=on).json())
+
+
 def test_players_keep_their_platform_and_a_rollback_asks_the_new_sides_to_sign_in_again(sites: Sites) -> None:
     for site in (sites.old, sites.new):
         for n in range(PLAYERS):
@@ -178,7 +189,7 @@ def test_players_keep_their_platform_and_a_rollback_asks_the_new_sides_to_sign_i
     before = {site.name: calls(site, "balance") for site in (sites.old, sites.new)}
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         players = list(pool.map(lambda n: signed_in(sites, canary, n), range(PLAYERS)))
-        answers = list(pool.map(lambda p: [p.browser.post(BALANCE, on=on).json() for on in (0, 1)], players))
+        answers = list(pool.map(lambda p: [balance(p, on) for on in (0, 1)], players))
     assert all(answer.get("success") is True for both in answers for answer in both), "every call answered"
     new = [p for p in players if p.side == "new"]
     assert 5 <= len(new) <= 45, f"{len(new)} of {PLAYERS} at {SHARE:.0%}"
