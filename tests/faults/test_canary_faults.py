@@ -7,7 +7,6 @@ is promoted once, no deposit is split."""
 from __future__ import annotations
 
 import signal
-import sys
 import time
 from collections.abc import Iterator
 
@@ -25,9 +24,8 @@ from tests.integration.test_canary_cluster import (
     start,
     until,
 )
-from tests.support.cluster import Process, start_cluster
+from tests.support.cluster import another_sandbox, start_cluster
 from tests.support.console import write_operators
-from tests.support.stack import free_port
 
 pytestmark = pytest.mark.redis
 
@@ -40,11 +38,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     workdir = tmp_path_factory.mktemp("canary-faults")
     env = {"OPERATORS_FILE": str(write_operators(workdir / "operators.toml"))}
     cluster = start_cluster(workdir, instances=2, env=env)  # its own Redis: this test freezes it
-    port = free_port()
-    argv = [sys.executable, "-m", "sandbox", "--port", str(port), "--deposit-delay", "0.2"]
-    new = Process("sandbox-new", argv, {**cluster.sandbox.env}, f"http://127.0.0.1:{port}", workdir / "sandbox-new.log")
     try:
-        new.start("/_sandbox/health")
+        new = another_sandbox(workdir)
+    except BaseException:
+        cluster.stop()
+        raise
+    try:
         for platform in (cluster.sandbox, new):
             for n in range(PLAYERS):
                 body = {"login": f"cc{n}", "password": PASSWORD, "cash": "100000"}

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -20,9 +19,8 @@ import httpx
 import pytest
 
 from tests.support.browser import Browser
-from tests.support.cluster import Cluster, Process, given_redis, start_cluster
+from tests.support.cluster import Cluster, Process, another_sandbox, given_redis, start_cluster
 from tests.support.console import signed_in, write_operators
-from tests.support.stack import free_port
 
 pytestmark = pytest.mark.redis
 
@@ -52,11 +50,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     workdir = tmp_path_factory.mktemp("canary-cluster")
     env = {"OPERATORS_FILE": str(write_operators(workdir / "operators.toml"))}
     cluster = start_cluster(workdir, instances=3, env=env, redis=given_redis(workdir))
-    port = free_port()
-    argv = [sys.executable, "-m", "sandbox", "--port", str(port), "--deposit-delay", "0.2"]
-    new = Process("sandbox-new", argv, {**cluster.sandbox.env}, f"http://127.0.0.1:{port}", workdir / "sandbox-new.log")
     try:
-        new.start("/_sandbox/health")
+        new = another_sandbox(workdir)
+    except BaseException:
+        cluster.stop()
+        raise
+    try:
         for platform, n in itertools.product((cluster.sandbox, new), range(PLAYERS * 3)):
             body = {"login": f"cc{n}", "password": PASSWORD, "cash": "100000"}
             httpx.post(f"{platform.url}/_sandbox/sites/aurora/players", json=body).raise_for_status()
