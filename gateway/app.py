@@ -24,6 +24,8 @@ from gateway.accounts import carry_over
 from gateway.accounts.audit import AuditEntry, Trail, file_event
 from gateway.accounts.operators import OperatorsFile
 from gateway.accounts.signin import Accounts
+from gateway.balance.bus.redis import MemoryBus, RedisBus
+from gateway.balance.feed import BalanceFeed
 from gateway.canary.parts import make_canaries
 from gateway.canary.routing import CanaryStage
 from gateway.config import history_carry, skins
@@ -65,8 +67,6 @@ from gateway.pipeline.skin import SkinStage
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.runtime.metrics import Metrics
 from gateway.runtime.tracing import Tracing
-from gateway.shared.balance_bus import MemoryBus, RedisBus
-from gateway.shared.balance_feed import BalanceFeed
 from gateway.shared.cache import CacheConfig, ContentCache
 from gateway.shared.idempotency import IdempotencyRecords
 from gateway.shared.ratelimit import RateLimitConfig, RateLimiter

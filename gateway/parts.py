@@ -10,6 +10,7 @@ from redis.asyncio import Redis
 
 from gateway.accounts.audit import Trail
 from gateway.accounts.signin import Accounts
+from gateway.balance.feed import BalanceFeed
 from gateway.canary.parts import Canaries
 from gateway.config.live import LiveConfig
 from gateway.config.settings import Settings
@@ -20,7 +21,6 @@ from gateway.monitoring.series import Series
 from gateway.monitoring.watch import Watch
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.runtime.metrics import Metrics
-from gateway.shared.balance_feed import BalanceFeed
 from gateway.shared.cache import ContentCache
 from gateway.shared.dedup import SharedFlights
 from gateway.shared.outcome import Outcome

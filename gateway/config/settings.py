@@ -31,7 +31,7 @@ class ListenerLimits:
 
 @dataclass(frozen=True)
 class EventsSettings:
-    """`/bff/events`: the balance pushed to every tab (`gateway.shared.balance_feed`)."""
+    """`/bff/events`: the balance pushed to every tab (`gateway.balance.feed`)."""
 
     interval_s: float = 10.0
     """How often a player's balance is asked of the platform (the spec's header poll)."""

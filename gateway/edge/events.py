@@ -1,6 +1,6 @@
 """`GET /bff/events`: the player's balance as server-sent events, one stream per browser.
 
-The feed behind it (`gateway.shared.balance_feed`) polls the platform once per interval per
+The feed behind it (`gateway.balance.feed`) polls the platform once per interval per
 player, whatever the number of tabs and instances. Here: who may open a stream (a logged-in
 session, within its bounds and its address's connect limit), and the stream itself.
 
@@ -20,6 +20,8 @@ import structlog
 from litestar import Request, get
 from litestar.di import NamedDependency
 
+from gateway.balance.feed import BalanceFeed
+from gateway.balance.tabs import Event, Tab
 from gateway.config.settings import EventsSettings
 from gateway.config.skins import Skin
 from gateway.edge.bff import unknown_site
@@ -28,8 +30,6 @@ from gateway.http.clients import TrustedProxies, address_key
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import error, rate_limited
 from gateway.http.security import cross_site
-from gateway.shared.balance_feed import BalanceFeed
-from gateway.shared.balance_tabs import Event, Tab
 from gateway.shared.ratelimit import RateLimiter
 from gateway.shared.session import Sessions
 

@@ -19,12 +19,12 @@ from typing import Any
 import msgspec
 
 from contracts.base import PLATFORM_CODES, SESSION_EXPIRED
+from gateway.balance.feed import BalanceFeed
 from gateway.http.asgi import Outgoing
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import no_answer
 from gateway.pipeline.exchange import Exchange
 from gateway.runtime.tracing import Tracing
-from gateway.shared.balance_feed import BalanceFeed
 from gateway.shared.outcome import Outcome
 from gateway.shared.ratelimit import RateLimiter
 from gateway.shared.session import Session, Sessions

@@ -112,7 +112,7 @@ def exclusive_slot(skin: str, session: str, route: str) -> str:
 
 
 EVENTS = "events"
-"""A player's balance feed (`gateway.shared.balance_feed`): `bff:<skin>:events:<login>` is its
+"""A player's balance feed (`gateway.balance.feed`): `bff:<skin>:events:<login>` is its
 pub/sub channel, `...:lease` names the instance that polls the platform for it, `...:last` holds
 its newest balance and event id. Both keys go when the player's last stream does."""
 

@@ -17,6 +17,7 @@ LAYERS = (
     "config",
     "shared",
     "upstream",
+    "balance",
     "monitoring",
     "maintenance",
     "pipeline",

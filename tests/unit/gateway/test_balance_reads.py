@@ -13,8 +13,8 @@ from typing import Any, cast
 import pytest
 
 from contracts.catalogue import BALANCE, ROUTES_BY_NAME
+from gateway.balance.feed import BalanceFeed, PlayerFeed
 from gateway.config.settings import EventsSettings
-from gateway.shared.balance_feed import BalanceFeed, PlayerFeed
 from gateway.shared.outcome import Outcome
 
 FIVE = b'{"success":true,"code":null,"values":[{"name":"balance","value":5000.0,"currency":"INR"}]}'

@@ -18,8 +18,8 @@ import pytest
 import respx
 
 from contracts.catalogue import BALANCE, ROUTES, ROUTES_BY_NAME
+from gateway.balance.feed import PlayerFeed
 from gateway.http.asgi import Incoming, RequestContext
-from gateway.shared.balance_feed import PlayerFeed
 from gateway.upstream.call import passes_through
 from tests.support.browser import AsyncBrowser
 from tests.support.encodings import Raw

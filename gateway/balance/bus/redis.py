@@ -12,7 +12,7 @@ import time
 import structlog
 from redis.asyncio import Redis
 
-from gateway.shared.balance_feed import BalanceFeed, PlayerFeed
+from gateway.balance.feed import BalanceFeed, PlayerFeed
 from gateway.shared.presence import Subscription
 from gateway.store import StoreUnavailable, keys
 from gateway.store.redis import FailFast
