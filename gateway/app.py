@@ -24,7 +24,8 @@ from gateway.accounts import carry_over
 from gateway.accounts.audit import AuditEntry, Trail, file_event
 from gateway.accounts.operators import OperatorsFile
 from gateway.accounts.signin import Accounts
-from gateway.balance.bus.redis import MemoryBus, RedisBus
+from gateway.balance.bus.memory import MemoryBus
+from gateway.balance.bus.redis import RedisBus
 from gateway.balance.feed import BalanceFeed
 from gateway.canary.parts import make_canaries
 from gateway.canary.routing import CanaryStage

@@ -1,19 +1,6 @@
-"""One platform balance poll per player, pushed to every tab the player has open (`/bff/events`).
-
-Each stream is a `Tab` of its player's `PlayerFeed` in this process. Where a player has tabs, a
-poller runs; only the holder of the player's lease asks the platform (once per interval, at once
-after the player's money calls and at login), and a balance that changed goes out as a note on
-the player's channel, which every process with a tab of that player hears:
-
-- memory mode (`MemoryBus`): the lease is always this process's; notes go straight to the feed;
-- Redis mode (`RedisBus`): the lease is a key naming its instance, renewed by the holder and
-  taken over by another process with tabs of that player as soon as the holder's instance stops
-  listening on its presence channel (a process killed with -9 drops it at once) or its TTL ran
-  out; notes go by Redis pub/sub (one subscription connection per process), the newest balance
-  and its event id in a hash beside the lease. When the last tab anywhere goes, both keys go.
-
-Session ends (logout, `SESSION_EXPIRED`, an operator's revocation) are notes too: every tab of
-that session, on every instance, gets an `end` event and closes.
+"""The balance stream's feed in this process (`BalanceFeed`): it opens and closes the tabs, hears
+the players' notes from the bus and hands their events to the tabs, polls the platform for the
+players it leads, and takes what the proxied path tells it (`gateway.balance.sink.BalanceSink`).
 """
 
 from __future__ import annotations
@@ -30,7 +17,8 @@ import structlog
 
 from contracts.base import SESSION_EXPIRED
 from contracts.catalogue import BALANCE, MONEY_CALLS, Route
-from gateway.balance.tabs import EXPIRED, LOGGED_OUT, Closing, Event, SessionEnd, Tab, tag_of
+from gateway.balance.bus.base import Bus
+from gateway.balance.tabs import EXPIRED, LOGGED_OUT, Closing, PlayerFeed, SessionEnd, StreamEvent, Tab, tag_of
 from gateway.config.settings import EventsSettings
 from gateway.http.asgi import Incoming, RequestContext
 from gateway.http.security import request_id
@@ -51,61 +39,24 @@ FOLLOW_UPS_S = (0.5, 2.0)
 again this long after it (an event goes out only if the balance changed)."""
 
 
-class PlayerFeed:
-    """One player's feed in this process: its tabs, the sessions they came with, its poller."""
-
-    def __init__(self, skin_id: str, login: str) -> None:
-        self.skin_id = skin_id
-        self.login = login
-        self.tabs: set[Tab] = set()
-        self.sessions: Counter[str] = Counter()
-        self.last: tuple[str, str] | None = None
-        """The newest balance heard: (event id, the platform's answer as JSON)."""
-        self.poller: asyncio.Task[None] | None = None
-        self.wake = asyncio.Event()
-        self.urgent = False
-        self.leading = False
-        self.next_poll = 0.0
-        self.follow_ups: list[float] = []
-
-    def poll_soon(self, follow_ups: tuple[float, ...] = ()) -> None:
-        now = time.monotonic()
-        self.urgent = True
-        self.follow_ups = sorted([*self.follow_ups, *(now + s for s in follow_ups)])
-        self.wake.set()
-
-
-class Platform(Protocol):
-    """How the feed asks the platform (`gateway.upstream.platform.Platform`)."""
+class BalanceSource(Protocol):
+    """Where the feed's poller reads a player's balance: the platform, asked as the proxied path
+    asks it (`gateway.upstream.platform.Platform`)."""
 
     async def ask(
         self, incoming: Incoming, ctx: RequestContext, skin: Skin, route: Route, session: Session, body: bytes
     ) -> Outcome: ...
 
 
-class Bus(Protocol):
-    """Where a player's notes travel and its lease and newest balance live."""
-
-    async def join(self, player: PlayerFeed) -> None: ...
-    async def leave(self, player: PlayerFeed) -> None: ...
-    async def hold(self, player: PlayerFeed) -> tuple[bool, float | None]:
-        """(whether this process polls for the player, wall-clock time of the last poll)."""
-        ...
-
-    async def current(self, player: PlayerFeed) -> tuple[str, str] | None: ...
-    async def store(self, skin_id: str, login: str, value: str) -> None:
-        """The platform's balance: an event for every tab when it changed (only while someone listens)."""
-        ...
-
-    async def publish(self, skin_id: str, login: str, note: str) -> None: ...
-
-
 class BalanceFeed:
+    """The balance stream of this process: its players' tabs (`players`), the bus their notes
+    travel by (`bus`), a poller per player, and the bounds on streams (`refusal`)."""
+
     def __init__(
         self,
         settings: EventsSettings,
         sessions: Sessions,
-        platform: Platform,
+        platform: BalanceSource,
         config: LiveConfig,
         bus_of: Callable[[BalanceFeed], Bus],
         later: Callable[[Coroutine[Any, Any, Any]], object],
@@ -160,7 +111,7 @@ class BalanceFeed:
         if current is None:
             player.poll_soon()
         elif current[0] != last_id:
-            tab.offer(Event("balance", *current))
+            tab.offer(StreamEvent("balance", *current))
         return tab
 
     async def close(self, tab: Tab) -> None:
@@ -208,7 +159,7 @@ class BalanceFeed:
             if (skin_id, login) in self._seen:  # a later read of the value before this one is new again
                 self._seen[(skin_id, login)] = (None, value)
             for tab in list(player.tabs):
-                tab.offer(Event("balance", event_id, value))
+                tab.offer(StreamEvent("balance", event_id, value))
         elif kind == "p":
             player.poll_soon(FOLLOW_UPS_S)
         elif kind == "e":
@@ -217,12 +168,13 @@ class BalanceFeed:
                 if tag in ("*", tab.tag):
                     tab.finish(reason)  # type: ignore[arg-type]
 
-    # --- what the proxied path tells (`gateway.pipeline.observe`) ------------------------------
+    # --- what the proxied path tells (`BalanceSink`, from `gateway.pipeline.observe`) -----------
 
     def observed(
         self, skin_id: str, route: Route, login: str | None, before: str, session: Session, outcome: Outcome
     ) -> None:
-        """A proxied call's answer: a session that ended, a login, a money call, a balance read."""
+        """A proxied call's answer: a session that ended, a login, a money call, a balance read
+        (which answers, and what each does: `gateway.balance.sink.BalanceSink`)."""
         if login is None:
             if route.session == "starts" and session.data.logged_in and session.data.login:
                 self.later(self._publish(skin_id, session.data.login, "p"))  # at login: the newest balance

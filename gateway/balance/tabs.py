@@ -1,14 +1,15 @@
-"""A player's open streams as the balance feed holds them: each `Tab` queues its events for its
-writer, at most `limit` of them (a reader that falls behind is dropped), and the words a stream
-ends with. Split from `balance_feed`."""
+"""The open `/bff/events` streams of this instance, as the feed holds them: each `Tab` queues its
+events for its writer, at most `limit` of them (a reader that falls behind is dropped); a
+player's tabs, sessions and poller state are its `PlayerFeed`; and the words a stream ends with."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import hashlib
-from collections import deque
-from typing import Any, Literal, NamedTuple, get_args
+import time
+from collections import Counter, deque
+from typing import Literal, NamedTuple, get_args
 
 import msgspec
 
@@ -21,7 +22,9 @@ Closing = Literal["draining", "unavailable", "slow", "gone"]
 does not read, the client left."""
 
 
-class Event(NamedTuple):
+class StreamEvent(NamedTuple):
+    """One server-sent event: a balance (with its id) or the session's end."""
+
     kind: Literal["balance", "end"]
     id: str
     data: str
@@ -37,17 +40,17 @@ class Tab:
 
     __slots__ = ("ended", "events", "incoming", "limit", "player", "session_id", "tag", "wake")
 
-    def __init__(self, player: Any, session_id: str, incoming: Incoming, limit: int) -> None:
+    def __init__(self, player: PlayerFeed, session_id: str, incoming: Incoming, limit: int) -> None:
         self.player = player
         self.session_id = session_id
         self.tag = tag_of(session_id)
         self.incoming = incoming
         self.limit = limit
-        self.events: deque[Event] = deque()
+        self.events: deque[StreamEvent] = deque()
         self.wake = asyncio.Event()
         self.ended: str | None = None
 
-    def offer(self, event: Event) -> None:
+    def offer(self, event: StreamEvent) -> None:
         """Queued for the writer; a reader that fell `limit` events behind is dropped."""
         if self.ended is not None:
             return
@@ -60,7 +63,7 @@ class Tab:
     def finish(self, reason: SessionEnd) -> None:
         """The session ended: an `end` event, the last one."""
         if self.ended is None:
-            self.events.append(Event("end", "", msgspec.json.encode({"reason": reason}).decode()))
+            self.events.append(StreamEvent("end", "", msgspec.json.encode({"reason": reason}).decode()))
             self.ended = reason
             self.wake.set()
 
@@ -69,7 +72,7 @@ class Tab:
             self.ended = reason
             self.wake.set()
 
-    async def next(self, within_s: float) -> Event | None:
+    async def next(self, within_s: float) -> StreamEvent | None:
         """The next event; None when nothing came within `within_s` or the stream ended."""
         if not self.events and self.ended is None:
             self.wake.clear()
@@ -77,3 +80,29 @@ class Tab:
                 async with asyncio.timeout(within_s):  # wait_for's task per wait cost 2-3x more per heartbeat
                     await self.wake.wait()
         return self.events.popleft() if self.events else None
+
+
+class PlayerFeed:
+    """One player's feed in this process: its tabs, the sessions they came with, its poller."""
+
+    def __init__(self, skin_id: str, login: str) -> None:
+        self.skin_id = skin_id
+        self.login = login
+        self.tabs: set[Tab] = set()
+        self.sessions: Counter[str] = Counter()
+        self.last: tuple[str, str] | None = None
+        """The newest balance heard: (event id, the platform's answer as JSON)."""
+        self.poller: asyncio.Task[None] | None = None
+        self.wake = asyncio.Event()
+        self.urgent = False
+        self.leading = False
+        self.next_poll = 0.0
+        self.follow_ups: list[float] = []
+
+    def poll_soon(self, follow_ups: tuple[float, ...] = ()) -> None:
+        """Wakes the poller to ask at once (if this process leads the player), and again `follow_ups`
+        seconds from now."""
+        now = time.monotonic()
+        self.urgent = True
+        self.follow_ups = sorted([*self.follow_ups, *(now + s for s in follow_ups)])
+        self.wake.set()

@@ -21,7 +21,7 @@ from litestar import Request, get
 from litestar.di import NamedDependency
 
 from gateway.balance.feed import BalanceFeed
-from gateway.balance.tabs import Event, Tab
+from gateway.balance.tabs import StreamEvent, Tab
 from gateway.config.settings import EventsSettings
 from gateway.config.skins import Skin
 from gateway.edge.bff import unknown_site
@@ -102,7 +102,7 @@ class EventStream(Outgoing):
         self.tab.close("gone")
 
 
-def encode(event: Event) -> bytes:
+def encode(event: StreamEvent) -> bytes:
     lines = [f"event: {event.kind}"]
     if event.id:
         lines.append(f"id: {event.id}")

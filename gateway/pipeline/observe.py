@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from contracts.base import PLATFORM_CODES, SESSION_EXPIRED
-from gateway.balance.feed import BalanceFeed
+from gateway.balance.sink import BalanceSink
 from gateway.http.asgi import Outgoing
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import no_answer
@@ -52,7 +52,7 @@ class Observe:
     cookies: BrowserCookies
     limiter: RateLimiter
     tracing: Tracing
-    feed: BalanceFeed | None = None
+    feed: BalanceSink | None = None
     """The balance stream's feed: told of logins, logouts, money calls and balance reads."""
 
     async def after_call(self, x: Exchange, outcome: Outcome) -> Outcome:

@@ -1,6 +1,6 @@
-"""The balance stream's buses: what carries a player's notes between instances (Redis pub/sub and
-its lease, newest-balance and forget scripts) or within one process (memory mode). Split from
-`balance_feed`, which they serve."""
+"""The balance stream's bus across instances (`Bus` over Redis): a player's notes by pub/sub, one
+subscription connection per process; the player's lease (which process polls the platform for the
+player) and newest balance in keys beside it, kept by three scripts (hold, store, forget)."""
 
 from __future__ import annotations
 
@@ -8,48 +8,21 @@ import asyncio
 import contextlib
 import secrets
 import time
+from typing import TYPE_CHECKING
 
 import structlog
 from redis.asyncio import Redis
 
-from gateway.balance.feed import BalanceFeed, PlayerFeed
 from gateway.shared.presence import Subscription
 from gateway.store import StoreUnavailable, keys
 from gateway.store.redis import FailFast
 from gateway.store.scripts import ALIVE
 
+if TYPE_CHECKING:
+    from gateway.balance.feed import BalanceFeed
+    from gateway.balance.tabs import PlayerFeed
+
 log = structlog.get_logger("gateway.events")
-
-
-class MemoryBus:
-    """One process: the lease is always ours, notes go straight to the feed."""
-
-    def __init__(self, feed: BalanceFeed) -> None:
-        self.feed = feed
-        self.epoch = secrets.token_hex(3)
-        self.counter = 0
-
-    async def join(self, player: PlayerFeed) -> None:
-        return None
-
-    async def leave(self, player: PlayerFeed) -> None:
-        return None
-
-    async def hold(self, player: PlayerFeed) -> tuple[bool, float | None]:
-        return True, None
-
-    async def current(self, player: PlayerFeed) -> tuple[str, str] | None:
-        return player.last
-
-    async def store(self, skin_id: str, login: str, value: str) -> None:
-        player = self.feed.players.get((skin_id, login))
-        if player is None or (player.last is not None and player.last[1] == value):
-            return
-        self.counter += 1
-        self.feed.heard(skin_id, login, f"b\n{self.epoch}.{self.counter}\n{value}")
-
-    async def publish(self, skin_id: str, login: str, note: str) -> None:
-        self.feed.heard(skin_id, login, note)
 
 
 # The lease: ours (renewed), free, or its holder's instance gone (taken). KEYS: lease, last;

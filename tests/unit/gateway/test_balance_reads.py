@@ -13,7 +13,8 @@ from typing import Any, cast
 import pytest
 
 from contracts.catalogue import BALANCE, ROUTES_BY_NAME
-from gateway.balance.feed import BalanceFeed, PlayerFeed
+from gateway.balance.feed import BalanceFeed
+from gateway.balance.tabs import PlayerFeed
 from gateway.config.settings import EventsSettings
 from gateway.shared.outcome import Outcome
 

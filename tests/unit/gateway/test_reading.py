@@ -18,7 +18,7 @@ import pytest
 import respx
 
 from contracts.catalogue import BALANCE, ROUTES, ROUTES_BY_NAME
-from gateway.balance.feed import PlayerFeed
+from gateway.balance.tabs import PlayerFeed
 from gateway.http.asgi import Incoming, RequestContext
 from gateway.upstream.call import passes_through
 from tests.support.browser import AsyncBrowser
