@@ -100,3 +100,16 @@ def test_modules_functions_and_folders_stay_small() -> None:
     assert too_long == []
     assert long_functions == []
     assert {folder: n for folder, n in folders.items() if n > MAX_FOLDER_MODULES} == {}
+
+
+def test_the_pipeline_tells_the_balance_stream_through_its_protocol_only() -> None:
+    """The proxied path knows the stream by `balance.sink.BalanceSink` alone; the composition root
+    hands it the feed."""
+    reached = {
+        (name, other)
+        for name, path in modules()
+        if layer(name) == "pipeline"
+        for other in imports(path)
+        if layer(other) == "balance" and other != "balance.sink"
+    }
+    assert sorted(reached) == []

@@ -1,10 +1,10 @@
-"""The balance stream's bus as the feed uses it: `Bus`, the one protocol both backends keep
+r"""The balance stream's bus as the feed uses it: `Bus`, the one protocol both backends keep
 (`gateway.balance.bus.memory` for one process, `gateway.balance.bus.redis` across instances).
 
 A player's notes are short strings on the player's channel, heard by every process with a tab of
-that player (`BalanceFeed.heard`): `b\\n<event id>\\n<balance JSON>` a balance that changed,
-`p` a call that may have moved money (ask the platform now and shortly after),
-`e\\n<session tag or *>\\n<reason>` the end of a session (or of all of them)."""
+that player (`BalanceFeed.heard`): `b\n<event id>\n<balance JSON>` a balance that changed;
+`p` a login or a money call (ask the platform now and shortly after);
+`e\n<session tag or *>\n<reason>` the end of a session (or of all the player's sessions)."""
 
 from __future__ import annotations
 
