@@ -31,8 +31,7 @@ import structlog
 from contracts.base import SESSION_EXPIRED
 from contracts.catalogue import BALANCE, MONEY_CALLS, Route
 from gateway.config.settings import EventsSettings
-from gateway.http.asgi import Incoming, RequestContext
-from gateway.http.security import request_id
+from gateway.http.asgi import Incoming, RequestContext, request_id
 from gateway.shared.balance_tabs import EXPIRED, LOGGED_OUT, Closing, Event, SessionEnd, Tab, tag_of
 from gateway.shared.session import Session, Sessions
 from gateway.store import StoreUnavailable
