@@ -1,4 +1,5 @@
-"""Connections to one upstream origin, kept alive and shared by the gateway's calls."""
+"""Connections to one upstream origin, kept alive and shared by the gateway's calls (why the
+gateway has a pool of its own: `gateway.upstream.transport`)."""
 
 from __future__ import annotations
 
