@@ -20,8 +20,7 @@ from contracts.catalogue import BALANCE, MONEY_CALLS, Route
 from gateway.balance.bus.base import Bus
 from gateway.balance.tabs import EXPIRED, LOGGED_OUT, Closing, PlayerFeed, SessionEnd, StreamEvent, Tab, tag_of
 from gateway.config.settings import EventsSettings
-from gateway.http.asgi import Incoming, RequestContext
-from gateway.http.security import request_id
+from gateway.http.asgi import Incoming, RequestContext, request_id
 from gateway.shared.session import Session, Sessions
 from gateway.store import StoreUnavailable
 

@@ -21,8 +21,9 @@ from litestar import Litestar
 from litestar.types import Send
 
 from contracts.catalogue import PREFIXES
-from gateway.http.asgi import ClientGone, Incoming, Outgoing, RequestContext
+from gateway.http.asgi import ClientGone, Incoming, RequestContext
 from gateway.http.errors import error, shutdown, store_unavailable
+from gateway.http.outgoing import Outgoing
 from gateway.monitoring.observability import REQUEST_ID, Access
 from gateway.pipeline import Pipeline
 from gateway.pipeline.exchange import Exchange

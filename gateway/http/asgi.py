@@ -1,30 +1,54 @@
-"""The player's side of the wire, at the ASGI level: the request as the gateway reads it
-(`Incoming`), the answer it sends back (`Outgoing`), and what the access line says of the two
-(`RequestContext`). One of each per request, made once at the front door (`gateway.edge.entry`).
+"""The player's side of the wire, at the ASGI level, coming in: the request as the gateway reads
+it (`Incoming`) and what the access line says of it (`RequestContext`, with the request's id).
+One of each per request, made once at the front door (`gateway.edge.entry`); the answer that
+goes back is an `Outgoing` (`gateway.http.outgoing`, named here too for the modules that take
+both from here).
 
 The proxied path reads `Incoming` instead of Litestar's `Request`, whose URL objects, header
-multidicts and cookie maps cost more than the proxy's own work (docs/decisions.md). Every
-answer the gateway gives is an `Outgoing`: the proxied path sends it, and the `/bff/*` and SPA
-handlers return it to Litestar, which sends it as the ASGI app it is.
+multidicts and cookie maps cost more than the proxy's own work (docs/decisions.md). On a
+proxied request the stages enter this module once past the front door: the guard reading the
+body (`Incoming.body`).
 """
 
 from __future__ import annotations
 
+import re
+import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import msgspec
-
-from gateway.http.security import request_id
+from gateway.http.outgoing import Outgoing
 
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+__all__ = [
+    "BodyTooLarge",
+    "ClientGone",
+    "Incoming",
+    "Message",
+    "Outgoing",
+    "Receive",
+    "RequestContext",
+    "Send",
+    "header_map",
+    "parse_cookies",
+    "request_id",
+]
 CONTEXT_KEY = "bff"
 INCOMING_KEY = "bff.incoming"
+REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+"""A request id the gateway takes from `X-Request-Id` as sent (a proxy's in front of it)."""
+
+
+def request_id(incoming: str | None) -> str:
+    """The request's id: the one sent with it if well-formed, else a new one."""
+    if incoming and REQUEST_ID.match(incoming):
+        return incoming
+    return secrets.token_hex(8)
 
 
 class ClientGone(Exception):
@@ -167,70 +191,3 @@ def parse_cookies(header: str) -> dict[str, str]:
                 value = value[1:-1]
             cookies[name] = value
     return cookies
-
-
-_json = msgspec.json.Encoder()
-
-
-@dataclass(slots=True)
-class Outgoing:
-    """What goes back to the player: a whole body, or chunks streamed from the platform."""
-
-    status: int
-    headers: list[tuple[bytes, bytes]]
-    body: bytes = b""
-    chunks: AsyncIterator[bytes] | None = None
-    close: Callable[[], Awaitable[None]] | None = None
-    gzipped: bytes | None = None
-    """`body` as the platform gzipped it, for the last stage to send instead where the browser
-    takes gzip (`gateway.pipeline.encoding`)."""
-
-    @classmethod
-    def json(cls, status: int, data: Any, ctx: RequestContext, *extra: tuple[bytes, bytes]) -> Outgoing:
-        """`data` as JSON, with the request id."""
-        headers = [(b"content-type", b"application/json"), (b"x-request-id", ctx.request_id.encode("latin-1")), *extra]
-        return cls(status, headers, data if isinstance(data, bytes) else _json.encode(data))
-
-    @classmethod
-    def page(
-        cls, status: int, body: bytes | str, media_type: str, ctx: RequestContext, headers: dict[str, str] | None = None
-    ) -> Outgoing:
-        """A body of its own media type (a page, a file, an image), with the request id."""
-        listed = [(b"content-type", media_type.encode()), (b"x-request-id", ctx.request_id.encode("latin-1"))]
-        listed += [(name.encode(), value.encode("latin-1")) for name, value in (headers or {}).items()]
-        return cls(status, listed, body.encode() if isinstance(body, str) else body)
-
-    def set_header(self, name: str, value: str) -> None:
-        key = name.encode("latin-1")
-        self.headers = [(k, v) for k, v in self.headers if k != key]
-        self.headers.append((key, value.encode("latin-1")))
-
-    def header(self, name: str) -> str | None:
-        key = name.encode("latin-1")
-        for k, v in self.headers:
-            if k == key:
-                return v.decode("latin-1")
-        return None
-
-    async def send(self, send: Any) -> None:
-        if self.chunks is None:
-            if self.status not in (204, 304):  # no body, and no length for one (RFC 9110 8.6)
-                self.headers.append((b"content-length", b"%d" % len(self.body)))
-            await send({"type": "http.response.start", "status": self.status, "headers": self.headers})
-            await send({"type": "http.response.body", "body": self.body, "more_body": False})
-            return
-        try:
-            await send({"type": "http.response.start", "status": self.status, "headers": self.headers})
-            async for chunk in self.chunks:
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-        finally:
-            if self.close is not None:
-                await self.close()
-
-    # Litestar sends what a handler returns, or an exception handler gives, as an ASGI app.
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        await self.send(send)
-
-    def to_asgi_response(self, *args: Any, **kwargs: Any) -> Outgoing:
-        return self

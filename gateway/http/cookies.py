@@ -4,6 +4,7 @@ one, whichever route gave it."""
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from litestar.datastructures import Cookie
@@ -12,6 +13,13 @@ from gateway.http.asgi import Incoming, Outgoing
 from gateway.http.security import XSRF_COOKIE, DeviceTokens, XsrfTokens
 
 DEVICE_SECONDS = 365 * 24 * 3600
+BROWSER_SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
+"""What a session cookie may hold (`gateway.shared.session.new_id` makes them)."""
+
+
+def browser_session_id(cookie: str | None) -> str | None:
+    """The session id a browser's cookie holds, when it is one (any other value is no session)."""
+    return cookie if cookie and BROWSER_SESSION_ID.match(cookie) else None
 
 
 class CookieSession(Protocol):

@@ -11,13 +11,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import re
 import secrets
 
 XSRF_COOKIE = "XSRF-TOKEN"
 XSRF_HEADER = "x-xsrf-token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
 class XsrfTokens:
@@ -85,12 +83,6 @@ def cross_site(origin: str | None, sec_fetch_site: str | None, host: str | None)
     if origin is None or origin == "null" or host is None:
         return origin == "null"
     return origin.split("://", 1)[-1].lower() != host.lower()
-
-
-def request_id(incoming: str | None) -> str:
-    if incoming and REQUEST_ID.match(incoming):
-        return incoming
-    return secrets.token_hex(8)
 
 
 def page_headers(frame_hosts: list[str], production: bool, payment_hosts: list[str] | None = None) -> dict[str, str]:

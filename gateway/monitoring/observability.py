@@ -234,16 +234,9 @@ class Access:
 
     def _count(self, ctx: RequestContext, status: int, seconds: float) -> None:
         metrics = self.metrics
-        metrics.request(ctx.skin, ctx.route_class, status, seconds)
-        if ctx.upstream_status is not None and ctx.skin is not None:
-            metrics.upstream(ctx.skin, ctx.route_class, ctx.upstream_ms / 1000)
-        if ctx.cache is not None:
-            metrics.cache_answer(ctx.skin, ctx.cache)
-        if ctx.dedup in ("leader", "follower", "replayed"):
-            metrics.dedup_role(ctx.dedup)
+        upstream_s = ctx.upstream_ms / 1000 if ctx.upstream_status is not None else None
+        metrics.count_request(ctx.skin, ctx.route_class, status, seconds, upstream_s, ctx.cache, ctx.dedup, ctx.refusal)
         if ctx.skin is not None:
-            if ctx.refusal is not None:
-                metrics.refused(ctx.skin, ctx.route_class, ctx.refusal)
             if ctx.route in SIGN_INS:
                 outcome = "refused" if ctx.refusal is not None else "accepted" if status < 400 else "failed"
                 metrics.sign_in(ctx.skin, outcome)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from gateway.http.asgi import Outgoing
+from gateway.http.outgoing import Outgoing
 from gateway.pipeline.encoding import as_data, personal
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.observe import Observe

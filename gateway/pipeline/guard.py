@@ -13,12 +13,12 @@ from contracts.catalogue import Catalogue
 from gateway.config.settings import Settings
 from gateway.http.asgi import BodyTooLarge, Outgoing
 from gateway.http.clients import TrustedProxies, address_key
-from gateway.http.cookies import BrowserCookies
+from gateway.http.cookies import BrowserCookies, browser_session_id
 from gateway.http.errors import error, rate_limited
 from gateway.http.security import forgery
 from gateway.pipeline.exchange import Exchange
 from gateway.shared.ratelimit import Limit, RateLimiter, Who
-from gateway.shared.session import browser_session_id, sign_in_blocked
+from gateway.shared.session import sign_in_blocked
 
 # Percent-escapes of '.', '/', '\' and control bytes, '..' and '.' segments, empty
 # segments, backslashes and scheme-like segments are refused before any lookup.

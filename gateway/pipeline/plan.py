@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 
 from contracts.conformance import media_breach
-from gateway.http.asgi import BodyTooLarge, Outgoing
+from gateway.http.asgi import BodyTooLarge
 from gateway.http.errors import FieldError, error, in_progress, invalid, no_answer, rate_limited
+from gateway.http.outgoing import Outgoing
 from gateway.http.uploads import FILE_FIELD, inspected
 from gateway.pipeline.caching import ContentPlan
 from gateway.pipeline.exchange import Exchange

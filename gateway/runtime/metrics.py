@@ -180,6 +180,30 @@ class Metrics:
             registry=measured,
         )
 
+    def count_request(
+        self,
+        skin: str | None,
+        route_class: str,
+        status: int,
+        seconds: float,
+        upstream_s: float | None,
+        cache: str | None,
+        dedup: str | None,
+        refusal: str | None,
+    ) -> None:
+        """One request answered, as its access line tells it (`gateway.monitoring.observability`):
+        its upstream time (a skin's call's), how the cache and the flights served it, and the
+        platform's refusal."""
+        self.request(skin, route_class, status, seconds)
+        if upstream_s is not None and skin is not None:
+            self.upstream(skin, route_class, upstream_s)
+        if cache is not None:
+            self.cache_answer(skin, cache)
+        if dedup in ("leader", "follower", "replayed"):
+            self.dedup_role(dedup)
+        if skin is not None and refusal is not None:
+            self.refused(skin, route_class, refusal)
+
     def request(self, skin: str | None, route_class: str, status: int, seconds: float) -> None:
         self._labelled(self.requests, skin or "none", route_class, str(status)).inc()
         self._labelled(self.duration, route_class).observe(seconds)

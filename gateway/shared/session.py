@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import contextlib
 import math
-import re
 import secrets
 import time
 
 import msgspec
 from litestar.stores.base import Store
 
+from gateway.http.cookies import BROWSER_SESSION_ID
 from gateway.shared.copies import SessionCopies
 from gateway.store import Shared, StoreUnavailable, keys
 from gateway.store.memory import MemoryShared
 
-BROWSER_SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 REMEMBER_SECONDS = 30 * 24 * 3600
 IDLE_SECONDS = 24 * 3600
 """A browser-session cookie's server side lives this long without use."""
@@ -113,11 +112,6 @@ class Session(msgspec.Struct, array_like=True):
 
 def decode_session(raw: bytes) -> SessionData:
     return _decoder.decode(raw)
-
-
-def browser_session_id(cookie: str | None) -> str | None:
-    """The session id a browser's cookie holds, when it is one (any other value is no session)."""
-    return cookie if cookie and BROWSER_SESSION_ID.match(cookie) else None
 
 
 def new_id() -> str:

@@ -17,9 +17,8 @@ from dataclasses import dataclass, replace
 
 from contracts.catalogue import Route
 from gateway.config.skins import Skin
-from gateway.http.asgi import Incoming, RequestContext
+from gateway.http.asgi import Incoming, RequestContext, request_id
 from gateway.http.clients import TrustedProxies
-from gateway.http.security import request_id
 from gateway.shared.session import Session
 from gateway.upstream.pools import UpstreamClients
 from gateway.upstream.transport import Pool

@@ -1,5 +1,6 @@
-"""Runs an `UpstreamCall` over the pool: the one place with the breaker, the deadline, the
-attempts and streaming.
+"""Runs an `UpstreamCall` over the pool: the deadline, the attempts and streaming, under the
+breaker and retry budget of `gateway.upstream.resilience` (asked once before a call, told once
+after, asked again only when an attempt failed).
 
 `run`: the answer read whole. The route's deadline class covers all its attempts; a failed
 attempt goes again only as the route's `retries` allow and the retry budget has room. A
@@ -32,7 +33,7 @@ from gateway.runtime.tracing import Tracing
 from gateway.shared.outcome import Failure, Outcome
 from gateway.shared.session import Session
 from gateway.upstream.call import UpstreamCall
-from gateway.upstream.resilience import RETRYABLE_STATUS, Breaker, Breakers, RetryBudget, backoff, may_retry
+from gateway.upstream.resilience import RETRYABLE_STATUS, Attempts, Breakers, Resilience
 from gateway.upstream.transport import Answer, StaleConnection, Timeouts
 
 RETURNED_RESPONSE_HEADERS = frozenset(
@@ -70,39 +71,39 @@ class Caller:
     def __init__(
         self, breakers: Breakers, timings: Mapping[RouteClass, CallTiming], metrics: Metrics, tracing: Tracing
     ) -> None:
-        self.breakers = breakers
+        self.resilience = Resilience(breakers)
+        """Asked once before each call, told once after (`gateway.upstream.resilience`)."""
         self.timings = timings
         self.timeouts = {klass: Timeouts(t.connect_s, t.read_s, t.reuse_idle_s) for klass, t in timings.items()}
         """The transport's timeouts for each route class's timing."""
         self.metrics = metrics
         self.tracing = tracing
-        self.new_sides = Breakers(breakers.config, clock=breakers.clock)
-        """A canary's new side's own breakers, by skin and origin (`gateway.canary.routing`): a new
-        platform that fails opens its own and fails fast, never the skin's, whose old side's players
-        go on; the canary's judge, not the console's breakers, tells of it."""
 
-    def breaker(self, call: UpstreamCall) -> Breaker:
-        """The breaker a call counts in: the skin's for the upstream, or its canary's new side's."""
-        side = call.ctx.canary
-        if side is not None and side[1] == "new":
-            return self.new_sides.get(call.skin.id, call.target.origin)
-        return self.breakers.get(call.skin.id, call.target.upstream)
+    def admit(self, call: UpstreamCall, budgeted: bool) -> Attempts:
+        """The call's `Attempts` under the breaker it counts in: the skin's for the upstream, or
+        its canary's new side's."""
+        side, timing = call.ctx.canary, self.timings[call.route.deadline]
+        new_side = side is not None and side[1] == "new"
+        target, retries = call.target, call.route.retries
+        return self.resilience.admit(
+            call.skin.id, target.upstream, target.origin, new_side, retries, timing.retries, budgeted
+        )
 
     async def run(self, call: UpstreamCall) -> Outcome:
         """The platform's answer (the headers a browser may see), or why there was none."""
-        breaker = self.breaker(call)
-        if not breaker.allow():
-            return Outcome.failed("open", breaker.retry_after())
-        timing = self.timings[call.route.deadline]
+        attempts = self.admit(call, budgeted=True)
+        if attempts.refused_for is not None:
+            return Outcome.failed("open", attempts.refused_for)
         try:
-            async with asyncio.timeout(timing.deadline_s):
-                answer = await self._attempts(call, timing)
+            async with asyncio.timeout(self.timings[call.route.deadline].deadline_s):
+                answer = await self._attempts(call, attempts)
         except (httpx.TransportError, TimeoutError) as exc:
-            return self._failed(call, breaker, exc)
+            return self._failed(call, attempts, exc)
         except BaseException:  # cancelled: the player went away
-            breaker.abandon()
+            attempts.abandon()
             raise
-        self._answered(call, breaker, answer.status)
+        attempts.settle(answer.status)
+        call.ctx.upstream_status = answer.status
         outcome = returned(answer)
         why = breach(call.route, outcome.status, outcome.headers.get("content-type"), outcome.body)
         return outcome if why is None else self.broke(call, why)
@@ -110,9 +111,9 @@ class Caller:
     async def stream(self, call: UpstreamCall) -> tuple[Answer | Outcome, bool]:
         """The platform's answer as it arrives, or why there was none; and whether the session's
         jar changed. A body over its cap raises `BodyTooLarge` (the breaker not counting it)."""
-        breaker = self.breaker(call)
-        if not breaker.allow():
-            return Outcome.failed("open", breaker.retry_after()), False
+        attempts = self.admit(call, budgeted=False)
+        if attempts.refused_for is not None:
+            return Outcome.failed("open", attempts.refused_for), False
         route, sent = call.route, self._with_jar(call)
         if call.encoding is not None:
             sent["accept-encoding"] = call.encoding
@@ -125,29 +126,29 @@ class Caller:
                     route.method, call.target.path, sent, body, timeouts, call.length
                 )
         except httpx.TransportError as exc:
-            return self._failed(call, breaker, exc), False
+            return self._failed(call, attempts, exc), False
         except BaseException:  # cancelled, or a body over its cap (`BodyTooLarge`)
-            breaker.abandon()
+            attempts.abandon()
             raise
         finally:
             call.ctx.upstream_ms += (time.perf_counter() - started) * 1000
-        self._answered(call, breaker, answer.status)
+        attempts.settle(answer.status)
+        call.ctx.upstream_status = answer.status
         failing = answer.status >= 500 and answer.status != 501
         return answer, route.policy != "content" and not failing and keep_cookies(
             call.session, call.target.origin, answer
         )
 
-    async def _attempts(self, call: UpstreamCall, timing: CallTiming) -> Answer:
-        route = call.route
-        budget = self.breakers.budget(call.skin.id, call.target.upstream)
-        budget.deposit()
-        attempt, resent_for_xsrf = 0, False
+    async def _attempts(self, call: UpstreamCall, attempts: Attempts) -> Answer:
+        """The attempts within the deadline: a failure or a 502/503/504 goes again as `attempts`
+        allow; a visitor's unsafe call refused for want of an XSRF token, once, with the one issued."""
+        route, resent_for_xsrf = call.route, False
         while True:
             started = time.perf_counter()
             try:
                 answer = await self._send(call)
             except httpx.TransportError as exc:
-                if not self._may_go_again(call, timing, attempt, budget, failure_of(exc)):
+                if not self._may_go_again(call, attempts, failure_of(exc)):
                     raise
             else:
                 jar_changed = route.policy != "content" and keep_cookies(call.session, call.target.origin, answer)
@@ -155,12 +156,11 @@ class Caller:
                     resent_for_xsrf = True
                     continue
                 retryable = answer.status in RETRYABLE_STATUS
-                if not retryable or not self._may_go_again(call, timing, attempt, budget, "status"):
+                if not retryable or not self._may_go_again(call, attempts, "status"):
                     return answer
             finally:
                 call.ctx.upstream_ms += (time.perf_counter() - started) * 1000
-            attempt += 1
-            await asyncio.sleep(backoff(attempt))
+            await asyncio.sleep(attempts.wait_s())
 
     async def _send(self, call: UpstreamCall) -> Answer:
         """One attempt, its answer read whole and inflated (a passed-through read's gzip kept
@@ -174,25 +174,13 @@ class Caller:
             self.tracing.status(span, answer.status)
             return answer
 
-    def _may_go_again(
-        self, call: UpstreamCall, timing: CallTiming, attempt: int, budget: RetryBudget, reason: str
-    ) -> bool:
-        if not may_retry(call.route.retries, reason) or attempt >= timing.retries:
-            return False
-        if not budget.withdraw():
+    def _may_go_again(self, call: UpstreamCall, attempts: Attempts, reason: str) -> bool:
+        verdict = attempts.retry(reason)
+        if verdict == "over budget":
             self.metrics.retries_refused.labels(call.skin.id).inc()
-            return False
-        self.metrics.retries.labels(call.skin.id, call.route.policy, reason).inc()
-        return True
-
-    @staticmethod
-    def _answered(call: UpstreamCall, breaker: Breaker, status: int) -> None:
-        """A platform answering 5xx (not 501) is failing; any other answer is a success."""
-        if status >= 500 and status != 501:
-            breaker.failure(f"status {status}")
-        else:
-            breaker.success()
-        call.ctx.upstream_status = status
+        elif verdict == "again":
+            self.metrics.retries.labels(call.skin.id, call.route.policy, reason).inc()
+        return verdict == "again"
 
     def broke(self, call: UpstreamCall, why: str) -> Outcome:
         """The platform answered, but not as its contract says: a 502 for this call only (the
@@ -204,11 +192,11 @@ class Caller:
         return Outcome.failed("contract")
 
     @staticmethod
-    def _failed(call: UpstreamCall, breaker: Breaker, exc: BaseException) -> Outcome:
+    def _failed(call: UpstreamCall, attempts: Attempts, exc: BaseException) -> Outcome:
         """No answer: the breaker counts it, and operators read why (the exception's kind and our
         own words, never a URL)."""
         failure: Failure = failure_of(exc)
-        breaker.failure("deadline" if isinstance(exc, TimeoutError) else type(exc).__name__)
+        attempts.settle(None, "deadline" if isinstance(exc, TimeoutError) else type(exc).__name__)
         detail = str(exc) if isinstance(exc, httpx.TransportError) and "://" not in str(exc) else ""
         log.warning(
             "upstream.call_failed",

@@ -9,11 +9,15 @@ circuit breaker per skin and upstream.
   account calls never. Backoff is jittered, and a `RetryBudget`
   caps retries at a fraction of the calls, so a failing upstream is not sent 3x its load.
 - A `Breaker` opens after consecutive failures or a high failure rate; while open, calls
-  fail at once (content is served stale by the caller); after `open_s` one probe at a time
-  is let through (half-open), and its success closes the breaker.
+  fail at once (the caching stage, `gateway.pipeline.caching`, then serves a content copy
+  within stale-if-error); after `open_s` one probe at a time is let through (half-open), and
+  its success closes the breaker.
 
-Hand-written because none of the libraries here has them for httpx with these rules
-(aiohttp-retry and tenacity know nothing of route classes, budgets or dedup leaders).
+The caller (`gateway.upstream.caller`) asks `Resilience.admit` once before a call and tells the
+`Attempts` it got once after (`settle`, or `abandon`); only a failed attempt asks again
+(`Attempts.retry`). Hand-written because the rules are the gateway's own (route classes, the
+retry budget, a canary's new side with breakers of its own) and the client is too
+(`gateway.upstream.transport`): retry libraries (tenacity, aiohttp-retry) know none of them.
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ from contracts.catalogue import Retries
 from gateway.config.timings import BreakerConfig
 
 BreakerState = Literal["closed", "open", "half-open"]
+RetryVerdict = Literal["again", "no", "over budget"]
+"""Whether a failed attempt goes again: yes; no (the route, the failure or the attempts say
+not); or not now, the retry budget being spent."""
 RETRYABLE_STATUS = frozenset({502, 503, 504})
 
 
@@ -196,3 +203,71 @@ class Breakers:
 
     def states(self) -> Mapping[tuple[str, str], BreakerState]:
         return {key: b.state for key, b in self._breakers.items()}
+
+
+@dataclass(slots=True)
+class Attempts:
+    """One call's way through its breaker and retry budget (`Resilience.admit`): told once how
+    the call ended (`settle`, `abandon`); asked again only when an attempt failed (`retry`)."""
+
+    breaker: Breaker
+    budget: RetryBudget | None
+    """The skin's budget for the upstream; None for a call that is never retried (streamed)."""
+    retries: Retries
+    max_retries: int
+    refused_for: int | None = None
+    """While the breaker is open: the seconds until it lets a call through (no call goes out)."""
+    attempt: int = 0
+    """The retries made so far."""
+
+    def retry(self, failure: str) -> RetryVerdict:
+        """Whether an attempt that failed so (`may_retry`'s `failure`) goes again; a retry granted
+        is counted, and `wait_s` is then its backoff."""
+        if self.budget is None or not may_retry(self.retries, failure) or self.attempt >= self.max_retries:
+            return "no"
+        if not self.budget.withdraw():
+            return "over budget"
+        self.attempt += 1
+        return "again"
+
+    def wait_s(self) -> float:
+        return backoff(self.attempt)
+
+    def settle(self, status: int | None, failure: str = "") -> None:
+        """How the call ended, for its breaker: the platform's status (5xx but 501 counts as a
+        failure, any other as a success), or None and why there was no answer."""
+        if status is None:
+            self.breaker.failure(failure)
+        elif status >= 500 and status != 501:
+            self.breaker.failure(f"status {status}")
+        else:
+            self.breaker.success()
+
+    def abandon(self) -> None:
+        """The call ended without an answer either way (the player went away)."""
+        self.breaker.abandon()
+
+
+class Resilience:
+    """The breakers and retry budgets of the skins' upstreams, and a canary's new sides' own
+    breakers, by skin and origin (`gateway.canary.routing`): a new platform that fails opens its
+    own and fails fast, never the skin's, whose old side's players go on; the canary's judge, not
+    the console's breakers, tells of it."""
+
+    def __init__(self, breakers: Breakers) -> None:
+        self.breakers = breakers
+        self.new_sides = Breakers(breakers.config, clock=breakers.clock)
+
+    def admit(
+        self, skin: str, upstream: str, origin: str, new_side: bool, retries: Retries, max_retries: int, budgeted: bool
+    ) -> Attempts:
+        """A call's `Attempts`: refused at once (`refused_for`) while its breaker is open; a
+        `budgeted` call (read whole, it may be retried) adds its share to the retry budget."""
+        breaker = self.new_sides.get(skin, origin) if new_side else self.breakers.get(skin, upstream)
+        if not breaker.allow():
+            return Attempts(breaker, None, retries, max_retries, breaker.retry_after())
+        budget = None
+        if budgeted:
+            budget = self.breakers.budget(skin, upstream)
+            budget.deposit()
+        return Attempts(breaker, budget, retries, max_retries)

@@ -2,10 +2,11 @@
 protocols and httptools' response parser (`Pool`, `gateway.upstream.transport.pool`).
 
 Hand-written for a measured reason: every ready-made client costs more CPU per call than the
-rest of the proxied path together. Side by side, one core, 64 calls in flight on loopback
-(docs/decisions.md; the figures in docs/benchmarks.md): this pool costs about 21 us per call,
-pyreqwest (a Rust client) 57 us, aiohttp's `ClientSession` 126-159 us, httpx's models some 60 us
-more on top of any transport.
+rest of the proxied path together. Side by side, one core, 64 calls in flight on loopback, this
+pool costs well under half of what pyreqwest (a Rust client) costs per call, and a fraction of
+aiohttp's `ClientSession`; httpx's models add more on top of any transport (docs/decisions.md,
+"The gateway's own upstream connection pool"; the figures, measured once when the transport was
+chosen: docs/benchmarks.md, "Figures with no script here").
 A proxy to a known platform needs little of what they do: no redirects, no cookie jar (each
 session's cookies travel in its own `Cookie` header; a shared jar once leaked one player's
 upstream cookies into another's calls), no proxies, no decoding of answers it forwards. What it

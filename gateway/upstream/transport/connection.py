@@ -25,7 +25,7 @@ class Owner(Protocol):
 
     max_body: int
 
-    def release(self, connection: Connection, reusable: bool) -> None: ...
+    def release(self, connection: Connection, reusable: bool | None = None) -> None: ...
     def forget(self, connection: Connection) -> None: ...
 
 
@@ -190,6 +190,21 @@ class Connection(asyncio.Protocol):
 
     # --- one exchange ------------------------------------------------------------------------
     def begin(self, streaming: bool, read_timeout: float, keep_gzip: bool = False) -> asyncio.Future[Answer]:
+        """A new exchange on the connection: its answer not yet awaited (no deadline)."""
+        done = self._new_exchange(streaming, read_timeout, keep_gzip)
+        self.deadline.clear()
+        return done
+
+    def send(self, request: bytes, read_timeout: float, keep_gzip: bool) -> asyncio.Future[Answer]:
+        """A whole request (head and body) written at once, its answer awaited from now on
+        within the read timeout (`await_answer`)."""
+        done = self._new_exchange(False, read_timeout, keep_gzip)
+        assert self.transport is not None
+        self.transport.write(request)
+        self.deadline.arm(read_timeout)
+        return done
+
+    def _new_exchange(self, streaming: bool, read_timeout: float, keep_gzip: bool) -> asyncio.Future[Answer]:
         self.exchanges += 1
         self.keep_gzip = keep_gzip
         self.received = 0
@@ -199,7 +214,6 @@ class Connection(asyncio.Protocol):
         self.complete = False
         self.error = None
         self.read_timeout = read_timeout
-        self.deadline.clear()
         return self.done
 
     def await_answer(self) -> None:
@@ -275,6 +289,18 @@ class Connection(asyncio.Protocol):
     def finished(self) -> bool:
         """The exchange ended cleanly and the connection may carry another."""
         return self.complete and self.error is None and not self.closed and self.keep_alive
+
+    def end_exchange(self) -> bool:
+        """The exchange is over (its answer read, or given up): no answer awaited, no deadline,
+        reading resumed if it was paused; and whether it ended cleanly (`finished`), said before
+        reading resumes."""
+        finished = self.finished()
+        self.done = None
+        self.deadline.clear()
+        if self.read_paused and self.transport is not None and not self.closed:
+            self.read_paused = False
+            self.transport.resume_reading()
+        return finished
 
     def _ends_at_close(self) -> bool:
         names = {name for name, _ in self.headers}

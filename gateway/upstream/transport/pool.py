@@ -1,4 +1,5 @@
-"""Connections to one upstream origin, kept alive and shared by the gateway's calls."""
+"""Connections to one upstream origin, kept alive and shared by the gateway's calls (why the
+gateway has a pool of its own: `gateway.upstream.transport`)."""
 
 from __future__ import annotations
 
@@ -60,15 +61,11 @@ class Pool:
         head = request_head(method, target, self.host_header, headers, len(body) if body is not None else None)
         connection = await self._acquire(timeouts)
         try:
-            done = connection.begin(False, timeouts.read, keep_gzip)
-            assert connection.transport is not None
-            connection.transport.write(head + body if body else head)
-            connection.await_answer()
-            answer = await done
+            answer = await connection.send(head + body if body else head, timeouts.read, keep_gzip)
         except BaseException:
             self.release(connection, reusable=False)
             raise
-        self.release(connection, reusable=connection.finished())
+        self.release(connection)
         return answer
 
     async def stream(
@@ -160,13 +157,11 @@ class Pool:
             raise httpx.ConnectError(f"{self.origin}: {exc}") from None
         return protocol
 
-    def release(self, connection: Connection, reusable: bool) -> None:
-        connection.done = None
-        connection.deadline.clear()
-        if connection.read_paused and connection.transport is not None and not connection.closed:
-            connection.read_paused = False
-            connection.transport.resume_reading()
-        if not reusable or connection.closed or self._closed:
+    def release(self, connection: Connection, reusable: bool | None = None) -> None:
+        """A connection back from its exchange: kept idle for the next call, or closed.
+        `reusable`: None for as the exchange ended (`Connection.end_exchange`)."""
+        finished = connection.end_exchange()
+        if not (finished if reusable is None else reusable) or connection.closed or self._closed:
             connection.close()  # connection_lost will give its place back (forget)
             return
         if self._hand_over(connection):
