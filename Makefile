@@ -73,11 +73,14 @@ lint: $(VENV)/.dev-deps
 typecheck: $(VENV)/.dev-deps
 	$(VENV)/bin/mypy
 
+# The player site's types from contracts/, the console's from the gateway's own (gateway/console/schema).
 contracts: $(VENV)/.dev-deps spa/node_modules/.installed
 	$(PYTHON) -m contracts export
+	$(PYTHON) -m gateway.console.schema
 
 contracts-check: $(VENV)/.dev-deps spa/node_modules/.installed
 	$(PYTHON) -m contracts export --check
+	$(PYTHON) -m gateway.console.schema --check
 
 # The Prometheus alert rules of deploy/ and their own tests, where Debian's `prometheus` package
 # provides promtool (.ci/run installs it).
