@@ -44,7 +44,8 @@ SPA_SOURCES := $(shell find spa/src spa/public -type f -not -path 'spa/src/conso
 # The operators' console: its own entry and build (served by the admin listener only), and the
 # few player-site modules it imports.
 CONSOLE_SOURCES := $(shell find spa/src/console -type f 2>/dev/null) spa/console.html spa/vite.console.config.ts \
-  spa/vite.shared.ts spa/tsconfig.json spa/src/api/xsrf.ts spa/src/components/Dialog.tsx
+  spa/vite.shared.ts spa/tsconfig.json spa/src/api/xsrf.ts spa/src/api/locales.gen.ts spa/src/components/Dialog.tsx \
+  spa/src/utils/errorBody.ts
 
 # The build prints the initial JS of /home (gzip) and fails over its 170 kB budget.
 spa/dist/index.html: spa/node_modules/.installed $(SPA_SOURCES)
@@ -73,11 +74,14 @@ lint: $(VENV)/.dev-deps
 typecheck: $(VENV)/.dev-deps
 	$(VENV)/bin/mypy
 
+# The player site's types from contracts/, the console's from the gateway's own (gateway/console/schema).
 contracts: $(VENV)/.dev-deps spa/node_modules/.installed
 	$(PYTHON) -m contracts export
+	$(PYTHON) -m gateway.console.schema
 
 contracts-check: $(VENV)/.dev-deps spa/node_modules/.installed
 	$(PYTHON) -m contracts export --check
+	$(PYTHON) -m gateway.console.schema --check
 
 # The Prometheus alert rules of deploy/ and their own tests, where Debian's `prometheus` package
 # provides promtool (.ci/run installs it).

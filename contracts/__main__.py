@@ -14,17 +14,7 @@ def main(argv: list[str] | None = None) -> int:
     export_cmd = commands.add_parser("export", help="write JSON Schema and TypeScript types for the SPA")
     export_cmd.add_argument("--check", action="store_true", help="fail if the committed files are stale")
     args = parser.parse_args(argv)
-    if args.check:
-        problems = export.stale()
-        if problems:
-            print("\n".join(problems))
-            print("generated contract files are stale: run `make contracts`", file=sys.stderr)
-            return 1
-        print("generated contract files are up to date")
-        return 0
-    for path in export.write():
-        print(f"wrote {path.relative_to(export.ROOT)}")
-    return 0
+    return export.check_or_write(args.check, export.stale, export.write, "generated contract files")
 
 
 if __name__ == "__main__":

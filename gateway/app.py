@@ -229,6 +229,7 @@ def live_config(
         on_purge=purge,
         versions=history_carry.versions(stores.redis, settings.config_history, lambda: config.current.file),
         allowed=settings.allowed_hosts,
+        sandbox_url=settings.sandbox_url,
     )
     metrics.config_version(config.version)
     return config

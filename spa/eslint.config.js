@@ -106,7 +106,7 @@ const noWrittenPlatformPaths = [
 ];
 
 export default tseslint.config(
-  { ignores: ["dist/", "dist-console/", "node_modules/", "src/api/*.gen.ts"] },
+  { ignores: ["dist/", "dist-console/", "node_modules/", "src/api/*.gen.ts", "src/console/api/*.gen.ts"] },
   {
     files: ["**/*.{ts,tsx}"],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked, reactHooks.configs.flat.recommended],

@@ -1,12 +1,11 @@
 """The skins configuration, live: re-read when the file changes or on SIGHUP, changed by
 operators (the console, the admin API), and kept the same on every instance through Redis.
 
-A configuration is the skins file (or the built-in skins) plus the operators' upstream
-overrides. Each has a version: a hash of both. A new one is validated (and its changed
-upstreams probed) before one atomic swap of `LiveConfig.current`; a bad one keeps the last
-good configuration and is reported in the log, the metrics and the admin status.
-Requests take their `Skin` once, at the start, so a call in flight finishes on the
-upstream it started on while every later request sees the new one.
+A configuration is the skins file (or the built-in skins) plus the operators' upstream overrides.
+Each has a version: a hash of both. A new one is validated (and its changed upstreams probed)
+before one atomic swap of `LiveConfig.current`; a bad one keeps the last good configuration and is
+reported in the log, the metrics and the admin status. Requests take their `Skin` once, at the
+start, so a call in flight finishes on the upstream it started on while every later request sees the new one.
 
 An operator's change (`commit`) names the version it was made from: it is refused as a conflict
 when a skin it touches moved on meanwhile (each skin has its own version, `history.skin_versions`),
@@ -116,9 +115,10 @@ class LiveConfig:
         on_purge: Callable[[str], Awaitable[None]] | None = None,
         versions: Versions | None = None,
         allowed: AllowedHosts | None = None,
+        sandbox_url: str = skins.LOCAL_SANDBOX,
     ) -> None:
         self.skins_file, self.allowed = skins_file, allowed or AllowedHosts()  # the environment's allowed hosts
-        self.probe = probe
+        self.probe, self.sandbox_url = probe, sandbox_url  # what `{sandbox}` in the skins file stands for
         self.on_swap = on_swap
         self.on_reject = on_reject
         self.redis = redis
@@ -131,7 +131,7 @@ class LiveConfig:
         self._stamp: tuple[int, int, int] | None = None
         if skins_file is not None:
             self._stamp = skins.stamp(skins_file)
-            data = skins.read(skins_file)
+            data = skins.read(skins_file, sandbox_url)
         else:
             built = builtin()
             data = {"skins": [msgspec.to_builtins(skin) for skin in built.all]}
@@ -238,7 +238,7 @@ class LiveConfig:
         async with self._lock:
             self._stamp = skins.stamp(self.skins_file)
             try:
-                data = skins.read(self.skins_file)
+                data = skins.read(self.skins_file, self.sandbox_url)
             except SkinsFileError as exc:
                 return self._reject(str(exc), reason)
             before = self.current

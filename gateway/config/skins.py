@@ -222,18 +222,23 @@ def origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-def load(path: Path) -> Skins:
-    return parse(read(path), str(path))
+SANDBOX = "{sandbox}"
+"""Stands in a skins file for the sandbox's URL (`SANDBOX_URL`, or the one `--with-sandbox` serves)."""
+LOCAL_SANDBOX = "http://127.0.0.1:8001"
 
 
-def read(path: Path) -> dict[str, Any]:
-    """A skins file's TOML, not yet validated."""
+def load(path: Path, sandbox_url: str = LOCAL_SANDBOX) -> Skins:
+    return parse(read(path, sandbox_url), str(path))
+
+
+def read(path: Path, sandbox_url: str = LOCAL_SANDBOX) -> dict[str, Any]:
+    """A skins file's TOML, not yet validated, with `{sandbox}` replaced by `sandbox_url`."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise SkinsFileError(f"{path}: cannot read ({exc.strerror})") from None
     try:
-        return tomllib.loads(raw.decode())
+        return tomllib.loads(raw.decode().replace(SANDBOX, sandbox_url))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SkinsFileError(f"{path}: not valid TOML ({exc})") from None
 

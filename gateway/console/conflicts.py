@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
-from gateway.config.history import Change, Entry, diff, iso
+from gateway.config.history import Action, Change, Entry, diff, iso
 from gateway.config.live import Commit, LiveConfig
 
 WALK = 200
@@ -29,7 +29,7 @@ class Changed(msgspec.Struct, kw_only=True):
     via: str | None = None
     at: str | None = None
     version: str | None = None
-    action: str | None = None
+    action: Action | None = None
 
 
 async def since(config: LiveConfig, base: str, commit: Commit) -> list[Changed] | None:

@@ -59,12 +59,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--with-sandbox", action="store_true", help="also serve the sandbox platform (the built-in skins' upstream)"
     )
-    parser.add_argument("--sandbox-port", type=int, default=8001)
+    parser.add_argument(
+        "--sandbox-port",
+        type=int,
+        default=8001,
+        help="with --with-sandbox: its port (the built-in skins and a skins file's {sandbox} follow it)",
+    )
     # A worker of `--workers N` (started by the supervisor): the inherited listening socket,
     # and a pipe it writes to once it serves.
     parser.add_argument("--serve-fd", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--ready-fd", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.with_sandbox and "SANDBOX_URL" in os.environ:
+        sys.exit(
+            "gateway: SANDBOX_URL and --with-sandbox both say where the sandbox is: unset SANDBOX_URL to use the "
+            "sandbox served beside the gateway (its port: --sandbox-port), or leave out --with-sandbox to use the "
+            "one at SANDBOX_URL"
+        )
     try:
         settings = Settings.from_env()
     except ValueError as exc:

@@ -1,6 +1,7 @@
 import type { SerializedError } from "@reduxjs/toolkit";
 import type { FetchBaseQueryError } from "@reduxjs/toolkit/query";
 
+import { record, text } from "../utils/errorBody";
 import i18n from "../i18n";
 
 /** The specification's last-resort message, word for word. */
@@ -17,14 +18,6 @@ export interface AppError {
   message: string;
   /** Field-level messages from the platform's form checks (`errors`), by field name. */
   fields: Record<string, string>;
-}
-
-function text(value: unknown): string | null {
-  return typeof value === "string" && value.trim() !== "" ? value : null;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
 }
 
 function fieldMessages(value: unknown): Record<string, string> {

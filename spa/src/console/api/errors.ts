@@ -1,6 +1,8 @@
 import type { SerializedError } from "@reduxjs/toolkit";
 import type { FetchBaseQueryError } from "@reduxjs/toolkit/query";
 
+import { record, text } from "../../utils/errorBody";
+
 import type { Conflict, ConflictChange, Role } from "./types";
 
 /** One field's refusal in a 422 (`errors`): its code is translated, its message is the fallback. */
@@ -24,14 +26,6 @@ export interface ConsoleError {
   retryAfterS: number | null;
   /** 409 VERSION_CONFLICT: the version now current, and who changed what since the operator's. */
   conflict: Conflict | null;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-}
-
-function text(value: unknown): string | null {
-  return typeof value === "string" && value.trim() !== "" ? value : null;
 }
 
 function fieldErrors(value: unknown): FieldError[] {

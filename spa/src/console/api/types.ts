@@ -1,9 +1,22 @@
 /**
  * The console API's JSON, as the issue 27 contract (docs/console-api.md) writes it.
  * Times are ISO 8601 strings unless named `...S` (seconds) or given as epoch seconds.
+ * The types the gateway declares come from types.gen.ts (`make contracts`); the rest are written here.
  */
+import type {
+  AuditAction,
+  AuditResult,
+  Called,
+  Change,
+  Changed,
+  Checked,
+  Probed,
+  Role,
+  SignInForm,
+  VersionAction,
+} from "./types.gen";
 
-export type Role = "viewer" | "operator" | "admin";
+export type { AuditAction, AuditResult, Change, ProbeErrorCode, Role, VersionAction } from "./types.gen";
 
 export interface ConsoleSession {
   name: string;
@@ -14,29 +27,14 @@ export interface ConsoleSession {
   expiresAt: string;
 }
 
-export interface SignIn {
-  name: string;
-  password: string;
-}
+export type SignIn = SignInForm;
 
-/** One upstream's value in a configuration change: `null` is "the skins file's value". */
-export interface Change {
-  skin: string;
-  upstream: string;
-  before: string | null;
-  after: string | null;
-}
-
-/** An upstream changed since the version a write was made from (a 409's `changes`), and who changed it last. */
-export interface ConflictChange extends Change {
-  who: string | null;
-  /** How: console, token, file, cli, system (`via.*` in common.json). */
-  via: string | null;
-  at: string | null;
-  /** The configuration version that change made. */
-  version: string | null;
-  action: VersionAction | null;
-}
+/**
+ * An upstream changed since the version a write was made from (a 409's `changes`), and who changed it last:
+ * how (`via`: console, token, file, cli, system; `via.*` in common.json), and the configuration version that
+ * change made.
+ */
+export type ConflictChange = Changed;
 
 /** 409 VERSION_CONFLICT: a skin the write touches changed since its `baseVersion`. */
 export interface Conflict {
@@ -146,8 +144,6 @@ export interface Instances {
   instances: Instance[];
 }
 
-export type VersionAction = "start" | "file" | "change" | "rollback";
-
 export interface ConfigVersion {
   /** The history entry's own id (a version can come back: the same file and overrides again). */
   id?: string;
@@ -170,40 +166,20 @@ export interface History {
   next?: string | null;
 }
 
-export type ProbeErrorCode = "TIMEOUT" | "DNS" | "REFUSED" | "TLS_UNTRUSTED" | "TLS" | "NO_ANSWER";
-
-export interface Probe {
-  url: string;
-  ok: boolean;
-  status: number | null;
-  latencyMs: number | null;
-  /** Why it did not answer, in the network library's English; `code` is what the console words. */
-  error: string | null;
-  code?: ProbeErrorCode | null;
-  tls: { subject: string; issuer: string; notAfter: string; daysLeft: number } | null;
-}
+export type Probe = Probed;
 
 /** One documented call of the platform's check of a new base URL. */
-export interface CheckedCall {
-  name: string;
-  path: string;
-  ok: boolean;
-  status: number | null;
-  /** Why it breaks its contract (the gateway's words, naming the place, never a value). */
-  why: string | null;
-  latencyMs: number | null;
-}
+export type CheckedCall = Called;
 
 /** Whether a new base URL speaks the platform: its documented calls for one skin's upstream. */
-export interface Check {
-  skin: string;
-  upstream: string;
-  url: string;
-  ok: boolean;
-  valid: number;
-  total: number;
-  summary: string;
-  calls: CheckedCall[];
+export type Check = Checked;
+
+/**
+ * Apply although a new base URL failed the platform's check: why, kept in the audit trail (what the console
+ * sends: the gateway's `Override` also takes a missing reason, to word its error).
+ */
+export interface Override {
+  reason: string;
 }
 
 /** changes/preview and rollback/preview. A rollback may probe and check several URLs (`probes`, `checks`). */
@@ -219,10 +195,6 @@ export interface Preview {
   fileDiffers?: boolean;
 }
 
-/** Apply although a new base URL failed the platform's check: why, kept in the audit trail. */
-export interface Override {
-  reason: string;
-}
 
 export interface Live {
   acknowledged: number;
@@ -253,51 +225,6 @@ export interface RollbackEdit {
   baseVersion: string;
 }
 
-export type AuditAction =
-  | "sign-in"
-  | "sign-in-failed"
-  | "sign-in-limited"
-  | "sign-out"
-  | "token-use"
-  | "change"
-  | "rollback"
-  | "reload"
-  | "purge"
-  | "revoke"
-  | "operators-file-rejected"
-  | "refused"
-  | "token-limited"
-  | "export"
-  | "trail-imported"
-  | "trail-altered"
-  | "operator-add"
-  | "operator-role"
-  | "operator-skins"
-  | "operator-disable"
-  | "operator-enable"
-  | "operator-password"
-  | "operator-sessions-ended"
-  | "operator-link"
-  | "operator-link-used"
-  | "operator-remove"
-  | "operator-token"
-  | "skin-refused"
-  | "canary-start"
-  | "canary-step"
-  | "canary-pause"
-  | "canary-resume"
-  | "canary-promote"
-  | "canary-rollback"
-  | "canary-abort"
-  | "maintenance-set"
-  | "maintenance-end"
-  | "schedule"
-  | "schedule-cancel"
-  | "schedule-run"
-  | "approval-asked"
-  | "approval-approved"
-  | "approval-rejected";
-
 export interface AuditEntry {
   id: string;
   at: string;
@@ -305,7 +232,7 @@ export interface AuditEntry {
   who: string;
   via: string;
   address: string | null;
-  outcome: "ok" | "refused" | "conflict" | "failed";
+  outcome: AuditResult;
   skin: string | null;
   target: string | null;
   reason: string | null;
