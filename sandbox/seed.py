@@ -1,7 +1,7 @@
 """Deterministic demo data: two skins, their players, providers, content and events.
 
 Everything random comes from one `random.Random(seed)`, so the same seed gives the same
-platform. The demo players are listed in the README.
+platform. The demo players are listed in docs/platform-contract.md.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from gateway.http.asgi import Outgoing
 from gateway.http.compression import MIN_BYTES, Coding, Levels, compress, digest, etag, matches, negotiate, textual
 
 CONTENT = Levels(gzip=6, br=5)
-"""A content copy's levels: once per copy and refresh (the README's table in *Bytes on the wire*)."""
+"""A content copy's levels: once per copy and refresh (docs/wire.md, the proxied path's table)."""
 _OFFERED: tuple[Coding, ...] = ("br", "gzip")
 
 

@@ -40,7 +40,7 @@ platform that built device banners from `User-Agent`, picked an image format by 
 targeted a country by `X-Forwarded-For` without saying `Vary` would have its first caller's answer
 served to everyone. The browser's conditionals are answered by the gateway from the copy it serves,
 never forwarded (a joined flight would hand its 304 to a visitor who asked for the whole answer).
-The README's *Bytes on the wire* holds the header-by-header table."""
+docs/wire.md holds the header-by-header table."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Every screen and dialog of the console at 1366, 768 and 390 px, in es, pt and en: no overflow, no
 overlap, no control cut at the edge, no untranslated key (tests/e2e/layout_checks.js), and no
 serious or critical axe-core violation (labels, contrast, roles). `CONSOLE_TOUR=1` also writes the
-README's screenshots (English, 1366 px) to docs/console/; `CONSOLE_SHOTS=<dir>` writes every screen of
+screenshots of docs/operations.md (English, 1366 px) to docs/console/; `CONSOLE_SHOTS=<dir>` writes every screen of
 the sweep there, to look at."""
 
 from __future__ import annotations
