@@ -21,7 +21,15 @@ import msgspec
 import structlog
 from redis.asyncio import Redis
 
-from gateway.config.history import HISTORY_BOUND, Entry, FileVersions, Overrides, RedisVersions, Versions, encoded
+from gateway.config.history import (
+    HISTORY_BOUND,
+    HistoryEntry,
+    FileVersions,
+    Overrides,
+    RedisVersions,
+    Versions,
+    encoded,
+)
 from gateway.store import answered, keys
 
 log = structlog.get_logger("gateway.config")
@@ -79,19 +87,19 @@ class CarriedVersions(RedisVersions):
         await self._carried()
         return await super().overrides()
 
-    async def commit(self, expected: Overrides, entry: Entry) -> str | None:
+    async def commit(self, expected: Overrides, entry: HistoryEntry) -> str | None:
         await self._carried()
         return await super().commit(expected, entry)
 
-    async def note(self, entry: Entry) -> None:
+    async def note(self, entry: HistoryEntry) -> None:
         await self._carried()
         await super().note(entry)
 
-    async def page(self, limit: int, before: str | None) -> list[Entry]:
+    async def page(self, limit: int, before: str | None) -> list[HistoryEntry]:
         await self._carried()
         return await super().page(limit, before)
 
-    async def find(self, version: str) -> Entry | None:
+    async def find(self, version: str) -> HistoryEntry | None:
         await self._carried()
         return await super().find(version)
 

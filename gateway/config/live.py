@@ -34,7 +34,7 @@ from redis.asyncio import Redis
 
 from gateway.config import history, skins
 from gateway.config.allowed_hosts import AllowedHosts
-from gateway.config.history import Action, Author, Change, Entry, Overrides, Snapshot, Versions
+from gateway.config.history import Action, Author, Change, HistoryEntry, Overrides, Snapshot, Versions
 from gateway.config.probe import Probe, Unreachable, probe_origins, said
 from gateway.config.skins import Skins, SkinsFileError, changed_upstreams
 from gateway.store import StoreUnavailable, keys
@@ -71,7 +71,7 @@ class Config:
         """Its version and upstreams: what a history entry follows."""
         return self.version, self.skins.bases()
 
-    def entry(self, action: Action, author: Author, before: tuple[str, Snapshot] | None) -> Entry:
+    def entry(self, action: Action, author: Author, before: tuple[str, Snapshot] | None) -> HistoryEntry:
         skins_now = history.skin_versions(self.data, self.overrides)
         return history.entry(
             action, author, self.version, before, self.skins.bases(), self.overrides, self.file, skins_now

@@ -21,7 +21,7 @@ from litestar.params import FromPath
 
 from gateway.accounts import scopes
 from gateway.accounts.caller import AuditedOperator
-from gateway.config.history import Change, Entry, diff
+from gateway.config.history import Change, HistoryEntry, diff
 from gateway.config.skins import compose
 from gateway.console.changes import (
     Asked,
@@ -77,7 +77,7 @@ async def one_version(
     return Outgoing.json(200, found.public(), ctx)
 
 
-async def rollback_target(gateway: Gateway, asked: Asked) -> tuple[Entry, list[Change]] | list[FieldError]:
+async def rollback_target(gateway: Gateway, asked: Asked) -> tuple[HistoryEntry, list[Change]] | list[FieldError]:
     """The version to go back to and what going back changes, or the fields at fault."""
     errors = base_errors(asked)
     if not asked.to:
@@ -138,7 +138,7 @@ async def run_rollback(gateway: Gateway, caller: AuditedOperator, asked: Asked, 
 
 async def _valid_target(
     gateway: Gateway, caller: AuditedOperator, asked: Asked, ctx: RequestContext
-) -> tuple[Entry, list[Change]] | Outgoing:
+) -> tuple[HistoryEntry, list[Change]] | Outgoing:
     target = await rollback_target(gateway, asked)
     errors = [*(target if isinstance(target, list) else []), *reason_errors(asked.reason), *override_errors(asked)]
     if errors or isinstance(target, list):
@@ -149,7 +149,11 @@ async def _valid_target(
 
 
 async def rolled_back(
-    gateway: Gateway, caller: AuditedOperator, asked: Asked, target: tuple[Entry, list[Change]], ctx: RequestContext
+    gateway: Gateway,
+    caller: AuditedOperator,
+    asked: Asked,
+    target: tuple[HistoryEntry, list[Change]],
+    ctx: RequestContext,
 ) -> Outgoing:
     """A valid rollback: held to the platform's contract, then made the new version (or refused)."""
     entry, changes = target
