@@ -47,7 +47,7 @@ MOVE = (
 )
 
 
-class Event(msgspec.Struct, rename="camel", omit_defaults=True):
+class TimelineEntry(msgspec.Struct, rename="camel", omit_defaults=True):
     """One entry. `since`: when what ended began (an upstream's "down at" on its "back" entry)."""
 
     kind: str
@@ -83,7 +83,7 @@ class Moved:
     before_since: float | None = None
 
 
-_event = msgspec.json.Decoder(Event)
+_event = msgspec.json.Decoder(TimelineEntry)
 
 
 def _parse(answer: bytes | None, now: float) -> Moved:
@@ -104,7 +104,7 @@ class Timeline:
         self.redis = redis
         self._states: dict[str, tuple[str, float]] = {}
         self._claims: dict[str, float] = {}
-        self._entries: deque[tuple[str, Event]] = deque(maxlen=MAX_ENTRIES)
+        self._entries: deque[tuple[str, TimelineEntry]] = deque(maxlen=MAX_ENTRIES)
         self._move = redis.register_script(MOVE) if redis is not None else None
         self._sequence = 0
 
@@ -130,7 +130,7 @@ class Timeline:
             return True
         return bool(await answered(self.redis.set(keys.TIMELINE_CLAIM + key, self.instance, nx=True, ex=CLAIM_S)))
 
-    async def write(self, event: Event) -> None:
+    async def write(self, event: TimelineEntry) -> None:
         data = msgspec.json.encode(event)
         if self.redis is None:
             self._sequence += 1

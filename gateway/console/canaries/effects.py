@@ -13,7 +13,7 @@ from gateway.accounts.audit import Action, AuditEntry
 from gateway.canary.model import Canary
 from gateway.config.history import Author
 from gateway.console.changes import Asked, overridden
-from gateway.monitoring.events import Event
+from gateway.monitoring.events import TimelineEntry
 from gateway.parts import Gateway
 from gateway.store import StoreUnavailable
 
@@ -82,7 +82,7 @@ async def timeline(gateway: Gateway, canary: Canary, what: str, reason: str | No
     if gateway.watch is None:
         return
     events = gateway.watch.timeline
-    event = Event(f"canary.{what}", time.time(), events.instance, canary.skin, canary.upstream, detail=reason)
+    event = TimelineEntry(f"canary.{what}", time.time(), events.instance, canary.skin, canary.upstream, detail=reason)
     try:
         await events.write(event)
     except StoreUnavailable as exc:
