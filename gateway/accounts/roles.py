@@ -117,7 +117,10 @@ class Sessions(Protocol):
         ...
 
 
-class Guard:
+class AdminGuard:
+    """The admin listener's Litestar guard: finds who calls (a console session or a bearer token)
+    and puts their `Operator` on the scope (the player pipeline's guard stage is `pipeline.guard.Guard`)."""
+
     def __init__(
         self,
         operators: OperatorsFile,

@@ -23,7 +23,7 @@ from gateway.accounts import roles, signin
 from gateway.accounts.audit import Action, Audit, AuditEntry, AuditResult
 from gateway.accounts.caller import API_REASON, AuditedOperator
 from gateway.accounts.caller import DEPENDENCIES as CALLER
-from gateway.accounts.roles import Guard, Operator
+from gateway.accounts.roles import AdminGuard, Operator
 from gateway.accounts.scopes import SkinGuard
 from gateway.config.history import Author
 from gateway.config.live import Result
@@ -148,7 +148,7 @@ def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None 
     if accounts is None or audit is None:
         raise ValueError("the admin listener needs ADMIN_TOKEN or OPERATORS_FILE")
     given = {"gateway": gateway, "workers": workers, "accounts": accounts, "audit": audit}
-    guard = Guard(
+    guard = AdminGuard(
         accounts.operators, accounts.sessions, audit, accounts.proxies, gateway.settings.admin_token, accounts.limiter
     )
     app = Litestar(
