@@ -107,7 +107,9 @@ class Signed:
     seen: float
 
 
-class Sessions(Protocol):
+class ConsoleSessionLookup(Protocol):
+    """What the admin guard needs of the console's sessions (`gateway.accounts.signin.ConsoleSessions`)."""
+
     async def find(self, cookie: str, address: str) -> Signed:
         """The session's operator; `Refused` (401 SIGNED_OUT or SESSION_EXPIRED) when none."""
         ...
@@ -124,7 +126,7 @@ class AdminGuard:
     def __init__(
         self,
         operators: OperatorsFile,
-        sessions: Sessions,
+        sessions: ConsoleSessionLookup,
         audit: Audit,
         proxies: TrustedProxies,
         admin_token: str | None,
