@@ -30,7 +30,7 @@ from gateway.console.changes import allowed_hosts, asked_in, reason_errors, unkn
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, invalid
 from gateway.monitoring.health import Probe
-from gateway.monitoring.instances import Record
+from gateway.monitoring.instances import InstanceRecord
 from gateway.monitoring.series import MAX_MINUTES
 from gateway.parts import Gateway
 from gateway.shared.session import block_sign_in
@@ -77,7 +77,7 @@ def _counted(text: bytes, counter: str) -> Iterator[tuple[dict[str, str], int]]:
                     yield sample.labels, int(sample.value)
 
 
-async def live_records(gateway: Gateway) -> list[Record]:
+async def live_records(gateway: Gateway) -> list[InstanceRecord]:
     """Every live instance's record; this one's alone while the store is away."""
     try:
         return await gateway.instances.live()
@@ -85,7 +85,7 @@ async def live_records(gateway: Gateway) -> list[Record]:
         return [gateway.instances.record()]
 
 
-def _breakers(records: list[Record]) -> dict[str, dict[str, Any]]:
+def _breakers(records: list[InstanceRecord]) -> dict[str, dict[str, Any]]:
     """`<skin>/<upstream>` -> the worst state any instance reports, since when it has been so."""
     worst: dict[str, dict[str, Any]] = {}
     for record in records:

@@ -63,7 +63,7 @@ def is_stale(seen: float, now: float) -> bool:
     return now - seen > STALE_AFTER_S
 
 
-class Record(msgspec.Struct, rename="camel"):
+class InstanceRecord(msgspec.Struct, rename="camel"):
     id: str
     host: str | None = None
     pid: int | None = None
@@ -99,7 +99,7 @@ class Record(msgspec.Struct, rename="camel"):
         }
 
 
-_record = msgspec.json.Decoder(Record)
+_record = msgspec.json.Decoder(InstanceRecord)
 
 
 def _app_version() -> str:
@@ -128,13 +128,13 @@ class Instances:
     def follow(self, config: LiveConfig, breakers: Breakers) -> None:
         self.config, self.breakers = config, breakers
 
-    def record(self) -> Record:
+    def record(self) -> InstanceRecord:
         tripped = {
             f"{b.skin}/{b.upstream}": Tripped(b.state, self._since.get((b.skin, b.upstream), self.started_at))
             for b in self.breakers or ()
             if b.state != "closed"
         }
-        return Record(
+        return InstanceRecord(
             id=self.instance,
             host=self._host,
             pid=os.getpid(),
@@ -210,7 +210,7 @@ class Instances:
         if self.redis is not None:
             await answered(self.redis.hdel(keys.INSTANCES_SEEN, self.instance))
 
-    async def live(self) -> list[Record]:
+    async def live(self) -> list[InstanceRecord]:
         """Every instance alive now (subscribed to its presence channel) with its last beat, this one first."""
         own = msgspec.structs.replace(self.record(), seen_at=time.time())
         if self.redis is None:
@@ -227,7 +227,7 @@ class Instances:
         if forgotten and self.instance not in forgotten:
             await answered(self.redis.hdel(keys.INSTANCES, *forgotten))
             await answered(self.redis.hdel(keys.INSTANCES_SEEN, *forgotten))
-        others = (records.get(i) or Record(id=i) for i in seen if i != self.instance)
+        others = (records.get(i) or InstanceRecord(id=i) for i in seen if i != self.instance)
         beaten = (msgspec.structs.replace(r, seen_at=seen[r.id]) for r in others)
         return [own, *sorted(beaten, key=lambda r: r.started_at or 0)]
 

@@ -35,7 +35,7 @@ PRESENCE_GRACE_S = 1.0
 """A holder seen dead is looked at once more after this (twice `gateway.store.sentinel.follow`'s period)."""
 
 
-class Record(msgspec.Struct, array_like=True):
+class IdempotencyRecord(msgspec.Struct, array_like=True):
     session: str
     fingerprint: str
     done: bool
@@ -45,7 +45,7 @@ class Record(msgspec.Struct, array_like=True):
 
 
 _encoder = msgspec.msgpack.Encoder()
-_decoder = msgspec.msgpack.Decoder(Record)
+_decoder = msgspec.msgpack.Decoder(IdempotencyRecord)
 
 Kind = Literal["new", "replay", "unknown", "mismatch", "foreign", "conflict"]
 
@@ -82,7 +82,7 @@ class IdempotencyRecords:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + within_s
         token = f"{self.instance}:{secrets.token_hex(8)}".encode()
-        fresh = _encoder.encode(Record(session, fingerprint, done=False))
+        fresh = _encoder.encode(IdempotencyRecord(session, fingerprint, done=False))
         lease_ms = int(within_s * 1000) + LEASE_MARGIN_MS
         delay, doubted = self.poll_s, False
         while True:
@@ -108,7 +108,7 @@ class IdempotencyRecords:
                 await asyncio.sleep(PRESENCE_GRACE_S)
                 continue
             if not alive:
-                lost = _encoder.encode(Record(session, fingerprint, done=False, unknown=True))
+                lost = _encoder.encode(IdempotencyRecord(session, fingerprint, done=False, unknown=True))
                 await self.shared.swap(name, raw, lost, KEEP_MS)
                 return Verdict("unknown")
             if loop.time() >= deadline:
@@ -119,9 +119,9 @@ class IdempotencyRecords:
     async def finish(self, name: str, slot: str, token: bytes, outcome: bytes, session: str, fingerprint: str) -> None:
         """Records the outcome for replays (one too large to keep is recorded as unknown) and
         frees the slot for the session's next call, in one round trip."""
-        record = Record(session, fingerprint, True, outcome)
+        record = IdempotencyRecord(session, fingerprint, True, outcome)
         if len(outcome) > MAX_VALUE_BYTES - 1024:
-            record = Record(session, fingerprint, False, unknown=True)
+            record = IdempotencyRecord(session, fingerprint, False, unknown=True)
         await self.shared.set_and_release(name, _encoder.encode(record), KEEP_MS, _lease(name), token, slot)
 
     async def abandon(self, name: str, slot: str, token: bytes) -> None:
