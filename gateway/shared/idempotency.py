@@ -51,7 +51,7 @@ Kind = Literal["new", "replay", "unknown", "mismatch", "foreign", "conflict"]
 
 
 @dataclass(frozen=True)
-class Verdict:
+class IdempotencyVerdict:
     kind: Kind
     outcome: bytes = b""
     """The recorded outcome (`replay`)."""
@@ -75,7 +75,7 @@ class IdempotencyRecords:
     def name(skin: str, key: str) -> str:
         return keys.of_skin(skin, keys.IDEMPOTENCY, key.strip(chr(34)))
 
-    async def begin(self, name: str, slot: str, session: str, fingerprint: str, within_s: float) -> Verdict:
+    async def begin(self, name: str, slot: str, session: str, fingerprint: str, within_s: float) -> IdempotencyVerdict:
         """Claims the key (and the session and route's exclusive `slot`) for a new call, or tells
         what became of the first call with it, waiting up to `within_s` while that call is still
         in flight on a live instance, or finds another call of the session and route in flight."""
@@ -89,20 +89,20 @@ class IdempotencyRecords:
             until = loop.time() + lease_ms / 1000
             claim, raw, alive = await self.shared.claim(name, fresh, KEEP_MS, _lease(name), token, lease_ms, slot)
             if claim == "claimed":
-                return Verdict("new", token=token, until=until)
+                return IdempotencyVerdict("new", token=token, until=until)
             if claim == "conflict":
-                return Verdict("conflict")
+                return IdempotencyVerdict("conflict")
             if raw is None:
                 continue  # the record ended between the two looks: claim it again
             existing = _decoder.decode(raw)
             if existing.session != session:
-                return Verdict("foreign")
+                return IdempotencyVerdict("foreign")
             if existing.fingerprint != fingerprint:
-                return Verdict("mismatch")
+                return IdempotencyVerdict("mismatch")
             if existing.done:
-                return Verdict("replay", existing.outcome)
+                return IdempotencyVerdict("replay", existing.outcome)
             if existing.unknown:
-                return Verdict("unknown")
+                return IdempotencyVerdict("unknown")
             if not alive and not doubted:  # in a Redis failover instances reach the new primary a moment apart
                 doubted = True
                 await asyncio.sleep(PRESENCE_GRACE_S)
@@ -110,9 +110,9 @@ class IdempotencyRecords:
             if not alive:
                 lost = _encoder.encode(IdempotencyRecord(session, fingerprint, done=False, unknown=True))
                 await self.shared.swap(name, raw, lost, KEEP_MS)
-                return Verdict("unknown")
+                return IdempotencyVerdict("unknown")
             if loop.time() >= deadline:
-                return Verdict("unknown")  # still in flight past the deadline of its own route
+                return IdempotencyVerdict("unknown")  # still in flight past the deadline of its own route
             await asyncio.sleep(delay)
             delay = min(delay * 1.5, 0.2)
 
