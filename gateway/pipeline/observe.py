@@ -32,8 +32,9 @@ from gateway.upstream.caller import RETURNED_RESPONSE_HEADERS
 from gateway.upstream.transport import Answer
 
 STREAMED_RESPONSE_HEADERS = RETURNED_RESPONSE_HEADERS | {"content-encoding", "content-length"}
-_EXPIRED = SESSION_EXPIRED.encode()
-_EXPIRED_REPLY = msgspec.json.encode({"success": False, "code": SESSION_EXPIRED, "description": "Session expired"})
+_EXPIRED_CODE = SESSION_EXPIRED.encode()
+"""The refusal code's bytes, looked for before an answer's envelope is decoded."""
+_EXPIRED_ANSWER = msgspec.json.encode({"success": False, "code": SESSION_EXPIRED, "description": "Session expired"})
 _SUCCESS = b'"success"'
 _BLANK = b" \t\r\n"
 
@@ -66,7 +67,7 @@ class Observe:
             session.log_out()
         elif route.session == "starts" and b"sessionId" in outcome.body:
             outcome.body = _capture(outcome.body, session, x.login, x.remember)
-        elif _EXPIRED in outcome.body and _code(outcome.body) == SESSION_EXPIRED:
+        elif _EXPIRED_CODE in outcome.body and _code(outcome.body) == SESSION_EXPIRED:
             session.log_out()
         await self.sessions.save(skin.id, session, x.address)
         if self.feed is not None:
@@ -113,7 +114,7 @@ def reply(x: Exchange, outcome: Outcome) -> Outgoing:
 def session_expired(x: Exchange) -> Outgoing:
     """The platform's own `SESSION_EXPIRED` reply, without a call: a session-only route asked
     without a session, or a session whose upstream is gone (`gateway.canary.routing`)."""
-    return reply(x, Outcome(200, {"content-type": "application/json"}, _EXPIRED_REPLY))
+    return reply(x, Outcome(200, {"content-type": "application/json"}, _EXPIRED_ANSWER))
 
 
 def passed_through(answer: Answer) -> Outgoing:
