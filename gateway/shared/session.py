@@ -29,12 +29,13 @@ IDLE_SECONDS = 24 * 3600
 ANONYMOUS_SECONDS = 30 * 60
 """A visitor's upstream cookies (the platform's XSRF token...) are kept this long."""
 ANONYMOUS_PER_ADDRESS = 30
-ANONYMOUS_WINDOW_S = 600
-MAX_VISITORS = 50_000
-"""Visitors' states kept per skin at most: past it the oldest go (about 25 MB of Redis per skin)."""
 """At most this many visitors' states are newly kept per client address and window; past it
 the calls still go through, only nothing is kept for them (the platform's XSRF refusal is then
 met by one resend, as on a first visit)."""
+ANONYMOUS_WINDOW_S = 600
+"""The window of `ANONYMOUS_PER_ADDRESS`, in seconds."""
+MAX_VISITORS = 50_000
+"""Visitors' states kept per skin at most: past it the oldest go (about 25 MB of Redis per skin)."""
 
 
 class SessionData(msgspec.Struct, kw_only=True):
