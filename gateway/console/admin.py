@@ -66,7 +66,7 @@ def _done(operator: Operator, action: Action, outcome: AuditResult, **fields: An
 
 
 def _outcome(result: Result) -> AuditResult:
-    return "refused" if result.outcome == "rejected" else "ok"
+    return "refused" if result.result == "rejected" else "ok"
 
 
 @get("/metrics", opt={"role": "viewer"})
@@ -99,7 +99,7 @@ async def reload(
     result = await gateway.config.broadcast_reload(Author(operator.name, operator.via, API_REASON))
     await audit.record(_done(operator, "reload", _outcome(result), detail=result.describe()))
     ctx = RequestContext.of(request.scope)
-    return Outgoing.json(200 if result.outcome != "rejected" else 422, result.describe(), ctx)
+    return Outgoing.json(200 if result.result != "rejected" else 422, result.describe(), ctx)
 
 
 @put("/admin/skins/{skin_id:str}/upstreams/{name:str}", opt={"role": "operator"})

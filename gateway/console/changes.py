@@ -213,7 +213,7 @@ async def committed(
     gateway: Gateway, commit: Commit, base: str | None, field: str, ctx: RequestContext, **more: Any
 ) -> tuple[Outgoing, AuditResult]:
     """The answer to a change or rollback `LiveConfig.commit` made (or refused), and its outcome for the audit."""
-    if commit.outcome == "applied":
+    if commit.result == "applied":
         live = await gateway.instances.acknowledged(commit.version)
         answer = {
             "outcome": "applied",  # what the bearer API answered before it was versioned: scripts read it
@@ -224,7 +224,7 @@ async def committed(
             **more,
         }
         return Outgoing.json(200, answer, ctx), "ok"
-    if commit.outcome == "conflict":
+    if commit.result == "conflict":
         changed = await conflicts.since(gateway.config, base, commit) if base else []
         if changed is None:
             return invalid(
@@ -239,7 +239,7 @@ async def committed(
             "changes": msgspec.to_builtins(changed),
         }
         return Outgoing.json(409, answer, ctx, (b"cache-control", b"no-store")), "conflict"
-    code = {"unchanged": "UNCHANGED", "invalid": "URL_INVALID", "unreachable": "URL_UNREACHABLE"}[commit.outcome]
+    code = {"unchanged": "UNCHANGED", "invalid": "URL_INVALID", "unreachable": "URL_UNREACHABLE"}[commit.result]
     message = commit.error or "It changes nothing"
     return invalid(ctx, [FieldError(field, code, message)]), "refused"
 

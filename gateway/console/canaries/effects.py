@@ -49,9 +49,9 @@ class GatewayEffects:
         author = Author(SYSTEM, VIA, f"canary {canary.id}: {reason}")
         config = self.gateway.config
         made = await config.commit(overridden(self.gateway, asked), base=None, author=author, probe=False)
-        if made.outcome in ("applied", "unchanged"):  # unchanged: a holder killed right after its commit
+        if made.result in ("applied", "unchanged"):  # unchanged: a holder killed right after its commit
             return made.version, None
-        return None, made.error or made.outcome
+        return None, made.error or made.result
 
     async def told(self, canary: Canary, what: str, who: str, reason: str | None) -> None:
         if self.gateway.audit is not None:

@@ -208,7 +208,7 @@ async def _carried_out(gateway: Gateway, caller: AuditedOperator, approval: Appr
         item = await schedule_approved(gateway, approval)
         return f"scheduled {item.id}"
     done = await run(gateway, caller.audit, approval)
-    return done.outcome
+    return done.result
 
 
 route_handlers = [set_maintenance, end_maintenance, maintenance, scheduled, cancel, approvals, decide]

@@ -96,8 +96,8 @@ class Runner:
         finally:
             schedule.running.discard(item.id)
         state: ItemState = "done" if done.ok else "failed"
-        await schedule.ended(item, state, done.outcome, f"instance {self.instance}", None, done.version)
-        detail = {"id": item.id, "at": item.at, "kind": item.kind, "outcome": done.outcome, "askedBy": item.by}
+        await schedule.ended(item, state, done.result, f"instance {self.instance}", None, done.version)
+        detail = {"id": item.id, "at": item.at, "kind": item.kind, "outcome": done.result, "askedBy": item.by}
         entry = AuditEntry(
             "schedule-run",
             item.by,
@@ -109,7 +109,7 @@ class Runner:
             item.reason,
         )
         await audit.record(msgspec.structs.replace(entry, detail=detail))
-        await self.written(f"scheduled.{state}", item.skin, item.upstream, f"{item.kind} {item.id}: {done.outcome}")
+        await self.written(f"scheduled.{state}", item.skin, item.upstream, f"{item.kind} {item.id}: {done.result}")
 
     async def interrupted(self, item: Item) -> None:
         outcome = "INTERRUPTED: the instance that ran it stopped; see the configuration's history"

@@ -26,7 +26,7 @@ from gateway.parts import Gateway
 @dataclass(frozen=True)
 class Ran:
     ok: bool
-    outcome: str
+    result: str
     version: str | None = None
 
 
