@@ -18,7 +18,7 @@ import time
 import msgspec
 from litestar.stores.base import Store
 
-from gateway.shared.copies import SessionCopies
+from gateway.shared.copies import SessionReplicas
 from gateway.store import Shared, StoreUnavailable, keys
 from gateway.store.memory import MemoryShared
 
@@ -128,8 +128,8 @@ def new_id() -> str:
 class Sessions:
     """Loads and saves sessions in a Litestar store, namespaced per skin.
 
-    With Redis the store is `SessionCopies`: a session once found is read from this instance's
-    copy, and concurrent loads of one session not copied yet share one Redis read; each
+    With Redis the store is `SessionReplicas`: a session once found is read from this instance's
+    replica, and concurrent loads of one session not replicated yet share one Redis read; each
     request still gets its own decoded data to change.
     """
 
@@ -186,7 +186,7 @@ class Sessions:
         await self.shared.set_capped(
             key, encoded, ANONYMOUS_SECONDS * 1000, keys.of_skin(skin_id, keys.VISITORS, "~index"), MAX_VISITORS
         )
-        if isinstance(self.store, SessionCopies):  # written beside the session store: announced
+        if isinstance(self.store, SessionReplicas):  # written beside the session store: announced
             await self.store.changed(key)
         session.stored = encoded
 

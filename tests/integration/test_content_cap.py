@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gateway.shared.cache import CacheConfig, ContentCache, CacheEntry
-from gateway.shared.copies import SessionCopies
+from gateway.shared.copies import SessionReplicas
 from gateway.shared.outcome import Outcome
 from gateway.store.address import SharedRedis
 from gateway.store.redis import FailFast, RedisShared, connect
@@ -69,7 +69,7 @@ async def test_visitors_kept_in_redis_are_capped_per_skin(shared: RedisShared, m
     from gateway.shared.session import ANONYMOUS_SECONDS, Session, SessionData, Sessions
 
     monkeypatch.setattr(gateway.shared.session, "MAX_VISITORS", 25)
-    sessions = Sessions(SessionCopies(shared.redis, shared.guard, "test"), shared)
+    sessions = Sessions(SessionReplicas(shared.redis, shared.guard, "test"), shared)
     for n in range(60):
         visitor = Session(f"visitor-{n:04d}-" + "x" * 30, SessionData(jars={"http://p": {"XSRF-TOKEN": "t"}}), None)
         await sessions.save("aurora", visitor, address=f"10.1.{n}.1")
