@@ -23,8 +23,8 @@ from redis.asyncio import Redis
 
 from gateway.config.history import (
     HISTORY_BOUND,
-    HistoryEntry,
     FileVersions,
+    HistoryEntry,
     Overrides,
     RedisVersions,
     Versions,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gateway.shared.cache import CacheConfig, ContentCache, CacheEntry
+from gateway.shared.cache import CacheConfig, CacheEntry, ContentCache
 from gateway.shared.copies import SessionReplicas
 from gateway.shared.outcome import Outcome
 from gateway.store.address import SharedRedis
