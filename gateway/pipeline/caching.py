@@ -24,9 +24,9 @@ from gateway.http.stored import StoredBody, served
 from gateway.pipeline.encoding import on_the_fly
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flight, Flights, sorted_query
-from gateway.pipeline.observe import reply
+from gateway.pipeline.observe import respond
 from gateway.runtime.lifecycle import Lifecycle
-from gateway.shared.cache import ContentCache, CacheEntry, directives, validators
+from gateway.shared.cache import CacheEntry, ContentCache, directives, validators
 from gateway.shared.outcome import Outcome
 from gateway.store import keys
 
@@ -50,7 +50,7 @@ class ContentPlan:
         cache, caching, whole = self.cache, route.cache, flying({})
         if caching is None:  # content the gateway never keeps (`Route.cache`): joined, then passed on
             joined = await self.flights.join(x, whole)
-            return joined if isinstance(joined, Outgoing) else on_the_fly(x, reply(x, joined))
+            return joined if isinstance(joined, Outgoing) else on_the_fly(x, respond(x, joined))
         key = keys.content(skin.id, x.incoming.path, sorted_query(x.incoming.query)) + _side(x)
         entry = await cache.get(key)
         state = cache.state(entry) if entry is not None else None
@@ -76,7 +76,7 @@ class ContentPlan:
             if kept is not None:
                 return cached_copy(cache, x, kept, "MISS")
         x.ctx.cache = "MISS"
-        fresh = on_the_fly(x, reply(x, outcome))  # not kept (private, too large, an error): as sent
+        fresh = on_the_fly(x, respond(x, outcome))  # not kept (private, too large, an error): as sent
         fresh.headers.append((b"x-cache", b"MISS"))
         return fresh
 

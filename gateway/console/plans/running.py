@@ -66,15 +66,15 @@ async def run(gateway: Gateway, audit: Audit, planned: Planned) -> Ran:
     return ran(answer)
 
 
-def ran(answer: Outgoing) -> Ran:
-    """The outcome of a change's answer, in one line."""
-    body = msgspec.json.decode(answer.body) if answer.body else {}
-    if answer.status == 200:
+def ran(response: Outgoing) -> Ran:
+    """The outcome of a change's response, in one line."""
+    body = msgspec.json.decode(response.body) if response.body else {}
+    if response.status == 200:
         return Ran(True, f"applied {body.get('version')}", body.get("version"))
-    if answer.status == 201:  # a canary's start
+    if response.status == 201:  # a canary's start
         return Ran(True, f"started {body['canary']['id']}")
     errors = body.get("errors") or []
     if errors:
         first = errors[0]
         return Ran(False, f"{first.get('code')}: {first.get('field')}: {first.get('message')}")
-    return Ran(False, f"{body.get('code', answer.status)}: {body.get('message', '')}".rstrip(": "))
+    return Ran(False, f"{body.get('code', response.status)}: {body.get('message', '')}".rstrip(": "))
