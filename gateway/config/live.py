@@ -80,8 +80,6 @@ class Config:
 
 @dataclass(frozen=True)
 class Result:
-    """What a reload came to."""
-
     result: ChangeResult
     version: str
     error: str | None = None

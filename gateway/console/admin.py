@@ -21,7 +21,7 @@ from litestar.types import ASGIApp
 from contracts.catalogue import UPSTREAMS
 from gateway.accounts import roles, signin
 from gateway.accounts.audit import Action, Audit, AuditEntry, AuditResult
-from gateway.accounts.caller import API_REASON, AuditedOperator
+from gateway.accounts.caller import API_REASON, Actor
 from gateway.accounts.caller import DEPENDENCIES as CALLER
 from gateway.accounts.roles import AdminGuard, Operator
 from gateway.accounts.scopes import SkinGuard
@@ -106,7 +106,7 @@ async def reload(
 async def set_upstream(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    caller: NamedDependency[AuditedOperator],
+    caller: NamedDependency[Actor],
     skin_id: FromPath[str],
     name: FromPath[str],
     data: JSONBody[UpstreamChange],
@@ -126,7 +126,7 @@ async def set_upstream(
 async def clear_upstream(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    caller: NamedDependency[AuditedOperator],
+    caller: NamedDependency[Actor],
     skin_id: FromPath[str],
     name: FromPath[str],
 ) -> Outgoing:

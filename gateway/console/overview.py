@@ -22,7 +22,7 @@ from litestar.params import FromPath
 from prometheus_client.parser import text_string_to_metric_families
 
 from contracts.catalogue import UPSTREAMS
-from gateway.accounts.caller import API_REASON, AuditedOperator
+from gateway.accounts.caller import API_REASON, Actor
 from gateway.accounts.roles import Operator
 from gateway.config.history import iso
 from gateway.config.skins import Skin
@@ -217,7 +217,7 @@ async def measured(gateway: Gateway) -> bytes:
 # --- a skin's cache, a player's sessions ------------------------------------------------
 
 
-async def _purged(gateway: Gateway, caller: AuditedOperator, skin_id: str, reason: str) -> dict[str, Any]:
+async def _purged(gateway: Gateway, caller: Actor, skin_id: str, reason: str) -> dict[str, Any]:
     """The skin's cached content dropped in the shared store and on every instance."""
     prefix = keys.content_prefix(skin_id)
     local = await gateway.cache.purge(prefix)
@@ -227,7 +227,7 @@ async def _purged(gateway: Gateway, caller: AuditedOperator, skin_id: str, reaso
     return {"skin": skin_id, "purged": {"local": local, "shared": shared}}
 
 
-async def _revoked(gateway: Gateway, caller: AuditedOperator, player: tuple[str, str], reason: str) -> dict[str, Any]:
+async def _revoked(gateway: Gateway, caller: Actor, player: tuple[str, str], reason: str) -> dict[str, Any]:
     """Every gateway session the player logged in with on the skin, ended, and their sign-ins refused for
     `SIGN_IN_BLOCK_S`; `found`: whether there was any session to end (a mistyped login finds none)."""
     skin_id, login = player
@@ -262,7 +262,7 @@ async def _reason(request: Request[Any, Any, Any], ctx: RequestContext) -> str |
 async def purge(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    caller: NamedDependency[AuditedOperator],
+    caller: NamedDependency[Actor],
     skin_id: FromPath[str],
 ) -> Outgoing:
     """The console's (with a reason) and the bearer API's."""
@@ -280,7 +280,7 @@ async def purge(
 async def revoke(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    caller: NamedDependency[AuditedOperator],
+    caller: NamedDependency[Actor],
     skin_id: FromPath[str],
     login: FromPath[str],
 ) -> Outgoing:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import msgspec
 
 from gateway.accounts.audit import Audit
-from gateway.accounts.caller import AuditedOperator
+from gateway.accounts.caller import Actor
 from gateway.accounts.roles import ADMIN_TOKEN_NAME, Operator
 from gateway.accounts.scopes import outside
 from gateway.console.canaries.start import run_scheduled
@@ -55,7 +55,7 @@ async def run(gateway: Gateway, audit: Audit, planned: Planned) -> Ran:
     operator = on_behalf(gateway, planned)
     if operator is None:
         return Ran(False, f"OPERATOR_UNAUTHORISED: {planned.by} may no longer change {planned.skin}")
-    caller, ctx = AuditedOperator(operator, audit), RequestContext(request_id=planned.id)
+    caller, ctx = Actor(operator, audit), RequestContext(request_id=planned.id)
     if planned.kind == "canary" and gateway.canaries is None:
         return NO_CANARIES
     if planned.kind == "canary":
