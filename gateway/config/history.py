@@ -28,7 +28,7 @@ import msgspec
 import structlog
 from redis.asyncio import Redis
 
-from gateway.store import answered, keys
+from gateway.store import keys, or_unavailable
 
 Overrides = dict[str, dict[str, str]]
 """skin id -> upstream name -> base URL."""
@@ -287,11 +287,11 @@ class RedisVersions:
         self._note = redis.register_script(NOTE)
 
     async def overrides(self) -> Overrides | None:
-        raw = await answered(self.redis.get(keys.CONFIG_OVERRIDES))
+        raw = await or_unavailable(self.redis.get(keys.CONFIG_OVERRIDES))
         return _overrides.decode(raw) if raw else None
 
     async def commit(self, expected: Overrides, entry: HistoryEntry) -> str | None:
-        raw = await answered(self.redis.get(keys.CONFIG_OVERRIDES))
+        raw = await or_unavailable(self.redis.get(keys.CONFIG_OVERRIDES))
         if (_overrides.decode(raw) if raw else {}) != expected:
             return None  # changed since the writer looked (by another instance, or by an older gateway)
         args: list[bytes | str | int] = [
@@ -302,7 +302,7 @@ class RedisVersions:
             HISTORY_BOUND,
             keys.CONFIG_CHANNEL,
         ]
-        made = await answered(
+        made = await or_unavailable(
             self._commit(keys=[keys.CONFIG_OVERRIDES, keys.CONFIG_HISTORY, keys.CONFIG_VERSIONS], args=args)
         )
         if made is None:
@@ -312,7 +312,7 @@ class RedisVersions:
 
     async def note(self, entry: HistoryEntry) -> None:
         args: list[bytes | str | int] = [msgspec.json.encode(entry), entry.version, HISTORY_BOUND]
-        await answered(self._note(keys=[keys.CONFIG_HISTORY, keys.CONFIG_VERSIONS], args=args))
+        await or_unavailable(self._note(keys=[keys.CONFIG_HISTORY, keys.CONFIG_VERSIONS], args=args))
 
     async def newest(self) -> HistoryEntry | None:
         found = await self.page(1, None)
@@ -320,13 +320,13 @@ class RedisVersions:
 
     async def page(self, limit: int, before: str | None) -> list[HistoryEntry]:
         top = f"({before}" if before is not None else "+"
-        return _entries(await answered(self.redis.xrevrange(keys.CONFIG_HISTORY, top, "-", count=limit)))
+        return _entries(await or_unavailable(self.redis.xrevrange(keys.CONFIG_HISTORY, top, "-", count=limit)))
 
     async def find(self, version: str) -> HistoryEntry | None:
-        entry_id = await answered(self.redis.hget(keys.CONFIG_VERSIONS, version))
+        entry_id = await or_unavailable(self.redis.hget(keys.CONFIG_VERSIONS, version))
         if entry_id is None:
             return None
-        found = _entries(await answered(self.redis.xrange(keys.CONFIG_HISTORY, entry_id, entry_id)))
+        found = _entries(await or_unavailable(self.redis.xrange(keys.CONFIG_HISTORY, entry_id, entry_id)))
         return found[0] if found else None  # None: trimmed off the stream's end
 
 

@@ -30,7 +30,7 @@ from gateway.config.history import (
     Versions,
     encoded,
 )
-from gateway.store import answered, keys
+from gateway.store import keys, or_unavailable
 
 log = structlog.get_logger("gateway.config")
 
@@ -57,7 +57,7 @@ async def carry_history(redis: Redis, path: Path, file_now: str) -> int:
     args: list[bytes | str] = [encoded(entries[-1].overrides)]
     for entry in entries:
         args += [entry.id, entry.version, msgspec.json.encode(entry)]
-    carried = await answered(
+    carried = await or_unavailable(
         redis.eval(CARRY, 3, keys.CONFIG_HISTORY, keys.CONFIG_VERSIONS, keys.CONFIG_OVERRIDES, *args)
     )
     if carried:

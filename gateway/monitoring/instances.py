@@ -29,7 +29,7 @@ from redis.asyncio import Redis
 
 from gateway.config.history import iso
 from gateway.runtime.lifecycle import Lifecycle
-from gateway.store import StoreUnavailable, answered, keys
+from gateway.store import StoreUnavailable, keys, or_unavailable
 from gateway.upstream.resilience import Breaker, Breakers
 
 if TYPE_CHECKING:
@@ -170,7 +170,7 @@ class Instances:
 
     async def write(self) -> None:
         if self.redis is not None:
-            await answered(self.redis.hset(keys.INSTANCES, self.instance, msgspec.json.encode(self.record())))
+            await or_unavailable(self.redis.hset(keys.INSTANCES, self.instance, msgspec.json.encode(self.record())))
 
     # Presence's listener: its subscription confirmed (at start, or after Redis came back).
     def hearing(self) -> None:
@@ -193,22 +193,22 @@ class Instances:
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.INSTANCES_SEEN, self.instance, repr(now))
         pipe.hgetall(keys.INSTANCES_SEEN)
-        _, beats = await answered(pipe.execute())
+        _, beats = await or_unavailable(pipe.execute())
         seen = {key.decode(): float(value) for key, value in beats.items()} | {self.instance: now}
         quiet = [i for i, at in seen.items() if is_stale(at, now)]
         if quiet:  # frozen (still subscribed) or gone (killed: dropped by Redis)
             channels = [keys.PRESENCE_CHANNEL + i for i in quiet]
-            listening: list[tuple[bytes, int]] = await answered(self.redis.pubsub_numsub(*channels))  # type: ignore[arg-type]
+            listening: list[tuple[bytes, int]] = await or_unavailable(self.redis.pubsub_numsub(*channels))  # type: ignore[arg-type]
             gone = [i for i, (_, n) in zip(quiet, listening, strict=True) if not n]
             if gone:
-                await answered(self.redis.hdel(keys.INSTANCES_SEEN, *gone))
+                await or_unavailable(self.redis.hdel(keys.INSTANCES_SEEN, *gone))
             seen = {i: at for i, at in seen.items() if i not in gone}
         return seen
 
     async def leave(self) -> None:
         """This instance's beats end (it stops): it is gone at once, not stale."""
         if self.redis is not None:
-            await answered(self.redis.hdel(keys.INSTANCES_SEEN, self.instance))
+            await or_unavailable(self.redis.hdel(keys.INSTANCES_SEEN, self.instance))
 
     async def live(self) -> list[InstanceRecord]:
         """Every instance alive now (subscribed to its presence channel) with its last beat, this one first."""
@@ -219,14 +219,14 @@ class Instances:
         pipe.pubsub_channels(keys.PRESENCE_CHANNEL + "*")
         pipe.hgetall(keys.INSTANCES)
         pipe.hgetall(keys.INSTANCES_SEEN)
-        channels, stored, beats = await answered(pipe.execute())
+        channels, stored, beats = await or_unavailable(pipe.execute())
         alive = {c.decode().removeprefix(keys.PRESENCE_CHANNEL) for c in channels}
         seen = {i: float(beats[i.encode()]) if i.encode() in beats else None for i in alive}
         records = {key.decode(): _record.decode(value) for key, value in stored.items()}
         forgotten = [i for i, r in records.items() if i not in seen and r.written_at < own.written_at - FORGET_AFTER_S]
         if forgotten and self.instance not in forgotten:
-            await answered(self.redis.hdel(keys.INSTANCES, *forgotten))
-            await answered(self.redis.hdel(keys.INSTANCES_SEEN, *forgotten))
+            await or_unavailable(self.redis.hdel(keys.INSTANCES, *forgotten))
+            await or_unavailable(self.redis.hdel(keys.INSTANCES_SEEN, *forgotten))
         others = (records.get(i) or InstanceRecord(id=i) for i in seen if i != self.instance)
         beaten = (msgspec.structs.replace(r, seen_at=seen[r.id]) for r in others)
         return [own, *sorted(beaten, key=lambda r: r.started_at or 0)]
