@@ -42,11 +42,11 @@ PREFIXES: Mapping[str, Upstream] = {f"/{upstream}/": upstream for upstream in UP
 WSESSION = "{wsession}"
 
 LimitClass = Literal["login-like", "registration", "password-reset", "cashier", "adoption", "events"]
-"""`events` is the gateway's own `/bff/events` (connects per address), beside the routes' classes."""
 """The rate limits a route's calls count against (`gateway.shared.ratelimit` holds the numbers):
 `login-like` guessing (per address, per login name or device), `registration` and
 `password-reset` (per address, and login name), `cashier` (per session and route), and
-`adoption` of a session id from a URL (`/bff/session/adopt`, a gateway endpoint)."""
+`adoption` of a session id from a URL (`/bff/session/adopt`, a gateway endpoint); `events` is
+the gateway's own `/bff/events` (connects per address), beside the routes' classes."""
 SessionEffect = Literal["starts", "ends"]
 """`starts`: the answer carries the upstream session id, which the gateway takes into the
 session and strips from the browser's copy (its own id rotated); `ends`: the session is logged out."""

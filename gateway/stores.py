@@ -1,5 +1,5 @@
 """The shared stores the composition root (`gateway.app`) builds first: Redis with `REDIS_URL` (or
-Sentinel), the sessions' local copies and the instances' presence beside it; else this process."""
+Sentinel), the sessions' local replicas and the instances' presence beside it; else this process."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from gateway.config.settings import Settings
 from gateway.parts import Stores
 from gateway.pipeline.joining import shared_outcome
 from gateway.runtime.lifecycle import Lifecycle
-from gateway.shared.copies import SessionCopies
+from gateway.shared.copies import SessionReplicas
 from gateway.shared.dedup import SharedFlights
 from gateway.shared.outcome import decode, encode
 from gateway.shared.presence import Presence
@@ -27,5 +27,5 @@ def open_stores(settings: Settings, instance: str, lifecycle: Lifecycle) -> Stor
     if isinstance(redis.connection_pool, FollowingPool):
         redis.connection_pool.on_change = lambda: lifecycle.spawn(shared.replay())
     flights = SharedFlights(shared, encode, decode, instance, lifecycle, shareable=shared_outcome)
-    sessions = SessionCopies(redis, guard, instance)
+    sessions = SessionReplicas(redis, guard, instance)
     return Stores(shared, sessions, redis, flights, Presence(redis, instance, [sessions]))

@@ -26,7 +26,7 @@ import structlog
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from gateway.accounts.chain import Verdict, Verifier, linked
+from gateway.accounts.chain import ChainCheck, Verifier, linked
 from gateway.store import Later, StoreUnavailable, hand_back, keys
 
 log = structlog.get_logger("gateway.audit")
@@ -177,7 +177,7 @@ Page = tuple[list[AuditEntry], str | None]
 class Trail(Audit, Protocol):
     async def page(self, query: Query) -> Page: ...
 
-    async def verify(self) -> Verdict:
+    async def verify(self) -> ChainCheck:
         """Every kept entry's link checked, oldest first: the first broken one, if any."""
         ...
 
@@ -316,7 +316,7 @@ class StreamTrail:
             top = f"({raw_id.decode()}"
         return found, top[1:]
 
-    async def verify(self) -> Verdict:
+    async def verify(self) -> ChainCheck:
         """The stream's entries as kept (`e`, the stream id apart), after reading the head."""
         await self._carried()
         verifier = Verifier(True, AuditEntry)

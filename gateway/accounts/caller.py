@@ -18,7 +18,7 @@ operator's language (the console itself always sends a reason)."""
 
 
 @dataclass(frozen=True)
-class Caller:
+class Actor:
     """Who asks (the guard's `Operator`), and the audit trail their requests are written to."""
 
     operator: Operator
@@ -37,8 +37,8 @@ class Caller:
         await self.audit.record(entry)
 
 
-def _caller(operator: NamedDependency[Operator], audit: NamedDependency[Audit]) -> Caller:
-    return Caller(operator, audit)
+def _caller(operator: NamedDependency[Operator], audit: NamedDependency[Audit]) -> Actor:
+    return Actor(operator, audit)
 
 
 DEPENDENCIES = {"caller": Provide(_caller, sync_to_thread=False)}

@@ -61,7 +61,7 @@ class Break(msgspec.Struct, frozen=True):
     message: str
 
 
-class Verdict(msgspec.Struct, frozen=True):
+class ChainCheck(msgspec.Struct, frozen=True):
     intact: bool
     checked: int
     """Chained entries checked."""
@@ -149,9 +149,9 @@ class Verifier:
         if self.broken is None:
             self.broken = Break("deleted", at, None, "an entry was deleted from the stream (XDEL), not trimmed")
 
-    def verdict(self) -> Verdict:
+    def verdict(self) -> ChainCheck:
         last = self.last
-        return Verdict(
+        return ChainCheck(
             self.broken is None,
             self.checked,
             self.first,

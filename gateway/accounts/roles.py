@@ -107,7 +107,9 @@ class Signed:
     seen: float
 
 
-class Sessions(Protocol):
+class ConsoleSessionLookup(Protocol):
+    """What the admin guard needs of the console's sessions (`gateway.accounts.signin.ConsoleSessions`)."""
+
     async def find(self, cookie: str, address: str) -> Signed:
         """The session's operator; `Refused` (401 SIGNED_OUT or SESSION_EXPIRED) when none."""
         ...
@@ -117,11 +119,14 @@ class Sessions(Protocol):
         ...
 
 
-class Guard:
+class AdminGuard:
+    """The admin listener's Litestar guard: finds who calls (a console session or a bearer token)
+    and puts their `Operator` on the scope (the player pipeline's guard stage is `pipeline.guard.Guard`)."""
+
     def __init__(
         self,
         operators: OperatorsFile,
-        sessions: Sessions,
+        sessions: ConsoleSessionLookup,
         audit: Audit,
         proxies: TrustedProxies,
         admin_token: str | None,

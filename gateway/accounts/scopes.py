@@ -51,7 +51,7 @@ class Scope:
 
 
 class SkinGuard:
-    """The admin app's second guard (after `roles.Guard`, which put the caller on the scope)."""
+    """The admin app's second guard (after `roles.AdminGuard`, which put the caller on the scope)."""
 
     def __init__(self, audit: Audit) -> None:
         self.audit = audit

@@ -217,17 +217,17 @@ async def sign_in(
         await accounts.sessions.end(old)  # one browser, one session
     cookie, record = await accounts.sessions.start(account)
     await audit.record(AuditEntry("sign-in", account.name, "console", address, "ok", detail={"role": account.role}))
-    answer = Outgoing.json(
+    response = Outgoing.json(
         200,
         _described(Operator(account.name, account.role, "console", skins=account.skins), accounts, record),
         ctx,
         (b"cache-control", b"no-store"),
     )
-    answer.headers += [
+    response.headers += [
         accounts.cookie(SESSION_COOKIE, cookie, httponly=True),
         accounts.cookie(CSRF_COOKIE, record.csrf, httponly=False),
     ]
-    return answer
+    return response
 
 
 async def _limited(accounts: Accounts, audit: Audit, who: str, address: str, wait: int) -> None:
@@ -260,15 +260,15 @@ async def sign_out(
 ) -> Outgoing:
     cookie = Incoming.of(request.scope).cookie(SESSION_COOKIE)
     request_id = RequestContext.of(request.scope).request_id.encode("latin-1")
-    answer = Outgoing(204, [(b"x-request-id", request_id), (b"cache-control", b"no-store")])
+    response = Outgoing(204, [(b"x-request-id", request_id), (b"cache-control", b"no-store")])
     if operator.via == "console" and cookie:
         await accounts.sessions.end(cookie)
         await audit.record(AuditEntry("sign-out", operator.name, "console", operator.address, "ok"))
-        answer.headers += [
+        response.headers += [
             accounts.cookie(SESSION_COOKIE, "", httponly=True, max_age=0),
             accounts.cookie(CSRF_COOKIE, "", httponly=False, max_age=0),
         ]
-    return answer
+    return response
 
 
 HANDLERS = [sign_in, session, sign_out]

@@ -19,7 +19,7 @@ import msgspec
 import structlog
 
 from gateway.accounts.audit import SCAN_LIMIT, AuditEntry, Page, Query, logged, order, stamped
-from gateway.accounts.chain import Verdict, Verifier, linked
+from gateway.accounts.chain import ChainCheck, Verifier, linked
 from gateway.store import StoreUnavailable
 
 log = structlog.get_logger("gateway.audit")
@@ -108,7 +108,7 @@ class FileTrail:
                     return found, entry.id
         return found, None
 
-    async def verify(self) -> Verdict:
+    async def verify(self) -> ChainCheck:
         head = self._head  # before reading: an entry written meanwhile is no truncation
         try:
             verifier = await asyncio.to_thread(verified, self.path)

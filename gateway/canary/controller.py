@@ -36,7 +36,7 @@ import structlog
 
 from gateway.canary.figures import SLOT_S
 from gateway.canary.judge import judge
-from gateway.canary.model import Canary, Side, SideFigures, Verdict
+from gateway.canary.model import Canary, Side, SideFigures, StepVerdict
 from gateway.canary.store import CanaryStore
 from gateway.shared.session import REMEMBER_SECONDS
 from gateway.store import Shared, StoreUnavailable, keys
@@ -229,7 +229,7 @@ class Controller:
         return moved
 
 
-def _judged(canary: Canary, verdict: Verdict, now: float, until: float, longest_s: float) -> tuple[Canary, Move]:
+def _judged(canary: Canary, verdict: StepVerdict, now: float, until: float, longest_s: float) -> tuple[Canary, Move]:
     """The record after the check of the window up to `until`: its verdict kept, and where it goes.
     A window longer than a check's `longest_s` had no holder judging it (killed, Redis away): that
     time does not count in the step's hold."""

@@ -1,14 +1,14 @@
 """A canary's figures, per side: what its judge (`gateway.canary.judge`) compares the new upstream by.
 
 Counted on the front door's access path (`gateway.monitoring.observability.Access`) for every
-request the canary's routing gave a side (`RequestContext.canary`) that the platform answered or
+request the canary's routing gave a side (`RequestContext.canary`) that the platform or_unavailable or
 failed (a cached copy or a joined flight's follower says nothing of it): its answers, those that
 were 5xx, the player's or the platform's (a stale copy served over a platform's 5xx is one; an
 answer that broke its contract is a 502 of the gateway's, `Caller.broke`, so it is among them),
 the platform's refusals (`success: false`), a latency histogram in the charts' buckets
 (`gateway.monitoring.figures.BOUNDS_S`: counts from several instances add up, and a p99 read from
 their sum is within a bucket's width), sign-ins and the accepted ones, money calls
-(`contracts.catalogue.MONEY_CALLS`) and the answered ones (under 500: a no-answer is always 5xx).
+(`contracts.catalogue.MONEY_CALLS`) and the or_unavailable ones (under 500: a no-answer is always 5xx).
 
 Counts go into 5-second slots. With Redis each instance adds its counts to the canary's hash
 (`bff:canary:<id>:figures`, fields `<slot>:<side>:<figure>`, kept a day) by HINCRBY, in one pipeline, a
@@ -26,7 +26,7 @@ from gateway.canary.model import Side, SideFigures
 from gateway.http.asgi import RequestContext
 from gateway.monitoring.figures import BOUNDS_S, quantile_s
 from gateway.monitoring.series import Batched
-from gateway.store import StoreUnavailable, answered
+from gateway.store import StoreUnavailable, or_unavailable
 
 SLOT_S = 5
 KEEP_S = 86400
@@ -40,7 +40,7 @@ _SIGN_INS = frozenset(route.name for route in ROUTES if route.session == "starts
 _MONEY = frozenset(route.name for route in MONEY_CALLS)
 
 Counts = dict[tuple[str, int, str], list[int]]
-"""(canary id, slot, side) -> [answers, 5xx, refused, logins, accepted, money, answered, latency buckets...]."""
+"""(canary id, slot, side) -> [answers, 5xx, refused, logins, accepted, money, or_unavailable, latency buckets...]."""
 
 
 def figures_key(canary_id: str) -> str:
@@ -51,7 +51,7 @@ class CanaryFigures(Batched[tuple[str, int, str]]):
     """Both sides' counts of every canary this instance routed (written as the charts' are)."""
 
     def add(self, ctx: RequestContext, status: int, seconds: float) -> None:
-        """One answered request of a canary's side (a few increments: the access path)."""
+        """One or_unavailable request of a canary's side (a few increments: the access path)."""
         if ctx.canary is None:
             return
         upstream = ctx.upstream_status
@@ -98,7 +98,7 @@ class CanaryFigures(Batched[tuple[str, int, str]]):
                 if n:
                     pipe.hincrby(figures_key(canary_id), f"{slot}:{side}:{figure}", n)
         try:
-            await answered(pipe.execute())
+            await or_unavailable(pipe.execute())
         except StoreUnavailable as exc:  # these seconds are missing from the judgment
             self._failed("canary.figures_write_failed", exc)
 
@@ -128,12 +128,12 @@ class CanaryFigures(Batched[tuple[str, int, str]]):
                 for side in SIDES
                 for figure in range(WIDTH)
             ]
-            values = await answered(self.redis.hmget(key, names))
+            values = await or_unavailable(self.redis.hmget(key, names))
             found: list[tuple[str | bytes, str | bytes]] = [
                 (name, value) for name, value in zip(names, values, strict=True) if value is not None
             ]
         else:
-            found = list((await answered(self.redis.hgetall(key))).items())
+            found = list((await or_unavailable(self.redis.hgetall(key))).items())
         counts = {}
         for name, value in found:
             slot, side, figure = (name.decode() if isinstance(name, bytes) else name).split(":")

@@ -1,7 +1,7 @@
 """One check of a canary: the new side's figures against the old side's over the same window.
 
 Pure: the controller (`gateway.canary.controller`) reads both sides' `SideFigures` (counted per
-side by `gateway.canary.figures`) and keeps the `Verdict`. The new side fails on what a player
+side by `gateway.canary.figures`) and keeps the `StepVerdict`. The new side fails on what a player
 would notice first: server errors, the platform refusing more, answers slower than the bar (and
 slower than the old side: a platform that is slow for everyone is not the new upstream's fault),
 fewer successful logins, fewer answered money calls. Every reason is worded for the trail
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from gateway.canary.model import SideFigures, Thresholds, Verdict
+from gateway.canary.model import SideFigures, StepVerdict, Thresholds
 
 P99_MARGIN = 1.1
 """The new side's p99 over the bar fails only when it is also over the old side's by this factor:
@@ -23,7 +23,9 @@ MIN_OF_A_KIND = 5
 mistyping a password among two sign-ins is not a platform failing half its logins."""
 
 
-def judge(old: SideFigures, new: SideFigures, thresholds: Thresholds, *, at: float, step: int, share: float) -> Verdict:
+def judge(
+    old: SideFigures, new: SideFigures, thresholds: Thresholds, *, at: float, step: int, share: float
+) -> StepVerdict:
     """`passed`, `failed` with its reasons, or `too-few` answers on the new side to say."""
     outcome: Literal["passed", "failed", "too-few"] = "too-few"
     reasons: list[str] = []
@@ -31,7 +33,7 @@ def judge(old: SideFigures, new: SideFigures, thresholds: Thresholds, *, at: flo
         where = f"at {_percent(share)}"
         reasons = [f"{reason} {where}" for reason in _failures(old, new, thresholds)]
         outcome = "failed" if reasons else "passed"
-    return Verdict(at=at, step=step, share=share, outcome=outcome, reasons=reasons, old=old, new=new)
+    return StepVerdict(at=at, step=step, share=share, outcome=outcome, reasons=reasons, old=old, new=new)
 
 
 def _failures(old: SideFigures, new: SideFigures, t: Thresholds) -> list[str]:

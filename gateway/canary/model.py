@@ -64,7 +64,7 @@ class SideFigures(msgspec.Struct, rename="camel", frozen=True, kw_only=True):
     money_success: float | None = None
 
 
-class Verdict(msgspec.Struct, rename="camel", frozen=True, kw_only=True):
+class StepVerdict(msgspec.Struct, rename="camel", frozen=True, kw_only=True):
     at: float
     step: int
     share: float
@@ -97,7 +97,7 @@ class Canary(msgspec.Struct, rename="camel", kw_only=True):
     failed: int = 0
     """Failed checks in the current step."""
     last_check: float = 0.0
-    verdicts: list[Verdict] = []
+    verdicts: list[StepVerdict] = []
     ended: float | None = None
     ended_by: str | None = None
     ended_reason: str | None = None

@@ -24,7 +24,7 @@ import structlog
 from redis.asyncio import Redis
 
 from gateway.canary.model import Canary
-from gateway.store import Shared, StoreUnavailable, answered, keys
+from gateway.store import Shared, StoreUnavailable, keys, or_unavailable
 
 log = structlog.get_logger("gateway.canary")
 
@@ -127,7 +127,7 @@ class CanaryStore:
         if self.redis is None:
             return
         try:
-            await answered(self.redis.publish(keys.CANARY_CHANNEL, skin.encode()))
+            await or_unavailable(self.redis.publish(keys.CANARY_CHANNEL, skin.encode()))
         except StoreUnavailable as exc:  # written: the others read it when their subscription is back
             log.warning("canary.announce_failed", skin=skin, error=str(exc))
 

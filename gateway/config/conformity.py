@@ -117,7 +117,7 @@ async def checked(
         return Called(route.name, target, False, why=f"no answer within {within_s:g} s")
     except httpx.HTTPError as exc:
         return Called(route.name, target, False, why=failure(exc))
-    except _Refused as refused:
+    except _UnreadableAnswer as refused:
         return Called(route.name, target, False, refused.status, str(refused), _since(started))
     except httpx.InvalidURL:
         return Called(route.name, target, False, why="not a URL")
@@ -155,7 +155,7 @@ async def answered(client: httpx.AsyncClient, base: str, check: HealthCheck, sit
     return Called(check.path, check.path, ok, status, why, _since(started))
 
 
-class _Refused(Exception):
+class _UnreadableAnswer(Exception):
     """An answer that cannot be read (its encoding, its size), with its status."""
 
     def __init__(self, status: int, why: str) -> None:
@@ -193,7 +193,7 @@ async def _once(
         async for chunk in answer.aiter_raw():
             raw += chunk
             if len(raw) > MAX_BODY:
-                raise _Refused(answer.status_code, f"answer over {MAX_BODY // 1024 // 1024} MB")
+                raise _UnreadableAnswer(answer.status_code, f"answer over {MAX_BODY // 1024 // 1024} MB")
         body = _decoded(answer.status_code, answer.headers.get("content-encoding", ""), bytes(raw))
         return answer.status_code, answer.headers.get("content-type", ""), body, answer.cookies.get("XSRF-TOKEN")
 
@@ -205,13 +205,13 @@ def _decoded(status: int, encoding: str, raw: bytes) -> bytes:
         if coding == "identity":
             continue
         if coding not in ENCODINGS:
-            raise _Refused(status, f"content-encoding {coding}, which was not asked for")
+            raise _UnreadableAnswer(status, f"content-encoding {coding}, which was not asked for")
         try:
             body = _inflate(coding, body)
         except zlib.error:
-            raise _Refused(status, f"claims content-encoding {coding} but does not decode") from None
+            raise _UnreadableAnswer(status, f"claims content-encoding {coding} but does not decode") from None
         if len(body) > MAX_BODY:
-            raise _Refused(status, f"answer over {MAX_BODY // 1024 // 1024} MB")
+            raise _UnreadableAnswer(status, f"answer over {MAX_BODY // 1024 // 1024} MB")
     return body
 
 

@@ -28,7 +28,7 @@ import msgspec
 import structlog
 from redis.asyncio import Redis
 
-from gateway.store import answered, keys
+from gateway.store import keys, or_unavailable
 
 Overrides = dict[str, dict[str, str]]
 """skin id -> upstream name -> base URL."""
@@ -48,7 +48,7 @@ class Change(msgspec.Struct, frozen=True):
     after: str | None
 
 
-class Entry(msgspec.Struct, kw_only=True):
+class HistoryEntry(msgspec.Struct, kw_only=True):
     version: str
     previous: str | None
     at: float
@@ -100,9 +100,9 @@ def entry(
     overrides: Overrides,
     file: str,
     skins: dict[str, str],
-) -> Entry:
+) -> HistoryEntry:
     """A new entry; `before`: the version it follows and that version's upstreams, when known."""
-    return Entry(
+    return HistoryEntry(
         version=version,
         previous=before[0] if before else None,
         at=time.time(),
@@ -131,7 +131,7 @@ def skin_versions(data: dict[str, Any], overrides: Overrides) -> dict[str, str]:
     return {skin["id"]: version_of([shared, skin], overrides.get(skin["id"], {})) for skin in found}
 
 
-def moved(entry: Entry, data: dict[str, Any], now: dict[str, str], skins: list[str]) -> list[str]:
+def moved(entry: HistoryEntry, data: dict[str, Any], now: dict[str, str], skins: list[str]) -> list[str]:
     """Which of `skins` have another version in `now` than in `entry` (an entry made before skins had
     versions of their own is read against `data`, the skins file, when that is the file it was made on)."""
     then = entry.skins
@@ -165,7 +165,7 @@ def encoded(overrides: Overrides) -> bytes:
     return msgspec.json.encode(overrides, order="sorted")
 
 
-_entry = msgspec.json.Decoder(Entry)
+_entry = msgspec.json.Decoder(HistoryEntry)
 _overrides = msgspec.json.Decoder(Overrides)
 
 
@@ -178,18 +178,18 @@ class Versions(Protocol):
     async def overrides(self) -> Overrides | None:
         """The overrides every instance should run (None: nothing kept yet)."""
 
-    async def commit(self, expected: Overrides, entry: Entry) -> str | None:
+    async def commit(self, expected: Overrides, entry: HistoryEntry) -> str | None:
         """Stores `entry` and its overrides, if the overrides are still `expected`; its id, else None."""
 
-    async def note(self, entry: Entry) -> None:
+    async def note(self, entry: HistoryEntry) -> None:
         """Stores `entry` unless the newest one has its version (every instance reads the same file)."""
 
-    async def newest(self) -> Entry | None: ...
+    async def newest(self) -> HistoryEntry | None: ...
 
-    async def page(self, limit: int, before: str | None) -> list[Entry]:
+    async def page(self, limit: int, before: str | None) -> list[HistoryEntry]:
         """Up to `limit` entries older than the one with id `before` (or the newest), newest first."""
 
-    async def find(self, version: str) -> Entry | None:
+    async def find(self, version: str) -> HistoryEntry | None:
         """The newest entry of `version`."""
 
 
@@ -200,7 +200,7 @@ class FileVersions:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self.entries: list[Entry] = []
+        self.entries: list[HistoryEntry] = []
         if path is not None and path.exists():
             for number, line in enumerate(path.read_bytes().splitlines(), 1):
                 try:
@@ -212,27 +212,27 @@ class FileVersions:
     async def overrides(self) -> Overrides | None:
         return self.entries[-1].overrides if self.entries else None
 
-    async def commit(self, expected: Overrides, entry: Entry) -> str | None:
+    async def commit(self, expected: Overrides, entry: HistoryEntry) -> str | None:
         # One process, and its caller holds the configuration's lock: nobody else writes.
         return await self._append(entry)
 
-    async def note(self, entry: Entry) -> None:
+    async def note(self, entry: HistoryEntry) -> None:
         if not self.entries or self.entries[-1].version != entry.version:
             await self._append(entry)
 
-    async def newest(self) -> Entry | None:
+    async def newest(self) -> HistoryEntry | None:
         return self.entries[-1] if self.entries else None
 
-    async def page(self, limit: int, before: str | None) -> list[Entry]:
+    async def page(self, limit: int, before: str | None) -> list[HistoryEntry]:
         older = self.entries
         if before is not None:
             older = [e for e in self.entries if _order(e.id) < _order(before)]
         return older[::-1][:limit]
 
-    async def find(self, version: str) -> Entry | None:
+    async def find(self, version: str) -> HistoryEntry | None:
         return next((e for e in reversed(self.entries) if e.version == version), None)
 
-    async def _append(self, entry: Entry) -> str:
+    async def _append(self, entry: HistoryEntry) -> str:
         last = _order(self.entries[-1].id) if self.entries else (0, 0)
         ms = max(int(entry.at * 1000), last[0])
         entry.id = f"{ms}-{last[1] + 1 if ms == last[0] else 0}"
@@ -287,11 +287,11 @@ class RedisVersions:
         self._note = redis.register_script(NOTE)
 
     async def overrides(self) -> Overrides | None:
-        raw = await answered(self.redis.get(keys.CONFIG_OVERRIDES))
+        raw = await or_unavailable(self.redis.get(keys.CONFIG_OVERRIDES))
         return _overrides.decode(raw) if raw else None
 
-    async def commit(self, expected: Overrides, entry: Entry) -> str | None:
-        raw = await answered(self.redis.get(keys.CONFIG_OVERRIDES))
+    async def commit(self, expected: Overrides, entry: HistoryEntry) -> str | None:
+        raw = await or_unavailable(self.redis.get(keys.CONFIG_OVERRIDES))
         if (_overrides.decode(raw) if raw else {}) != expected:
             return None  # changed since the writer looked (by another instance, or by an older gateway)
         args: list[bytes | str | int] = [
@@ -302,7 +302,7 @@ class RedisVersions:
             HISTORY_BOUND,
             keys.CONFIG_CHANNEL,
         ]
-        made = await answered(
+        made = await or_unavailable(
             self._commit(keys=[keys.CONFIG_OVERRIDES, keys.CONFIG_HISTORY, keys.CONFIG_VERSIONS], args=args)
         )
         if made is None:
@@ -310,27 +310,27 @@ class RedisVersions:
         entry.id = made.decode()
         return entry.id
 
-    async def note(self, entry: Entry) -> None:
+    async def note(self, entry: HistoryEntry) -> None:
         args: list[bytes | str | int] = [msgspec.json.encode(entry), entry.version, HISTORY_BOUND]
-        await answered(self._note(keys=[keys.CONFIG_HISTORY, keys.CONFIG_VERSIONS], args=args))
+        await or_unavailable(self._note(keys=[keys.CONFIG_HISTORY, keys.CONFIG_VERSIONS], args=args))
 
-    async def newest(self) -> Entry | None:
+    async def newest(self) -> HistoryEntry | None:
         found = await self.page(1, None)
         return found[0] if found else None
 
-    async def page(self, limit: int, before: str | None) -> list[Entry]:
+    async def page(self, limit: int, before: str | None) -> list[HistoryEntry]:
         top = f"({before}" if before is not None else "+"
-        return _entries(await answered(self.redis.xrevrange(keys.CONFIG_HISTORY, top, "-", count=limit)))
+        return _entries(await or_unavailable(self.redis.xrevrange(keys.CONFIG_HISTORY, top, "-", count=limit)))
 
-    async def find(self, version: str) -> Entry | None:
-        entry_id = await answered(self.redis.hget(keys.CONFIG_VERSIONS, version))
+    async def find(self, version: str) -> HistoryEntry | None:
+        entry_id = await or_unavailable(self.redis.hget(keys.CONFIG_VERSIONS, version))
         if entry_id is None:
             return None
-        found = _entries(await answered(self.redis.xrange(keys.CONFIG_HISTORY, entry_id, entry_id)))
+        found = _entries(await or_unavailable(self.redis.xrange(keys.CONFIG_HISTORY, entry_id, entry_id)))
         return found[0] if found else None  # None: trimmed off the stream's end
 
 
-def _entries(rows: Any) -> list[Entry]:
+def _entries(rows: Any) -> list[HistoryEntry]:
     """Stream rows `[(id, {b"v": version, b"e": entry}), ...]` as entries."""
     entries = []
     for entry_id, fields in rows or ():

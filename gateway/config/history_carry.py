@@ -21,8 +21,16 @@ import msgspec
 import structlog
 from redis.asyncio import Redis
 
-from gateway.config.history import HISTORY_BOUND, Entry, FileVersions, Overrides, RedisVersions, Versions, encoded
-from gateway.store import answered, keys
+from gateway.config.history import (
+    HISTORY_BOUND,
+    FileVersions,
+    HistoryEntry,
+    Overrides,
+    RedisVersions,
+    Versions,
+    encoded,
+)
+from gateway.store import keys, or_unavailable
 
 log = structlog.get_logger("gateway.config")
 
@@ -49,7 +57,7 @@ async def carry_history(redis: Redis, path: Path, file_now: str) -> int:
     args: list[bytes | str] = [encoded(entries[-1].overrides)]
     for entry in entries:
         args += [entry.id, entry.version, msgspec.json.encode(entry)]
-    carried = await answered(
+    carried = await or_unavailable(
         redis.eval(CARRY, 3, keys.CONFIG_HISTORY, keys.CONFIG_VERSIONS, keys.CONFIG_OVERRIDES, *args)
     )
     if carried:
@@ -79,19 +87,19 @@ class CarriedVersions(RedisVersions):
         await self._carried()
         return await super().overrides()
 
-    async def commit(self, expected: Overrides, entry: Entry) -> str | None:
+    async def commit(self, expected: Overrides, entry: HistoryEntry) -> str | None:
         await self._carried()
         return await super().commit(expected, entry)
 
-    async def note(self, entry: Entry) -> None:
+    async def note(self, entry: HistoryEntry) -> None:
         await self._carried()
         await super().note(entry)
 
-    async def page(self, limit: int, before: str | None) -> list[Entry]:
+    async def page(self, limit: int, before: str | None) -> list[HistoryEntry]:
         await self._carried()
         return await super().page(limit, before)
 
-    async def find(self, version: str) -> Entry | None:
+    async def find(self, version: str) -> HistoryEntry | None:
         await self._carried()
         return await super().find(version)
 

@@ -33,7 +33,7 @@ from redis.asyncio import Redis
 
 from gateway.config import history, skins
 from gateway.config.allowed_hosts import AllowedHosts
-from gateway.config.history import Action, Author, Change, Entry, Overrides, Snapshot, Versions
+from gateway.config.history import Action, Author, Change, HistoryEntry, Overrides, Snapshot, Versions
 from gateway.config.probe import Probe, Unreachable, probe_origins, said
 from gateway.config.skins import Skins, SkinsFileError, changed_upstreams
 from gateway.store import StoreUnavailable, keys
@@ -70,7 +70,7 @@ class Config:
         """Its version and upstreams: what a history entry follows."""
         return self.version, self.skins.bases()
 
-    def entry(self, action: Action, author: Author, before: tuple[str, Snapshot] | None) -> Entry:
+    def entry(self, action: Action, author: Author, before: tuple[str, Snapshot] | None) -> HistoryEntry:
         skins_now = history.skin_versions(self.data, self.overrides)
         return history.entry(
             action, author, self.version, before, self.skins.bases(), self.overrides, self.file, skins_now
@@ -79,19 +79,19 @@ class Config:
 
 @dataclass(frozen=True)
 class Result:
-    outcome: ChangeResult
+    result: ChangeResult
     version: str
     error: str | None = None
 
     def describe(self) -> dict[str, object]:
-        return {"outcome": self.outcome, "version": self.version, "error": self.error}
+        return {"outcome": self.result, "version": self.version, "error": self.error}
 
 
 @dataclass(frozen=True)
 class Commit:
     """What became of an operator's change."""
 
-    outcome: Literal["applied", "unchanged", "conflict", "invalid", "unreachable"]
+    result: Literal["applied", "unchanged", "conflict", "invalid", "unreachable"]
     version: str
     """The version running now: the new one once applied."""
     previous: str
@@ -243,7 +243,7 @@ class LiveConfig:
                 return self._reject(str(exc), reason)
             before = self.current
             result = await self._apply(data, self.current.overrides, reason, probe=True)
-            if result.outcome == "applied":
+            if result.result == "applied":
                 with contextlib.suppress(StoreUnavailable):  # the history misses it; the change stands
                     made_by = author or Author(SYSTEM, "file", reason)
                     await self.versions.note(self.current.entry("file", made_by, before.point))
@@ -260,10 +260,10 @@ class LiveConfig:
     async def _apply(self, data: dict[str, Any], overrides: Overrides, reason: str, *, probe: bool) -> Result:
         new = await self._check(data, overrides, probe)
         if isinstance(new, Commit):
-            if new.outcome == "unchanged":
+            if new.result == "unchanged":
                 self.error = "; ".join(self.current.skins.unapplied) or None
                 return Result("unchanged", new.version)
-            return self._reject(new.error or new.outcome, reason)
+            return self._reject(new.error or new.result, reason)
         version = history.version_of(data, overrides)
         self._swap(Config(new, version, data, overrides), reason)
         return Result("applied", version)

@@ -21,9 +21,9 @@ from litestar.types import ASGIApp
 from contracts.catalogue import UPSTREAMS
 from gateway.accounts import roles, signin
 from gateway.accounts.audit import Action, Audit, AuditEntry, AuditResult
-from gateway.accounts.caller import API_REASON, Caller
+from gateway.accounts.caller import API_REASON, Actor
 from gateway.accounts.caller import DEPENDENCIES as CALLER
-from gateway.accounts.roles import Guard, Operator
+from gateway.accounts.roles import AdminGuard, Operator
 from gateway.accounts.scopes import SkinGuard
 from gateway.config.history import Author
 from gateway.config.live import Result
@@ -66,7 +66,7 @@ def _done(operator: Operator, action: Action, outcome: AuditResult, **fields: An
 
 
 def _outcome(result: Result) -> AuditResult:
-    return "refused" if result.outcome == "rejected" else "ok"
+    return "refused" if result.result == "rejected" else "ok"
 
 
 @get("/metrics", opt={"role": "viewer"})
@@ -99,14 +99,14 @@ async def reload(
     result = await gateway.config.broadcast_reload(Author(operator.name, operator.via, API_REASON))
     await audit.record(_done(operator, "reload", _outcome(result), detail=result.describe()))
     ctx = RequestContext.of(request.scope)
-    return Outgoing.json(200 if result.outcome != "rejected" else 422, result.describe(), ctx)
+    return Outgoing.json(200 if result.result != "rejected" else 422, result.describe(), ctx)
 
 
 @put("/admin/skins/{skin_id:str}/upstreams/{name:str}", opt={"role": "operator"})
 async def set_upstream(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    caller: NamedDependency[Caller],
+    caller: NamedDependency[Actor],
     skin_id: FromPath[str],
     name: FromPath[str],
     data: JSONBody[UpstreamChange],
@@ -126,7 +126,7 @@ async def set_upstream(
 async def clear_upstream(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    caller: NamedDependency[Caller],
+    caller: NamedDependency[Actor],
     skin_id: FromPath[str],
     name: FromPath[str],
 ) -> Outgoing:
@@ -148,7 +148,7 @@ def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None 
     if accounts is None or audit is None:
         raise ValueError("the admin listener needs ADMIN_TOKEN or OPERATORS_FILE")
     given = {"gateway": gateway, "workers": workers, "accounts": accounts, "audit": audit}
-    guard = Guard(
+    guard = AdminGuard(
         accounts.operators, accounts.sessions, audit, accounts.proxies, gateway.settings.admin_token, accounts.limiter
     )
     app = Litestar(

@@ -11,14 +11,14 @@ import sys
 from pathlib import Path
 
 from gateway.accounts.audit import StreamTrail, Trail
-from gateway.accounts.chain import Verdict
+from gateway.accounts.chain import ChainCheck
 from gateway.accounts.trail_file import FileTrail
 from gateway.config.settings import Settings
 from gateway.store import StoreUnavailable
 from gateway.store.redis import connect
 
 
-def said(verdict: Verdict) -> str:
+def said(verdict: ChainCheck) -> str:
     """The verdict in one line, as an operator reads it."""
     broken = verdict.broken
     if broken is None:
@@ -32,7 +32,7 @@ def said(verdict: Verdict) -> str:
     return f"trail altered at {where or 'the start'}: {broken.problem}: {broken.message}"
 
 
-async def _verified(settings: Settings, file: Path | None) -> Verdict:
+async def _verified(settings: Settings, file: Path | None) -> ChainCheck:
     if file is not None or settings.shared_redis is None:
         return await FileTrail(file or settings.audit_file).verify()
     redis = connect(settings.shared_redis)

@@ -27,7 +27,7 @@ from litestar.di import NamedDependency
 from contracts.catalogue import UPSTREAMS
 from gateway.accounts import scopes
 from gateway.accounts.audit import AuditResult
-from gateway.accounts.caller import Caller
+from gateway.accounts.caller import Actor
 from gateway.config.allowed_hosts import HostPattern, allows
 from gateway.config.base_urls import BaseUrlError, base_url
 from gateway.config.history import Change, Overrides
@@ -213,7 +213,7 @@ async def committed(
     gateway: Gateway, commit: Commit, base: str | None, field: str, ctx: RequestContext, **more: Any
 ) -> tuple[Outgoing, AuditResult]:
     """The answer to a change or rollback `LiveConfig.commit` made (or refused), and its outcome for the audit."""
-    if commit.outcome == "applied":
+    if commit.result == "applied":
         live = await gateway.instances.acknowledged(commit.version)
         answer = {
             "outcome": "applied",  # what the bearer API answered before it was versioned: scripts read it
@@ -224,7 +224,7 @@ async def committed(
             **more,
         }
         return Outgoing.json(200, answer, ctx), "ok"
-    if commit.outcome == "conflict":
+    if commit.result == "conflict":
         changed = await conflicts.since(gateway.config, base, commit) if base else []
         if changed is None:
             return invalid(
@@ -239,7 +239,7 @@ async def committed(
             "changes": msgspec.to_builtins(changed),
         }
         return Outgoing.json(409, answer, ctx, (b"cache-control", b"no-store")), "conflict"
-    code = {"unchanged": "UNCHANGED", "invalid": "URL_INVALID", "unreachable": "URL_UNREACHABLE"}[commit.outcome]
+    code = {"unchanged": "UNCHANGED", "invalid": "URL_INVALID", "unreachable": "URL_UNREACHABLE"}[commit.result]
     message = commit.error or "It changes nothing"
     return invalid(ctx, [FieldError(field, code, message)]), "refused"
 
@@ -249,7 +249,7 @@ async def committed(
 
 @post("/admin/api/changes/preview", status_code=200, opt={"role": "operator"})
 async def preview_change(
-    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], caller: NamedDependency[Caller]
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], caller: NamedDependency[Actor]
 ) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     asked = decoded(await request.body())
@@ -268,7 +268,7 @@ async def preview_change(
 
 @post("/admin/api/changes", status_code=200, opt={"role": "operator"})
 async def apply_change(
-    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], caller: NamedDependency[Caller]
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], caller: NamedDependency[Actor]
 ) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     asked = await asked_in(request, ctx)
@@ -278,7 +278,7 @@ async def apply_change(
     return await change(gateway, caller, asked, ctx, base_errors(asked) + reason_errors(asked.reason))
 
 
-async def api_change(gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext, probe: bool) -> Outgoing:
+async def api_change(gateway: Gateway, caller: Actor, asked: Asked, ctx: RequestContext, probe: bool) -> Outgoing:
     """The bearer API's change: its path names the skin and upstream (404 when unknown); the
     version and the reason are optional (whatever is current; `gateway.accounts.caller.API_REASON`)."""
     assert asked.skin and asked.upstream
@@ -291,7 +291,7 @@ async def api_change(gateway: Gateway, caller: Caller, asked: Asked, ctx: Reques
 
 
 async def change(
-    gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext, errors: list[FieldError], *, probe: bool = True
+    gateway: Gateway, caller: Actor, asked: Asked, ctx: RequestContext, errors: list[FieldError], *, probe: bool = True
 ) -> Outgoing:
     """A change applied (console and API alike), audited whatever became of it; with a time, or on
     a skin that needs a second operator, kept for later instead (`gateway.console.plans.intake`)."""
@@ -304,14 +304,14 @@ async def change(
     return later if later is not None else await applied(gateway, caller, asked, ctx, probe=probe)
 
 
-async def run_change(gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext) -> Outgoing:
+async def run_change(gateway: Gateway, caller: Actor, asked: Asked, ctx: RequestContext) -> Outgoing:
     """A change kept for later, now: checked again as it was when asked, then applied."""
     refused = await _refused(gateway, caller, asked, ctx, [])  # a bearer API change named no version: none now
     return refused if refused is not None else await applied(gateway, caller, asked, ctx)
 
 
 async def _refused(
-    gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext, errors: list[FieldError]
+    gateway: Gateway, caller: Actor, asked: Asked, ctx: RequestContext, errors: list[FieldError]
 ) -> Outgoing | None:
     errors = change_errors(gateway, asked) + errors + override_errors(asked)
     if not errors:
@@ -322,7 +322,7 @@ async def _refused(
 
 
 async def applied(
-    gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext, *, probe: bool = True
+    gateway: Gateway, caller: Actor, asked: Asked, ctx: RequestContext, *, probe: bool = True
 ) -> Outgoing:
     """A valid change: held to the platform's contract, then made the new version (or refused)."""
     assert asked.skin and asked.upstream

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
-from gateway.config.history import Action, Change, Entry, diff, iso
+from gateway.config.history import Action, Change, HistoryEntry, diff, iso
 from gateway.config.live import Commit, LiveConfig
 
 WALK = 200
@@ -44,7 +44,7 @@ async def since(config: LiveConfig, base: str, commit: Commit) -> list[Changed] 
     return [_blamed(change, newer) for change in changes]
 
 
-async def _newer(config: LiveConfig, base: Entry) -> list[Entry]:
+async def _newer(config: LiveConfig, base: HistoryEntry) -> list[HistoryEntry]:
     """The entries after `base`, newest first (at most `WALK` of them)."""
     found = []
     for entry in await config.versions.page(WALK, None):
@@ -54,7 +54,7 @@ async def _newer(config: LiveConfig, base: Entry) -> list[Entry]:
     return found
 
 
-def _blamed(change: Change, newer: list[Entry]) -> Changed:
+def _blamed(change: Change, newer: list[HistoryEntry]) -> Changed:
     changed = Changed(skin=change.skin, upstream=change.upstream, before=change.before, after=change.after)
     for entry in newer:
         if any(c.skin == change.skin and c.upstream == change.upstream for c in entry.changes):

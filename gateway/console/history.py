@@ -20,8 +20,8 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from gateway.accounts import scopes
-from gateway.accounts.caller import Caller
-from gateway.config.history import Change, Entry, diff
+from gateway.accounts.caller import Actor
+from gateway.config.history import Change, HistoryEntry, diff
 from gateway.config.skins import compose
 from gateway.console.changes import (
     Asked,
@@ -77,7 +77,7 @@ async def one_version(
     return Outgoing.json(200, found.public(), ctx)
 
 
-async def rollback_target(gateway: Gateway, asked: Asked) -> tuple[Entry, list[Change]] | list[FieldError]:
+async def rollback_target(gateway: Gateway, asked: Asked) -> tuple[HistoryEntry, list[Change]] | list[FieldError]:
     """The version to go back to and what going back changes, or the fields at fault."""
     errors = base_errors(asked)
     if not asked.to:
@@ -111,7 +111,7 @@ async def preview_rollback(request: Request[Any, Any, Any], gateway: NamedDepend
 
 @post("/admin/api/rollback", status_code=200, opt={"role": "operator"})
 async def rollback(
-    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], caller: NamedDependency[Caller]
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], caller: NamedDependency[Actor]
 ) -> Outgoing:
     """Made now; with `at`, or touching a skin that needs a second operator, kept for later
     (`gateway.console.plans.intake`)."""
@@ -130,15 +130,15 @@ async def rollback(
     return later if later is not None else await rolled_back(gateway, caller, asked, target, ctx)
 
 
-async def run_rollback(gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext) -> Outgoing:
+async def run_rollback(gateway: Gateway, caller: Actor, asked: Asked, ctx: RequestContext) -> Outgoing:
     """A rollback kept for later, now: its target found and checked again, then made."""
     target = await _valid_target(gateway, caller, asked, ctx)
     return target if isinstance(target, Outgoing) else await rolled_back(gateway, caller, asked, target, ctx)
 
 
 async def _valid_target(
-    gateway: Gateway, caller: Caller, asked: Asked, ctx: RequestContext
-) -> tuple[Entry, list[Change]] | Outgoing:
+    gateway: Gateway, caller: Actor, asked: Asked, ctx: RequestContext
+) -> tuple[HistoryEntry, list[Change]] | Outgoing:
     target = await rollback_target(gateway, asked)
     errors = [*(target if isinstance(target, list) else []), *reason_errors(asked.reason), *override_errors(asked)]
     if errors or isinstance(target, list):
@@ -149,7 +149,7 @@ async def _valid_target(
 
 
 async def rolled_back(
-    gateway: Gateway, caller: Caller, asked: Asked, target: tuple[Entry, list[Change]], ctx: RequestContext
+    gateway: Gateway, caller: Actor, asked: Asked, target: tuple[HistoryEntry, list[Change]], ctx: RequestContext
 ) -> Outgoing:
     """A valid rollback: held to the platform's contract, then made the new version (or refused)."""
     entry, changes = target

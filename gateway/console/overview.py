@@ -22,7 +22,7 @@ from litestar.params import FromPath
 from prometheus_client.parser import text_string_to_metric_families
 
 from contracts.catalogue import UPSTREAMS
-from gateway.accounts.caller import API_REASON, Caller
+from gateway.accounts.caller import API_REASON, Actor
 from gateway.accounts.roles import Operator
 from gateway.config.history import iso
 from gateway.config.skins import Skin
@@ -30,7 +30,7 @@ from gateway.console.changes import allowed_hosts, asked_in, reason_errors, unkn
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, invalid
 from gateway.monitoring.health import Probe
-from gateway.monitoring.instances import Record
+from gateway.monitoring.instances import InstanceRecord
 from gateway.monitoring.series import MAX_MINUTES
 from gateway.parts import Gateway
 from gateway.shared.session import block_sign_in
@@ -77,7 +77,7 @@ def _counted(text: bytes, counter: str) -> Iterator[tuple[dict[str, str], int]]:
                     yield sample.labels, int(sample.value)
 
 
-async def live_records(gateway: Gateway) -> list[Record]:
+async def live_records(gateway: Gateway) -> list[InstanceRecord]:
     """Every live instance's record; this one's alone while the store is away."""
     try:
         return await gateway.instances.live()
@@ -85,7 +85,7 @@ async def live_records(gateway: Gateway) -> list[Record]:
         return [gateway.instances.record()]
 
 
-def _breakers(records: list[Record]) -> dict[str, dict[str, Any]]:
+def _breakers(records: list[InstanceRecord]) -> dict[str, dict[str, Any]]:
     """`<skin>/<upstream>` -> the worst state any instance reports, since when it has been so."""
     worst: dict[str, dict[str, Any]] = {}
     for record in records:
@@ -217,7 +217,7 @@ async def measured(gateway: Gateway) -> bytes:
 # --- a skin's cache, a player's sessions ------------------------------------------------
 
 
-async def _purged(gateway: Gateway, caller: Caller, skin_id: str, reason: str) -> dict[str, Any]:
+async def _purged(gateway: Gateway, caller: Actor, skin_id: str, reason: str) -> dict[str, Any]:
     """The skin's cached content dropped in the shared store and on every instance."""
     prefix = keys.content_prefix(skin_id)
     local = await gateway.cache.purge(prefix)
@@ -227,7 +227,7 @@ async def _purged(gateway: Gateway, caller: Caller, skin_id: str, reason: str) -
     return {"skin": skin_id, "purged": {"local": local, "shared": shared}}
 
 
-async def _revoked(gateway: Gateway, caller: Caller, player: tuple[str, str], reason: str) -> dict[str, Any]:
+async def _revoked(gateway: Gateway, caller: Actor, player: tuple[str, str], reason: str) -> dict[str, Any]:
     """Every gateway session the player logged in with on the skin, ended, and their sign-ins refused for
     `SIGN_IN_BLOCK_S`; `found`: whether there was any session to end (a mistyped login finds none)."""
     skin_id, login = player
@@ -262,7 +262,7 @@ async def _reason(request: Request[Any, Any, Any], ctx: RequestContext) -> str |
 async def purge(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    caller: NamedDependency[Caller],
+    caller: NamedDependency[Actor],
     skin_id: FromPath[str],
 ) -> Outgoing:
     """The console's (with a reason) and the bearer API's."""
@@ -280,7 +280,7 @@ async def purge(
 async def revoke(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    caller: NamedDependency[Caller],
+    caller: NamedDependency[Actor],
     skin_id: FromPath[str],
     login: FromPath[str],
 ) -> Outgoing:

@@ -111,11 +111,11 @@ async def session_state(
     if skin is None:
         return unknown_site(ctx)
     session = await sessions.load(skin.id, incoming.cookie(browser_cookies.session))
-    reply = Outgoing.json(
+    response = Outgoing.json(
         200, {"loggedIn": session.data.logged_in, "login": session.data.login}, ctx, (b"cache-control", b"no-store")
     )
-    browser_cookies.add(reply, session, incoming)
-    return reply
+    browser_cookies.add(response, session, incoming)
+    return response
 
 
 @post("/bff/session/adopt", status_code=200)
@@ -166,9 +166,9 @@ async def adopt_session(
     session.log_in(data.sid, login if isinstance(login, str) else None, remember=False, with_password=False)
     await sessions.save(skin.id, session, address)
     audit.info("session.adopted", skin=skin.id, login=session.data.login, address=address)
-    reply = Outgoing.json(200, {"loggedIn": True, "login": session.data.login}, ctx)
-    browser_cookies.add(reply, session, incoming)
-    return reply
+    response = Outgoing.json(200, {"loggedIn": True, "login": session.data.login}, ctx)
+    browser_cookies.add(response, session, incoming)
+    return response
 
 
 @get("/bff/health", sync_to_thread=False)

@@ -23,7 +23,7 @@ from gateway.config.settings import ListenerLimits
 from gateway.http.deadline import MovingDeadline
 
 
-class _Refused(Exception):
+class _StopParsing(Exception):
     """Raised inside a parser callback to stop parsing; httptools reports it as a parser error."""
 
 
@@ -97,7 +97,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._head_bytes += size
         if self._head_bytes > self.limits.max_head_bytes:
             self._refusal = 431
-            raise _Refused
+            raise _StopParsing
 
     def _arm(self, seconds: float) -> None:
         self._deadline.arm(seconds)

@@ -224,9 +224,9 @@ def represent(
     if variants.codings:
         headers["vary"] = "accept-encoding"
     if matches(asked.get("if-none-match"), chosen.etag):
-        answer = Outgoing.page(304, b"", media_type, ctx, headers)
-        answer.headers = [(name, value) for name, value in answer.headers if name != b"content-type"]
-        return answer
+        response = Outgoing.page(304, b"", media_type, ctx, headers)
+        response.headers = [(name, value) for name, value in response.headers if name != b"content-type"]
+        return response
     if chosen.coding != "identity":
         headers["content-encoding"] = chosen.coding
     return Outgoing.page(200, chosen.body, media_type, ctx, headers)

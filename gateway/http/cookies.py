@@ -44,11 +44,11 @@ class BrowserCookies:
         self.session = "__Host-bff" if production else "bff"
         self.device = "__Host-bff-device" if production else "bff-device"
 
-    def add(self, answer: Outgoing, session: CookieSession, incoming: Incoming) -> None:
+    def add(self, response: Outgoing, session: CookieSession, incoming: Incoming) -> None:
         """The session cookie when the browser does not have this id yet, the XSRF token when the
         browser's copy is not the session's, and a device cookie when the player just logged in
         with a password from a browser without one for that account."""
-        headers = answer.headers
+        headers = response.headers
         if session.is_new:
             headers.append(self._cookie(self.session, session.id, max_age=session.cookie_age))
         token = self.xsrf.for_session(session.id)

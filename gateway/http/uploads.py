@@ -30,7 +30,9 @@ _NAME = re.compile(rb'\bname="([^"]*)"', re.IGNORECASE)
 
 
 @dataclass(frozen=True)
-class Refused:
+class UploadRefusal:
+    """Why an upload is refused: its error code and the words shown to the player."""
+
     code: str
     message: str
 
@@ -44,11 +46,11 @@ def boundary_of(content_type: str | None) -> str | None:
 
 async def inspected(
     chunks: AsyncIterator[bytes], content_type: str | None, accepted: Collection[str]
-) -> tuple[AsyncIterator[bytes], Refused | None]:
+) -> tuple[AsyncIterator[bytes], UploadRefusal | None]:
     """The upload as it will be sent (its held beginning, then the rest), or why it is refused."""
     boundary = boundary_of(content_type)
     if boundary is None:
-        return chunks, Refused("UNSUPPORTED_UPLOAD", "Send the document as multipart/form-data")
+        return chunks, UploadRefusal("UNSUPPORTED_UPLOAD", "Send the document as multipart/form-data")
     held = b""
     async for chunk in chunks:
         held += chunk
@@ -60,10 +62,10 @@ async def inspected(
     return _replayed(held, chunks), _verdict(held, boundary.encode("latin-1"), accepted, final=True)
 
 
-_UNDECIDED = Refused("", "")
+_UNDECIDED = UploadRefusal("", "")
 
 
-def _verdict(held: bytes, boundary: bytes, accepted: Collection[str], final: bool = False) -> Refused | None:
+def _verdict(held: bytes, boundary: bytes, accepted: Collection[str], final: bool = False) -> UploadRefusal | None:
     """None (take it), a refusal, or `_UNDECIDED` while the file's first bytes have not come."""
     delimiter = b"--" + boundary
     for part in held.split(delimiter)[1:]:
@@ -73,14 +75,14 @@ def _verdict(held: bytes, boundary: bytes, accepted: Collection[str], final: boo
             continue
         declared = _header(head, b"content-type")
         if declared not in accepted or declared not in SIGNATURES:
-            return Refused("UNSUPPORTED_FILE", "Upload a JPEG, PNG or PDF file")
+            return UploadRefusal("UNSUPPORTED_FILE", "Upload a JPEG, PNG or PDF file")
         signatures = SIGNATURES[declared]
         if len(data) < max(len(s) for s in signatures) and not final:
             return _UNDECIDED
         if not any(data.startswith(signature) for signature in signatures):
-            return Refused("UNSUPPORTED_FILE", "The file is not the kind of document it says it is")
+            return UploadRefusal("UNSUPPORTED_FILE", "The file is not the kind of document it says it is")
         return None
-    return Refused("NO_FILE", "Choose a file to upload") if final else _UNDECIDED
+    return UploadRefusal("NO_FILE", "Choose a file to upload") if final else _UNDECIDED
 
 
 def _header(head: bytes, name: bytes) -> str:

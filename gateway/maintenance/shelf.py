@@ -21,7 +21,7 @@ import msgspec
 import structlog
 from redis.asyncio import Redis
 
-from gateway.store import answered, keys
+from gateway.store import keys, or_unavailable
 
 log = structlog.get_logger("gateway.maintenance")
 T = TypeVar("T", bound=msgspec.Struct)
@@ -48,15 +48,15 @@ class Shelf(Generic[T]):
     async def put(self, record_id: str, record: T) -> None:
         """Written for every instance (and announced), then here."""
         if self.redis is not None:
-            await answered(self.redis.hset(self.key, record_id, msgspec.json.encode(record)))
-            await answered(self.redis.publish(keys.PLANS_CHANNEL, self.name))
+            await or_unavailable(self.redis.hset(self.key, record_id, msgspec.json.encode(record)))
+            await or_unavailable(self.redis.publish(keys.PLANS_CHANNEL, self.name))
         self.records[record_id] = record
         self.changed()
 
     async def drop(self, record_id: str) -> None:
         if self.redis is not None:
-            await answered(self.redis.hdel(self.key, record_id))
-            await answered(self.redis.publish(keys.PLANS_CHANNEL, self.name))
+            await or_unavailable(self.redis.hdel(self.key, record_id))
+            await or_unavailable(self.redis.publish(keys.PLANS_CHANNEL, self.name))
         self.records.pop(record_id, None)
         self.changed()
 
@@ -68,13 +68,13 @@ class Shelf(Generic[T]):
             self._claims.add(record_id)
             return True
         claimed = self.redis.set(keys.PLANS_CLAIM + record_id, holder, nx=True, ex=CLAIM_S)
-        return bool(await answered(claimed))
+        return bool(await or_unavailable(claimed))
 
     async def read(self) -> None:
         """Every record again from Redis (an announcement, a new subscription)."""
         if self.redis is None:
             return
-        raw: dict[Any, Any] = await answered(self.redis.hgetall(self.key))
+        raw: dict[Any, Any] = await or_unavailable(self.redis.hgetall(self.key))
         found = {}
         for record_id, data in raw.items():
             try:

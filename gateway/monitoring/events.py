@@ -27,7 +27,7 @@ import msgspec
 from redis.asyncio import Redis
 
 from gateway.config.history import iso
-from gateway.store import answered, keys
+from gateway.store import keys, or_unavailable
 
 MAX_ENTRIES = 10_000
 STATE_TTL_S = 7 * 86400
@@ -47,7 +47,7 @@ MOVE = (
 )
 
 
-class Event(msgspec.Struct, rename="camel", omit_defaults=True):
+class TimelineEntry(msgspec.Struct, rename="camel", omit_defaults=True):
     """One entry. `since`: when what ended began (an upstream's "down at" on its "back" entry)."""
 
     kind: str
@@ -83,7 +83,7 @@ class Moved:
     before_since: float | None = None
 
 
-_event = msgspec.json.Decoder(Event)
+_event = msgspec.json.Decoder(TimelineEntry)
 
 
 def _parse(answer: bytes | None, now: float) -> Moved:
@@ -104,7 +104,7 @@ class Timeline:
         self.redis = redis
         self._states: dict[str, tuple[str, float]] = {}
         self._claims: dict[str, float] = {}
-        self._entries: deque[tuple[str, Event]] = deque(maxlen=MAX_ENTRIES)
+        self._entries: deque[tuple[str, TimelineEntry]] = deque(maxlen=MAX_ENTRIES)
         self._move = redis.register_script(MOVE) if redis is not None else None
         self._sequence = 0
 
@@ -117,7 +117,9 @@ class Timeline:
                 return Moved(False, old[1])
             self._states[subject] = (state, now)
             return Moved(True, now, *old) if old is not None else Moved(True, now)
-        answer = await answered(self._move(keys=[keys.TIMELINE_STATE + subject], args=[state, repr(now), STATE_TTL_S]))
+        answer = await or_unavailable(
+            self._move(keys=[keys.TIMELINE_STATE + subject], args=[state, repr(now), STATE_TTL_S])
+        )
         return _parse(answer or None, now)
 
     async def claim(self, key: str) -> bool:
@@ -128,15 +130,15 @@ class Timeline:
                 return False
             self._claims[key] = now
             return True
-        return bool(await answered(self.redis.set(keys.TIMELINE_CLAIM + key, self.instance, nx=True, ex=CLAIM_S)))
+        return bool(await or_unavailable(self.redis.set(keys.TIMELINE_CLAIM + key, self.instance, nx=True, ex=CLAIM_S)))
 
-    async def write(self, event: Event) -> None:
+    async def write(self, event: TimelineEntry) -> None:
         data = msgspec.json.encode(event)
         if self.redis is None:
             self._sequence += 1
             self._entries.append((f"{int(event.at * 1000)}-{self._sequence}", event))
             return
-        await answered(self.redis.xadd(keys.TIMELINE, {"e": data}, maxlen=MAX_ENTRIES, approximate=True))
+        await or_unavailable(self.redis.xadd(keys.TIMELINE, {"e": data}, maxlen=MAX_ENTRIES, approximate=True))
 
     async def read(self, since: float | None, until: float | None, skin: str | None) -> list[dict[str, Any]]:
         """The entries from `since` to `until` (epoch s), newest first, at most `READ_AT_MOST`;
@@ -146,7 +148,7 @@ class Timeline:
         if self.redis is None:
             found = [(i, e) for i, e in reversed(self._entries) if _within(i, since, until)]
         else:
-            stream: Any = await answered(self.redis.xrevrange(keys.TIMELINE, high, low, count=READ_AT_MOST))
+            stream: Any = await or_unavailable(self.redis.xrevrange(keys.TIMELINE, high, low, count=READ_AT_MOST))
             found = [(i.decode(), _event.decode(fields[b"e"])) for i, fields in stream]
         return [e.public(i) for i, e in found if skin is None or e.skin == skin][:READ_AT_MOST]
 

@@ -29,7 +29,7 @@ from redis.asyncio import Redis
 
 from gateway.config.history import iso
 from gateway.runtime.lifecycle import Lifecycle
-from gateway.store import StoreUnavailable, answered, keys
+from gateway.store import StoreUnavailable, keys, or_unavailable
 from gateway.upstream.resilience import Breaker, Breakers
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def is_stale(seen: float, now: float) -> bool:
     return now - seen > STALE_AFTER_S
 
 
-class Record(msgspec.Struct, rename="camel"):
+class InstanceRecord(msgspec.Struct, rename="camel"):
     id: str
     host: str | None = None
     pid: int | None = None
@@ -99,7 +99,7 @@ class Record(msgspec.Struct, rename="camel"):
         }
 
 
-_record = msgspec.json.Decoder(Record)
+_record = msgspec.json.Decoder(InstanceRecord)
 
 
 def _app_version() -> str:
@@ -128,13 +128,13 @@ class Instances:
     def follow(self, config: LiveConfig, breakers: Breakers) -> None:
         self.config, self.breakers = config, breakers
 
-    def record(self) -> Record:
+    def record(self) -> InstanceRecord:
         tripped = {
             f"{b.skin}/{b.upstream}": Tripped(b.state, self._since.get((b.skin, b.upstream), self.started_at))
             for b in self.breakers or ()
             if b.state != "closed"
         }
-        return Record(
+        return InstanceRecord(
             id=self.instance,
             host=self._host,
             pid=os.getpid(),
@@ -170,7 +170,7 @@ class Instances:
 
     async def write(self) -> None:
         if self.redis is not None:
-            await answered(self.redis.hset(keys.INSTANCES, self.instance, msgspec.json.encode(self.record())))
+            await or_unavailable(self.redis.hset(keys.INSTANCES, self.instance, msgspec.json.encode(self.record())))
 
     # Presence's listener: its subscription confirmed (at start, or after Redis came back).
     def hearing(self) -> None:
@@ -193,24 +193,24 @@ class Instances:
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.INSTANCES_SEEN, self.instance, repr(now))
         pipe.hgetall(keys.INSTANCES_SEEN)
-        _, beats = await answered(pipe.execute())
+        _, beats = await or_unavailable(pipe.execute())
         seen = {key.decode(): float(value) for key, value in beats.items()} | {self.instance: now}
         quiet = [i for i, at in seen.items() if is_stale(at, now)]
         if quiet:  # frozen (still subscribed) or gone (killed: dropped by Redis)
             channels = [keys.PRESENCE_CHANNEL + i for i in quiet]
-            listening: list[tuple[bytes, int]] = await answered(self.redis.pubsub_numsub(*channels))  # type: ignore[arg-type]
+            listening: list[tuple[bytes, int]] = await or_unavailable(self.redis.pubsub_numsub(*channels))  # type: ignore[arg-type]
             gone = [i for i, (_, n) in zip(quiet, listening, strict=True) if not n]
             if gone:
-                await answered(self.redis.hdel(keys.INSTANCES_SEEN, *gone))
+                await or_unavailable(self.redis.hdel(keys.INSTANCES_SEEN, *gone))
             seen = {i: at for i, at in seen.items() if i not in gone}
         return seen
 
     async def leave(self) -> None:
         """This instance's beats end (it stops): it is gone at once, not stale."""
         if self.redis is not None:
-            await answered(self.redis.hdel(keys.INSTANCES_SEEN, self.instance))
+            await or_unavailable(self.redis.hdel(keys.INSTANCES_SEEN, self.instance))
 
-    async def live(self) -> list[Record]:
+    async def live(self) -> list[InstanceRecord]:
         """Every instance alive now (subscribed to its presence channel) with its last beat, this one first."""
         own = msgspec.structs.replace(self.record(), seen_at=time.time())
         if self.redis is None:
@@ -219,15 +219,15 @@ class Instances:
         pipe.pubsub_channels(keys.PRESENCE_CHANNEL + "*")
         pipe.hgetall(keys.INSTANCES)
         pipe.hgetall(keys.INSTANCES_SEEN)
-        channels, stored, beats = await answered(pipe.execute())
+        channels, stored, beats = await or_unavailable(pipe.execute())
         alive = {c.decode().removeprefix(keys.PRESENCE_CHANNEL) for c in channels}
         seen = {i: float(beats[i.encode()]) if i.encode() in beats else None for i in alive}
         records = {key.decode(): _record.decode(value) for key, value in stored.items()}
         forgotten = [i for i, r in records.items() if i not in seen and r.written_at < own.written_at - FORGET_AFTER_S]
         if forgotten and self.instance not in forgotten:
-            await answered(self.redis.hdel(keys.INSTANCES, *forgotten))
-            await answered(self.redis.hdel(keys.INSTANCES_SEEN, *forgotten))
-        others = (records.get(i) or Record(id=i) for i in seen if i != self.instance)
+            await or_unavailable(self.redis.hdel(keys.INSTANCES, *forgotten))
+            await or_unavailable(self.redis.hdel(keys.INSTANCES_SEEN, *forgotten))
+        others = (records.get(i) or InstanceRecord(id=i) for i in seen if i != self.instance)
         beaten = (msgspec.structs.replace(r, seen_at=seen[r.id]) for r in others)
         return [own, *sorted(beaten, key=lambda r: r.started_at or 0)]
 

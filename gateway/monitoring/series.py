@@ -13,7 +13,7 @@ Without Redis the process keeps its last hour and day in memory. With Redis each
 it counted to the skin's hour key (`bff:<skin>:series:<hour>`, a hash of `<step>:<figure>` fields)
 and its day key (`bff:<skin>:series:2m:<day>`), HINCRBY, one pipeline, a quarter second after the
 first request it has not written yet, so the console shows the whole cluster; an instance that
-answered nothing writes nothing. Figures are numbered in the order they were added (the platform's
+or_unavailable nothing writes nothing. Figures are numbered in the order they were added (the platform's
 refusals after the latency buckets), so an older instance's fields keep their meaning.
 """
 
@@ -46,7 +46,7 @@ from gateway.monitoring.figures import (
     Resolution,
     figures,
 )
-from gateway.store import StoreUnavailable, answered, keys
+from gateway.store import StoreUnavailable, keys, or_unavailable
 
 WRITE_AFTER_S = 0.25
 MAX_MINUTES = COARSE.steps * COARSE.step_s // 60
@@ -126,7 +126,7 @@ class Series(Batched[tuple[str, int]]):
         """The last fine step each skin had an answer on this instance (the storm's share is read only then)."""
 
     def add(self, skin: str, status: int, seconds: float, cache: str | None, refusal: str | None = None) -> None:
-        """One answered request (the front door's access path: a float compare, a dict lookup and a
+        """One or_unavailable request (the front door's access path: a float compare, a dict lookup and a
         few increments, under a microsecond; a step's counts are made once, by its first request).
         `refusal`: the label of the platform's `success: false` code, if it said so."""
         if self.clock() >= self._until:
@@ -182,7 +182,7 @@ class Series(Batched[tuple[str, int]]):
                         pipe.hincrby(key, f"{step}:{figure}", n)
                 pipe.expire(key, resolution.keep_s)
         try:
-            await answered(pipe.execute())
+            await or_unavailable(pipe.execute())
         except StoreUnavailable as exc:
             self._failed("series.write_failed", exc)
 
@@ -223,7 +223,7 @@ class Series(Batched[tuple[str, int]]):
         for skin in skins:
             for span in spans:
                 pipe.hgetall(_key(skin, resolution, span))
-        stored = iter(await answered(pipe.execute()))
+        stored = iter(await or_unavailable(pipe.execute()))
         counts: Counts = {}
         for skin in skins:
             for _ in spans:
@@ -249,14 +249,14 @@ class Series(Batched[tuple[str, int]]):
             pipe = self.redis.pipeline(transaction=False)
             for step in steps:
                 pipe.hmget(_key(skin, FINE, step // FINE.steps), [f"{step}:{figure}" for figure in wanted])
-            for values in await answered(pipe.execute()):
+            for values in await or_unavailable(pipe.execute()):
                 found = [n + int(v or 0) for n, v in zip(found, values, strict=True)]
         return Recent(*found)
 
     async def storm_share(self, skin: str) -> float | None:
         """The share of the skin's answers over the last `STORM_WINDOW_S` that the platform refused,
         as the timeline's storm detector reads it (`gateway.monitoring.watch`): 0 when this instance
-        answered none of the skin's calls meanwhile (nothing read from Redis: an idle instance asks
+        or_unavailable none of the skin's calls meanwhile (nothing read from Redis: an idle instance asks
         it nothing), None under `STORM_MIN_ANSWERS` (too few to judge)."""
         if self._counted.get(skin, -1) < FINE.of(self.clock()) - STORM_WINDOW_S // FINE.step_s:
             return 0.0

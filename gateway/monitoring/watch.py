@@ -26,7 +26,7 @@ import structlog
 from contracts.catalogue import UPSTREAMS
 from gateway.config.history import iso
 from gateway.config.live import LiveConfig
-from gateway.monitoring.events import Event, Timeline
+from gateway.monitoring.events import Timeline, TimelineEntry
 from gateway.monitoring.health import Health
 from gateway.monitoring.instances import BEAT_S, Instances, is_stale
 from gateway.monitoring.platform_errors import storm
@@ -118,7 +118,7 @@ class Watch:
         self.answered_at = now
         if self.store_down_since is not None and await self.timeline.claim("store-back"):
             since, self.store_down_since = self.store_down_since, None
-            await self.timeline.write(Event("store.back", now, self.instances.instance, since=since))
+            await self.timeline.write(TimelineEntry("store.back", now, self.instances.instance, since=since))
         self.store_down_since = None
 
     async def look(self) -> None:
@@ -237,7 +237,7 @@ class Watch:
         if moved.first and not (kind == "joined" and moved.before == "serving"):
             since = moved.before_since if kind in ("back", "left") else None
             await self.timeline.write(
-                Event("instance." + kind, time.time(), self.instances.instance, instance=instance, since=since)
+                TimelineEntry("instance." + kind, time.time(), self.instances.instance, instance=instance, since=since)
             )
 
     async def _moved(
@@ -259,7 +259,7 @@ class Watch:
         kind = subject.partition(":")[0] + "." + _WORDS[state]
         since = None if wrong else moved.before_since
         detail = problem.detail if problem is not None else None
-        event = Event(kind, time.time(), self.instances.instance, skin, upstream, since=since, detail=detail)
+        event = TimelineEntry(kind, time.time(), self.instances.instance, skin, upstream, since=since, detail=detail)
         await self.timeline.write(event)
 
     async def _configuration(self) -> None:
@@ -269,13 +269,17 @@ class Watch:
             self._local["config"] = version
             if moved.first and moved.before is not None:
                 detail = f"{moved.before[:12]} -> {version[:12]}"
-                await self.timeline.write(Event("config.changed", time.time(), self.instances.instance, detail=detail))
+                await self.timeline.write(
+                    TimelineEntry("config.changed", time.time(), self.instances.instance, detail=detail)
+                )
         digest = hashlib.sha256(error.encode()).hexdigest()[:16] if error else "none"
         if self._local.get("config-error") != digest:
             moved = await self.timeline.move("config-error", digest)
             self._local["config-error"] = digest
             if moved.first and error:
-                await self.timeline.write(Event("config.rejected", time.time(), self.instances.instance, detail=error))
+                await self.timeline.write(
+                    TimelineEntry("config.rejected", time.time(), self.instances.instance, detail=error)
+                )
 
     # --- the status line ------------------------------------------------------------------
 

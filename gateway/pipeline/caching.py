@@ -24,9 +24,9 @@ from gateway.http.stored import StoredBody, served
 from gateway.pipeline.encoding import on_the_fly
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flight, Flights, sorted_query
-from gateway.pipeline.observe import reply
+from gateway.pipeline.observe import respond
 from gateway.runtime.lifecycle import Lifecycle
-from gateway.shared.cache import ContentCache, Entry, directives, validators
+from gateway.shared.cache import CacheEntry, ContentCache, directives, validators
 from gateway.shared.outcome import Outcome
 from gateway.store import keys
 
@@ -40,7 +40,7 @@ class ContentPlan:
     cache: ContentCache
     flights: Flights
     lifecycle: Lifecycle
-    _made: dict[str, tuple[Outcome, Entry | None]] = field(default_factory=dict)
+    _made: dict[str, tuple[Outcome, CacheEntry | None]] = field(default_factory=dict)
     """By key, the copy last made and the outcome it was made of: requests joined to one flight in
     this process share its outcome, so it is compressed once, for the first, and the others'
     `_keep` finds it here."""
@@ -50,7 +50,7 @@ class ContentPlan:
         cache, caching, whole = self.cache, route.cache, flying({})
         if caching is None:  # content the gateway never keeps (`Route.cache`): joined, then passed on
             joined = await self.flights.join(x, whole)
-            return joined if isinstance(joined, Outgoing) else on_the_fly(x, reply(x, joined))
+            return joined if isinstance(joined, Outgoing) else on_the_fly(x, respond(x, joined))
         key = keys.content(skin.id, x.incoming.path, sorted_query(x.incoming.query)) + _side(x)
         entry = await cache.get(key)
         state = cache.state(entry) if entry is not None else None
@@ -76,11 +76,11 @@ class ContentPlan:
             if kept is not None:
                 return cached_copy(cache, x, kept, "MISS")
         x.ctx.cache = "MISS"
-        fresh = on_the_fly(x, reply(x, outcome))  # not kept (private, too large, an error): as sent
+        fresh = on_the_fly(x, respond(x, outcome))  # not kept (private, too large, an error): as sent
         fresh.headers.append((b"x-cache", b"MISS"))
         return fresh
 
-    async def _keep(self, caching: Caching, key: str, outcome: Outcome, had_copy: bool) -> Entry | None:
+    async def _keep(self, caching: Caching, key: str, outcome: Outcome, had_copy: bool) -> CacheEntry | None:
         """Keeps a copy when the platform allows it; otherwise an old copy goes too. Requests
         joined to one flight in this process share the copy its first made (and stored)."""
         made = self._made.get(key)
@@ -97,7 +97,7 @@ class ContentPlan:
             await self.cache.forget(key)
         return entry
 
-    async def _refresh(self, caching: Caching, key: str, call: Flight) -> Entry | None:
+    async def _refresh(self, caching: Caching, key: str, call: Flight) -> CacheEntry | None:
         """The copy a background refresh brings (`ContentCache.refresh_once` keeps it)."""
         outcome = await call()
         if outcome.failure is not None or outcome.status != 200:
@@ -118,7 +118,7 @@ def _side(x: Exchange) -> str:
 _UPSTREAM_VALIDATORS = frozenset({"etag", "last-modified"})
 
 
-def cached_copy(cache: ContentCache, x: Exchange, entry: Entry, state: str) -> Outgoing:
+def cached_copy(cache: ContentCache, x: Exchange, entry: CacheEntry, state: str) -> Outgoing:
     """A cached copy with its age, in the encoding the request accepts; it carries no session, so
     it sets no cookie."""
     if state != "MISS":
@@ -129,10 +129,10 @@ def cached_copy(cache: ContentCache, x: Exchange, entry: Entry, state: str) -> O
     return served(kept, entry.answer.status, heads, x.incoming.headers, extra)
 
 
-_heads: dict[int, tuple[Entry, StoredBody, list[tuple[bytes, bytes]]]] = {}
+_heads: dict[int, tuple[CacheEntry, StoredBody, list[tuple[bytes, bytes]]]] = {}
 
 
-def _shown(entry: Entry) -> tuple[StoredBody, list[tuple[bytes, bytes]]]:
+def _shown(entry: CacheEntry) -> tuple[StoredBody, list[tuple[bytes, bytes]]]:
     """A copy's body and its headers as the browser gets them, made once per copy (a hit pays
     for neither; copies live in the cache's LRU, so they are known by identity, a few thousand)."""
     found = _heads.get(id(entry))

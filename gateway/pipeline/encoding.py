@@ -48,80 +48,80 @@ def secret_answer(route: Route) -> bool:
     return route.secret_answer
 
 
-def on_the_fly(x: Exchange, answer: Outgoing) -> Outgoing:
-    """`answer` compressed as it is sent when it is worth it and allowed (the module's rules);
+def on_the_fly(x: Exchange, response: Outgoing) -> Outgoing:
+    """`response` compressed as it is sent when it is worth it and allowed (the module's rules);
     the platform's gzip passed through as it came to a browser that accepts it, else inflated."""
-    if answer.chunks is not None or answer.status in (204, 304):
-        return answer
-    if answer.gzipped is not None and _passed(x, answer):
-        return answer
-    if len(answer.body) < MIN_BYTES:
-        return answer
+    if response.chunks is not None or response.status in (204, 304):
+        return response
+    if response.gzipped is not None and _passed(x, response):
+        return response
+    if len(response.body) < MIN_BYTES:
+        return response
     _, route = x.site()
-    kind = answer.header("content-type") or "application/json"
-    if secret_answer(route) or not textual(kind) or answer.header("content-encoding") is not None:
-        return answer
-    if not may_compress(carries_secret=False, reflects_request=True, headers=answer.headers):
-        return answer
+    kind = response.header("content-type") or "application/json"
+    if secret_answer(route) or not textual(kind) or response.header("content-encoding") is not None:
+        return response
+    if not may_compress(carries_secret=False, reflects_request=True, headers=response.headers):
+        return response
     coding = negotiate(x.incoming.headers.get("accept-encoding"))
-    _vary(answer)
+    _vary(response)
     if coding != "identity":
-        answer.body = compress(answer.body, coding, ON_THE_FLY)
-        answer.headers.append((b"content-encoding", coding.encode("latin-1")))
-    return answer
+        response.body = compress(response.body, coding, ON_THE_FLY)
+        response.headers.append((b"content-encoding", coding.encode("latin-1")))
+    return response
 
 
-def _passed(x: Exchange, answer: Outgoing) -> bool:
+def _passed(x: Exchange, response: Outgoing) -> bool:
     """The platform's own gzip of the body, sent as it came (True: nothing more to do) to a
     browser that accepts gzip when the BREACH rule allows; else the body (inflated as it arrived)
     goes on as any other (False)."""
     _, route = x.site()
-    gzipped, answer.gzipped = answer.gzipped, None
+    gzipped, response.gzipped = response.gzipped, None
     accepted = negotiate(x.incoming.headers.get("accept-encoding"), _GZIP) == "gzip"
     if (
         gzipped is not None
         and accepted
         and not secret_answer(route)
-        and may_compress(carries_secret=False, reflects_request=True, headers=answer.headers)
+        and may_compress(carries_secret=False, reflects_request=True, headers=response.headers)
     ):
-        answer.body = gzipped
-        answer.headers.append((b"content-encoding", b"gzip"))
-        _vary(answer)
+        response.body = gzipped
+        response.headers.append((b"content-encoding", b"gzip"))
+        _vary(response)
         return True
     return False
 
 
-def _vary(answer: Outgoing) -> None:
-    if not any(name == b"vary" and varies_on_encoding(value.decode("latin-1")) for name, value in answer.headers):
-        answer.headers.append(_VARY)
+def _vary(response: Outgoing) -> None:
+    if not any(name == b"vary" and varies_on_encoding(value.decode("latin-1")) for name, value in response.headers):
+        response.headers.append(_VARY)
 
 
-def personal(x: Exchange, answer: Outgoing) -> Outgoing:
-    """A `read` or `exclusive` answer, as the browser gets it: never kept by any cache, and
+def personal(x: Exchange, response: Outgoing) -> Outgoing:
+    """A `read` or `exclusive` response, as the browser gets it: never kept by any cache, and
     compressed as it is sent where the rules allow. Content and streamed answers pass as they are."""
     _, route = x.site()
-    if route.policy == "content" or answer.chunks is not None:
-        return answer
-    answer.headers = [(name, value) for name, value in answer.headers if name != b"cache-control"]
-    answer.headers.append(PERSONAL)
-    return on_the_fly(x, answer)
+    if route.policy == "content" or response.chunks is not None:
+        return response
+    response.headers = [(name, value) for name, value in response.headers if name != b"cache-control"]
+    response.headers.append(PERSONAL)
+    return on_the_fly(x, response)
 
 
-def as_data(x: Exchange, answer: Outgoing) -> Outgoing:
-    """Every proxied answer as data, never a document of the site: `nosniff` and a sandboxing CSP;
-    a JSON route's answer typed `application/json` whatever the platform called it (conformance
+def as_data(x: Exchange, response: Outgoing) -> Outgoing:
+    """Every proxied response as data, never a document of the site: `nosniff` and a sandboxing CSP;
+    a JSON route's response typed `application/json` whatever the platform called it (conformance
     already refused HTML, XML and script); an SVG or PDF an attachment, so that navigating to one
     never renders it as the site (an `<img>` still shows it). Under a microsecond: it runs on
-    every answer, cached copies included."""
-    headers = answer.headers
+    every response, cached copies included."""
+    headers = response.headers
     headers += DATA_HEADERS
     route = x.route
-    if route is None or answer.status in (204, 304):
-        return answer
+    if route is None or response.status in (204, 304):
+        return response
     kind = next((value for name, value in headers if name == b"content-type"), None)
     if not route.binary:
         if kind is None or not kind.lower().startswith(_JSON):
-            answer.set_header("content-type", "application/json")
+            response.set_header("content-type", "application/json")
     elif kind is not None and kind.split(b";", 1)[0].strip().lower().decode("latin-1") in ATTACHED_TYPES:
-        answer.set_header("content-disposition", "attachment")
-    return answer
+        response.set_header("content-disposition", "attachment")
+    return response

@@ -18,7 +18,7 @@ from gateway.http.asgi import Outgoing
 from gateway.http.errors import error, in_progress, outcome_unknown, store_unavailable
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flight, Flights
-from gateway.pipeline.observe import reply
+from gateway.pipeline.observe import respond
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.shared.dedup import body_digest
 from gateway.shared.idempotency import IdempotencyRecords
@@ -59,7 +59,7 @@ class KeyedCalls:
             ctx.dedup = "replayed"
             replayed = decode(verdict.outcome)
             replayed.session = None  # the answer as it was; the session as it is now
-            again = reply(x, replayed)
+            again = respond(x, replayed)
             again.headers.append((b"idempotent-replayed", b"true"))
             return again
         outcome = await self.flights.join(x, call)

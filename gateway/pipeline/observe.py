@@ -4,7 +4,7 @@ Once per call (`after_call`, by the flight's leader; `after_stream`): the upstre
 captured where the route starts a session (and stripped from the browser's copy, the gateway's
 id rotated); the session ends where the route ends it and on `SESSION_EXPIRED`; a session that
 changed (its jar took the platform's cookies, `gateway.upstream.caller`) is saved. Once per
-request (`finish`): the reply, the platform's answer or the common error JSON for its failures;
+request (`finish`): the response, the platform's answer or the common error JSON for its failures;
 the request id; the browser's cookies; the places in rate limits given back when the call
 succeeded or never left; a refusal of the platform's own (`success: false` below a 5xx) named by its
 code in the request's context (`refusal`). The access line and metrics are the front door's
@@ -32,8 +32,9 @@ from gateway.upstream.caller import RETURNED_RESPONSE_HEADERS
 from gateway.upstream.transport import Answer
 
 STREAMED_RESPONSE_HEADERS = RETURNED_RESPONSE_HEADERS | {"content-encoding", "content-length"}
-_EXPIRED = SESSION_EXPIRED.encode()
-_EXPIRED_REPLY = msgspec.json.encode({"success": False, "code": SESSION_EXPIRED, "description": "Session expired"})
+_EXPIRED_CODE = SESSION_EXPIRED.encode()
+"""The refusal code's bytes, looked for before an answer's envelope is decoded."""
+_EXPIRED_ANSWER = msgspec.json.encode({"success": False, "code": SESSION_EXPIRED, "description": "Session expired"})
 _SUCCESS = b'"success"'
 _BLANK = b" \t\r\n"
 
@@ -66,7 +67,7 @@ class Observe:
             session.log_out()
         elif route.session == "starts" and b"sessionId" in outcome.body:
             outcome.body = _capture(outcome.body, session, x.login, x.remember)
-        elif _EXPIRED in outcome.body and _code(outcome.body) == SESSION_EXPIRED:
+        elif _EXPIRED_CODE in outcome.body and _code(outcome.body) == SESSION_EXPIRED:
             session.log_out()
         await self.sessions.save(skin.id, session, x.address)
         if self.feed is not None:
@@ -80,10 +81,10 @@ class Observe:
             await self.sessions.save(x.site()[0].id, x.session, x.address)
 
     async def finish(self, x: Exchange, planned: Outgoing | Outcome) -> Outgoing:
-        """The reply, with the request id and the browser's cookies; places in rate limits given
+        """The response, with the request id and the browser's cookies; places in rate limits given
         back unless a call the platform saw failed (`planned`: an outcome, the call made or joined)."""
         outcome = planned if isinstance(planned, Outcome) else None
-        sent = reply(x, planned) if isinstance(planned, Outcome) else planned
+        sent = respond(x, planned) if isinstance(planned, Outcome) else planned
         if outcome is not None:
             x.ctx.refusal = _refused(x, outcome)
         if sent.header("x-request-id") is None:
@@ -98,7 +99,7 @@ class Observe:
         return sent
 
 
-def reply(x: Exchange, outcome: Outcome) -> Outgoing:
+def respond(x: Exchange, outcome: Outcome) -> Outgoing:
     """The platform's answer as the player gets it; its failures in the common error JSON."""
     if outcome.session is not None:
         x.session = outcome.session  # the session as the call left it (a follower's too)
@@ -113,7 +114,7 @@ def reply(x: Exchange, outcome: Outcome) -> Outgoing:
 def session_expired(x: Exchange) -> Outgoing:
     """The platform's own `SESSION_EXPIRED` reply, without a call: a session-only route asked
     without a session, or a session whose upstream is gone (`gateway.canary.routing`)."""
-    return reply(x, Outcome(200, {"content-type": "application/json"}, _EXPIRED_REPLY))
+    return respond(x, Outcome(200, {"content-type": "application/json"}, _EXPIRED_ANSWER))
 
 
 def passed_through(answer: Answer) -> Outgoing:

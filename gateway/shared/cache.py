@@ -53,7 +53,7 @@ class CacheConfig:
     """Per skin in the shared store: the oldest copies go first past it."""
 
 
-class Entry(msgspec.Struct, array_like=True, tag="c2"):
+class CacheEntry(msgspec.Struct, array_like=True, tag="c2"):
     """A copy (tagged: a copy an older gateway wrote decodes as none, and is fetched again)."""
 
     stored: float
@@ -98,7 +98,7 @@ def _seconds(value: str | None) -> float | None:
 
 
 _encoder = msgspec.msgpack.Encoder()
-_decoder = msgspec.msgpack.Decoder(Entry)
+_decoder = msgspec.msgpack.Decoder(CacheEntry)
 
 
 class ContentCache:
@@ -106,9 +106,9 @@ class ContentCache:
         self.shared = shared
         self.config = config
         self.clock = clock
-        self._local: OrderedDict[str, Entry] = OrderedDict()
+        self._local: OrderedDict[str, CacheEntry] = OrderedDict()
 
-    async def get(self, key: str) -> Entry | None:
+    async def get(self, key: str) -> CacheEntry | None:
         entry = self._local.get(key)
         if entry is not None:
             self._local.move_to_end(key)
@@ -126,7 +126,7 @@ class ContentCache:
         self._remember(key, entry)
         return entry
 
-    async def put(self, key: str, entry: Entry) -> None:
+    async def put(self, key: str, entry: CacheEntry) -> None:
         if len(entry.answer.body) + (entry.kept.kept_bytes if entry.kept else 0) > self.config.max_body_bytes:
             return
         self._remember(key, entry)
@@ -141,7 +141,7 @@ class ContentCache:
             del self._local[key]
         return len(doomed)
 
-    def entry(self, caching: Caching, answer: Outcome, kept: StoredBody | None = None) -> Entry | None:
+    def entry(self, caching: Caching, answer: Outcome, kept: StoredBody | None = None) -> CacheEntry | None:
         """The copy to keep of an answer, its lifetimes from its own headers (else the route's,
         else the configured ones), its body compressed now (or `kept`, the copy's own when a 304
         confirmed it); None when it may not be kept."""
@@ -169,9 +169,9 @@ class ContentCache:
             stale = 0.0 if strict else _either(caching.stale_while_revalidate_s, self.config.stale_while_revalidate_s)
         if on_error is None:
             on_error = 0.0 if strict else _either(caching.stale_if_error_s, self.config.stale_if_error_s)
-        return Entry(self.clock(), answer, fresh, stale, on_error, kept)
+        return CacheEntry(self.clock(), answer, fresh, stale, on_error, kept)
 
-    def state(self, entry: Entry) -> State | None:
+    def state(self, entry: CacheEntry) -> State | None:
         """HIT or STALE (servable now), or None (must be fetched, or revalidated)."""
         age = self.clock() - entry.stored
         if age < entry.fresh_s:
@@ -180,18 +180,18 @@ class ContentCache:
             return "STALE"
         return None
 
-    def usable_on_error(self, entry: Entry) -> bool:
+    def usable_on_error(self, entry: CacheEntry) -> bool:
         return self.clock() - entry.stored < entry.fresh_s + entry.error_s
 
-    def age(self, entry: Entry) -> int:
+    def age(self, entry: CacheEntry) -> int:
         return max(0, int(self.clock() - entry.stored))
 
-    def revalidated(self, entry: Entry, caching: Caching, headers: dict[str, str]) -> Entry:
+    def revalidated(self, entry: CacheEntry, caching: Caching, headers: dict[str, str]) -> CacheEntry:
         """The copy confirmed by a 304: fresh again, with the 304's newer headers (RFC 9111 4.3.4)."""
         answer = Outcome(entry.answer.status, {**entry.answer.headers, **headers}, entry.answer.body)
         kept = entry.stored_body()
         renewed = self.entry(caching, answer, kept)
-        return renewed if renewed is not None else Entry(self.clock(), answer, 0.0, kept=kept)
+        return renewed if renewed is not None else CacheEntry(self.clock(), answer, 0.0, kept=kept)
 
     async def forget(self, key: str) -> None:
         """An answer that may no longer be kept replaces the copy: the copy goes too."""
@@ -199,7 +199,7 @@ class ContentCache:
         with contextlib.suppress(StoreUnavailable):
             await self.shared.delete(key)
 
-    async def refresh_once(self, key: str, fetch: Callable[[], Awaitable[Entry | None]]) -> bool:
+    async def refresh_once(self, key: str, fetch: Callable[[], Awaitable[CacheEntry | None]]) -> bool:
         """Starts the background refresh unless another request (or instance) already did."""
         try:
             won = await self.shared.set_nx(keys.beside(key, "refreshing"), b"1", 10_000)
@@ -214,7 +214,7 @@ class ContentCache:
             await self.shared.delete(keys.beside(key, "refreshing"))
         return True
 
-    def _remember(self, key: str, entry: Entry) -> None:
+    def _remember(self, key: str, entry: CacheEntry) -> None:
         self._local[key] = entry
         self._local.move_to_end(key)
         while len(self._local) > self.config.local_entries:
@@ -253,7 +253,7 @@ def _expires_in(headers: dict[str, str]) -> float | None:
     return max(0.0, at - now)
 
 
-def validators(entry: Entry) -> dict[str, str]:
+def validators(entry: CacheEntry) -> dict[str, str]:
     """The conditional headers that ask the platform whether `entry` is still current."""
     found = {}
     if etag := entry.answer.headers.get("etag"):

@@ -1,14 +1,14 @@
-"""Sessions in Redis, with a copy of each found session kept in this instance.
+"""Sessions in Redis, with a replica of each found session kept in this instance.
 
 A logged-in player's read needs its session; fetched from Redis every time, that is one round
 trip per read. Here a session once found is kept locally for at most `MAX_AGE_S` and never past
-its key's own PTTL (read with the value, one script, one round trip), at most `MAX_COPIES` of
+its key's own PTTL (read with the value, one script, one round trip), at most `MAX_REPLICAS` of
 them. Every write and delete runs as a script that also PUBLISHes `<instance>|<key>` on
 `keys.SESSION_CHANGES` in the same round trip; every instance listens on that channel through
-its presence connection (`gateway.shared.presence`) and drops its copy of a changed key. A miss is
+its presence connection (`gateway.shared.presence`) and drops its replica of a changed key. A miss is
 never kept (a session made on another instance is seen at once). While that subscription is not
 confirmed (at start, after Redis went away, after redis-py reconnected it silently) this
-instance is deaf and serves no copy: reads go to Redis, and fail fast when it is down.
+instance is deaf and serves no replica: reads go to Redis, and fail fast when it is down.
 
 Why pub/sub and not Redis 6's client-side caching (RESP3 `CLIENT TRACKING`): the installed
 redis-py (8.1) offers client-side caching only in its synchronous client (`cache_config`); its
@@ -32,10 +32,10 @@ from gateway.shared.dedup import Dedup
 from gateway.store import keys
 from gateway.store.redis import FailFast
 
-MAX_COPIES = 100_000
+MAX_REPLICAS = 100_000
 MAX_AGE_S = 60.0
 EVERYTHING = "*"
-"""The key a `delete_all` announces: every copy goes."""
+"""The key a `delete_all` announces: every replica goes."""
 
 # The value and its PTTL in one round trip (nil when absent); renews the expiry when ARGV[1] > 0.
 READ = (
@@ -50,7 +50,7 @@ WRITE = (
     "else redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) end "
     f"redis.call('publish', '{keys.SESSION_CHANGES}', ARGV[3]) return 1"
 )
-# Deletes and announces (only what existed can have copies). ARGV: message.
+# Deletes and announces (only what existed can have replicas). ARGV: message.
 DELETE = (
     f"if redis.call('del', KEYS[1]) == 1 then redis.call('publish', '{keys.SESSION_CHANGES}', ARGV[1]) end return 1"
 )
@@ -63,8 +63,8 @@ class _Read:
     spoiled: bool = False
 
 
-class SessionCopies(Store):
-    """The sessions' Litestar store over Redis, with this instance's copies (see the module)."""
+class SessionReplicas(Store):
+    """The sessions' Litestar store over Redis, with this instance's replicas (see the module)."""
 
     def __init__(
         self,
@@ -73,17 +73,17 @@ class SessionCopies(Store):
         instance: str,
         namespace: str = keys.SESSIONS,
         clock: Callable[[], float] = time.monotonic,
-        max_copies: int = MAX_COPIES,
+        max_replicas: int = MAX_REPLICAS,
     ) -> None:
         self.redis = redis
         self.guard = guard
         self.instance = instance
         self.namespace = namespace
         self.clock = clock
-        self.max_copies = max_copies
+        self.max_replicas = max_replicas
         self.listening = False
-        """The changes channel's subscription is confirmed: copies may be served."""
-        self._copies: dict[str, tuple[bytes, float]] = {}
+        """The changes channel's subscription is confirmed: replicas may be served."""
+        self._replicas: dict[str, tuple[bytes, float]] = {}
         self._reads: dict[str, list[_Read]] = {}
         self._loads: Dedup[bytes | None] = Dedup()
         """Reads of Redis in flight, joined (a burst of one player's calls: one read)."""
@@ -99,17 +99,17 @@ class SessionCopies(Store):
     # --- what the presence connection tells (gateway.presence.Listener) -------------------
 
     def heard(self, key: str) -> None:
-        """Another instance changed `key`: our copy (and any read of it in flight) is stale."""
+        """Another instance changed `key`: our replica (and any read of it in flight) is stale."""
         if key == EVERYTHING:
             self._forget_all()
             return
-        self._copies.pop(key, None)
+        self._replicas.pop(key, None)
         self._loads.forget(key)  # a later load must not join a read made before the change
         for read in self._reads.get(key, ()):
             read.spoiled = True
 
     def deaf(self) -> None:
-        """Changes may be missed from now on: nothing copied is trusted until `hearing`."""
+        """Changes may be missed from now on: no replica is trusted until `hearing`."""
         self.listening = False
         self._forget_all()
 
@@ -117,7 +117,7 @@ class SessionCopies(Store):
         self.listening = True
 
     def _forget_all(self) -> None:
-        self._copies.clear()
+        self._replicas.clear()
         self._loads.forget_all()
         for reads in self._reads.values():
             for read in reads:
@@ -129,11 +129,11 @@ class SessionCopies(Store):
         full = self.full_key(key)
         renew_ms = _ms(renew_for)
         if renew_ms == 0 and self.listening:
-            copy = self._copies.get(full)
-            if copy is not None:
-                if copy[1] > self.clock():
-                    return copy[0]
-                del self._copies[full]
+            replica = self._replicas.get(full)
+            if replica is not None:
+                if replica[1] > self.clock():
+                    return replica[0]
+                del self._replicas[full]
         if renew_ms:
             return await self._fetch(full, renew_ms)
         value, _ = await self._loads.run(full, lambda: self._fetch(full, 0))
@@ -158,10 +158,10 @@ class SessionCopies(Store):
         return value
 
     def _keep(self, full: str, value: bytes, until: float) -> None:
-        self._copies.pop(full, None)
-        self._copies[full] = (value, until)
-        while len(self._copies) > self.max_copies:
-            del self._copies[next(iter(self._copies))]  # the oldest copy goes first
+        self._replicas.pop(full, None)
+        self._replicas[full] = (value, until)
+        while len(self._replicas) > self.max_replicas:
+            del self._replicas[next(iter(self._replicas))]  # the oldest replica goes first
 
     async def set(self, key: str, value: str | bytes, expires_in: int | timedelta | None = None) -> None:
         full = self.full_key(key)
@@ -177,7 +177,7 @@ class SessionCopies(Store):
         await self._changing(full_key, lambda: self.redis.publish(keys.SESSION_CHANGES, self._message(full_key)))
 
     async def _changing(self, full: str, change: Callable[[], Awaitable[object]]) -> None:
-        """Our own change: our copy and reads in flight are dropped before and after it (the
+        """Our own change: our replica and reads in flight are dropped before and after it (the
         other instances hear of it; this one skips its own messages)."""
         self.heard(full)
         try:
@@ -211,8 +211,8 @@ class SessionCopies(Store):
         left = await self.guard(lambda: self.redis.ttl(self.full_key(key)))
         return int(left) if int(left) >= 0 else None
 
-    def copies(self) -> int:
-        return len(self._copies)
+    def replicas(self) -> int:
+        return len(self._replicas)
 
 
 def _ms(expires: int | timedelta | None) -> int:

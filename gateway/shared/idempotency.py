@@ -35,7 +35,7 @@ PRESENCE_GRACE_S = 1.0
 """A holder seen dead is looked at once more after this (twice `gateway.store.sentinel.follow`'s period)."""
 
 
-class Record(msgspec.Struct, array_like=True):
+class IdempotencyRecord(msgspec.Struct, array_like=True):
     session: str
     fingerprint: str
     done: bool
@@ -45,13 +45,13 @@ class Record(msgspec.Struct, array_like=True):
 
 
 _encoder = msgspec.msgpack.Encoder()
-_decoder = msgspec.msgpack.Decoder(Record)
+_decoder = msgspec.msgpack.Decoder(IdempotencyRecord)
 
 Kind = Literal["new", "replay", "unknown", "mismatch", "foreign", "conflict"]
 
 
 @dataclass(frozen=True)
-class Verdict:
+class IdempotencyVerdict:
     kind: Kind
     outcome: bytes = b""
     """The recorded outcome (`replay`)."""
@@ -75,53 +75,53 @@ class IdempotencyRecords:
     def name(skin: str, key: str) -> str:
         return keys.of_skin(skin, keys.IDEMPOTENCY, key.strip(chr(34)))
 
-    async def begin(self, name: str, slot: str, session: str, fingerprint: str, within_s: float) -> Verdict:
+    async def begin(self, name: str, slot: str, session: str, fingerprint: str, within_s: float) -> IdempotencyVerdict:
         """Claims the key (and the session and route's exclusive `slot`) for a new call, or tells
         what became of the first call with it, waiting up to `within_s` while that call is still
         in flight on a live instance, or finds another call of the session and route in flight."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + within_s
         token = f"{self.instance}:{secrets.token_hex(8)}".encode()
-        fresh = _encoder.encode(Record(session, fingerprint, done=False))
+        fresh = _encoder.encode(IdempotencyRecord(session, fingerprint, done=False))
         lease_ms = int(within_s * 1000) + LEASE_MARGIN_MS
         delay, doubted = self.poll_s, False
         while True:
             until = loop.time() + lease_ms / 1000
             claim, raw, alive = await self.shared.claim(name, fresh, KEEP_MS, _lease(name), token, lease_ms, slot)
             if claim == "claimed":
-                return Verdict("new", token=token, until=until)
+                return IdempotencyVerdict("new", token=token, until=until)
             if claim == "conflict":
-                return Verdict("conflict")
+                return IdempotencyVerdict("conflict")
             if raw is None:
                 continue  # the record ended between the two looks: claim it again
             existing = _decoder.decode(raw)
             if existing.session != session:
-                return Verdict("foreign")
+                return IdempotencyVerdict("foreign")
             if existing.fingerprint != fingerprint:
-                return Verdict("mismatch")
+                return IdempotencyVerdict("mismatch")
             if existing.done:
-                return Verdict("replay", existing.outcome)
+                return IdempotencyVerdict("replay", existing.outcome)
             if existing.unknown:
-                return Verdict("unknown")
+                return IdempotencyVerdict("unknown")
             if not alive and not doubted:  # in a Redis failover instances reach the new primary a moment apart
                 doubted = True
                 await asyncio.sleep(PRESENCE_GRACE_S)
                 continue
             if not alive:
-                lost = _encoder.encode(Record(session, fingerprint, done=False, unknown=True))
+                lost = _encoder.encode(IdempotencyRecord(session, fingerprint, done=False, unknown=True))
                 await self.shared.swap(name, raw, lost, KEEP_MS)
-                return Verdict("unknown")
+                return IdempotencyVerdict("unknown")
             if loop.time() >= deadline:
-                return Verdict("unknown")  # still in flight past the deadline of its own route
+                return IdempotencyVerdict("unknown")  # still in flight past the deadline of its own route
             await asyncio.sleep(delay)
             delay = min(delay * 1.5, 0.2)
 
     async def finish(self, name: str, slot: str, token: bytes, outcome: bytes, session: str, fingerprint: str) -> None:
         """Records the outcome for replays (one too large to keep is recorded as unknown) and
         frees the slot for the session's next call, in one round trip."""
-        record = Record(session, fingerprint, True, outcome)
+        record = IdempotencyRecord(session, fingerprint, True, outcome)
         if len(outcome) > MAX_VALUE_BYTES - 1024:
-            record = Record(session, fingerprint, False, unknown=True)
+            record = IdempotencyRecord(session, fingerprint, False, unknown=True)
         await self.shared.set_and_release(name, _encoder.encode(record), KEEP_MS, _lease(name), token, slot)
 
     async def abandon(self, name: str, slot: str, token: bytes) -> None:

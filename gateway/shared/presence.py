@@ -6,7 +6,7 @@ holders of leases and idempotency records are named `<id>:<random>`, and the sto
 connections with it and Redis drops the subscription at once, so a waiter on another instance
 notices within one poll, with no heartbeat and no per-flight task.
 
-The same connection carries `keys.SESSION_CHANGES` for its `Listener`s (the session copies,
+The same connection carries `keys.SESSION_CHANGES` for its `Listener`s (the session replicas,
 `gateway.shared.copies`). A listener is told `deaf` whenever a change could be missed: before the
 subscription is confirmed, when Redis goes away, when redis-py reconnects the connection on its
 own (`Subscription.on_connect`: messages sent meanwhile are lost), and when Redis has not
@@ -109,7 +109,7 @@ class Presence:
             self._hearing()
         elif kind == "message" and channel == keys.SESSION_CHANGES:
             instance, _, key = bytes(message["data"]).decode().partition("|")
-            if instance != self.instance:  # our own changes dropped our copies already
+            if instance != self.instance:  # our own changes dropped our replicas already
                 for listener in self.listeners:
                     listener.heard(key)
         elif self._silent and self.listening.is_set():

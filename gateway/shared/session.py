@@ -18,7 +18,7 @@ import msgspec
 from litestar.stores.base import Store
 
 from gateway.http.cookies import BROWSER_SESSION_ID
-from gateway.shared.copies import SessionCopies
+from gateway.shared.copies import SessionReplicas
 from gateway.store import Shared, StoreUnavailable, keys
 from gateway.store.memory import MemoryShared
 
@@ -28,12 +28,13 @@ IDLE_SECONDS = 24 * 3600
 ANONYMOUS_SECONDS = 30 * 60
 """A visitor's upstream cookies (the platform's XSRF token...) are kept this long."""
 ANONYMOUS_PER_ADDRESS = 30
-ANONYMOUS_WINDOW_S = 600
-MAX_VISITORS = 50_000
-"""Visitors' states kept per skin at most: past it the oldest go (about 25 MB of Redis per skin)."""
 """At most this many visitors' states are newly kept per client address and window; past it
 the calls still go through, only nothing is kept for them (the platform's XSRF refusal is then
 met by one resend, as on a first visit)."""
+ANONYMOUS_WINDOW_S = 600
+"""The window of `ANONYMOUS_PER_ADDRESS`, in seconds."""
+MAX_VISITORS = 50_000
+"""Visitors' states kept per skin at most: past it the oldest go (about 25 MB of Redis per skin)."""
 
 
 class SessionData(msgspec.Struct, kw_only=True):
@@ -121,8 +122,8 @@ def new_id() -> str:
 class Sessions:
     """Loads and saves sessions in a Litestar store, namespaced per skin.
 
-    With Redis the store is `SessionCopies`: a session once found is read from this instance's
-    copy, and concurrent loads of one session not copied yet share one Redis read; each
+    With Redis the store is `SessionReplicas`: a session once found is read from this instance's
+    replica, and concurrent loads of one session not replicated yet share one Redis read; each
     request still gets its own decoded data to change.
     """
 
@@ -179,7 +180,7 @@ class Sessions:
         await self.shared.set_capped(
             key, encoded, ANONYMOUS_SECONDS * 1000, keys.of_skin(skin_id, keys.VISITORS, "~index"), MAX_VISITORS
         )
-        if isinstance(self.store, SessionCopies):  # written beside the session store: announced
+        if isinstance(self.store, SessionReplicas):  # written beside the session store: announced
             await self.store.changed(key)
         session.stored = encoded
 

@@ -31,7 +31,7 @@ class TooLarge(ValueError):
     """A value over `MAX_VALUE_BYTES`: it is not written."""
 
 
-async def answered(call: Awaitable[T]) -> T:
+async def or_unavailable(call: Awaitable[T]) -> T:
     """A Redis call made outside the store (the configuration's history, the instances' records):
     Redis failing is `StoreUnavailable` there too."""
     try:
@@ -40,7 +40,7 @@ async def answered(call: Awaitable[T]) -> T:
         raise StoreUnavailable(type(exc).__name__) from exc
 
 
-def checked(value: bytes) -> bytes:
+def within_value_cap(value: bytes) -> bytes:
     if len(value) > MAX_VALUE_BYTES:
         raise TooLarge(f"{len(value)} bytes is over the store's {MAX_VALUE_BYTES}")
     return value

@@ -36,7 +36,7 @@ Write = Callable[[float], Awaitable[Any]]
 
 
 @dataclass(frozen=True)
-class Entry:
+class JournalEntry:
     at: float
     what: str
     record: str
@@ -45,7 +45,7 @@ class Entry:
 
 class Journal:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._entries: deque[Entry] = deque()
+        self._entries: deque[JournalEntry] = deque()
         self._clock = clock
 
     def __len__(self) -> int:
@@ -57,7 +57,7 @@ class Journal:
         now = self._clock()
         self._forget(now)
         self.settled(record)
-        self._entries.append(Entry(now, what, record, write))
+        self._entries.append(JournalEntry(now, what, record, write))
 
     def settled(self, record: str) -> None:
         """The record's call is over (finished or given back): its claim is not made again."""

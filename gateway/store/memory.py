@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from litestar.stores.base import Store
 
-from gateway.store import Claim, Lead, checked, keys
+from gateway.store import Claim, Lead, keys, within_value_cap
 
 
 class MemoryShared:
@@ -39,7 +39,7 @@ class MemoryShared:
         return self._live(key)
 
     async def set(self, key: str, value: bytes, ttl_ms: int) -> None:
-        self._put(key, checked(value), self._clock() + ttl_ms / 1000)
+        self._put(key, within_value_cap(value), self._clock() + ttl_ms / 1000)
 
     async def set_capped(self, key: str, value: bytes, ttl_ms: int, index: str, limit: int) -> None:
         await self.set(key, value, ttl_ms)  # the whole store is bounded (_make_room)

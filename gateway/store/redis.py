@@ -23,7 +23,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ReadOnlyError, RedisError
 
 from gateway.runtime.lifecycle import Lifecycle
-from gateway.store import Claim, Later, Lead, StoreUnavailable, checked, hand_back
+from gateway.store import Claim, Later, Lead, StoreUnavailable, hand_back, within_value_cap
 from gateway.store.address import SharedRedis
 from gateway.store.journal import Journal
 from gateway.store.scripts import (
@@ -138,13 +138,13 @@ class RedisShared:
         return value if isinstance(value, bytes) else None
 
     async def set(self, key: str, value: bytes, ttl_ms: int) -> None:
-        checked(value)
+        within_value_cap(value)
         await self.guard(lambda: self.redis.set(key, value, px=ttl_ms))
 
     async def set_capped(self, key: str, value: bytes, ttl_ms: int, index: str, limit: int) -> None:
         """One round trip (a second only past the limit): distinct content URLs are the
         client's to choose, so without a cap a flood of them would fill Redis for a day."""
-        checked(value)
+        within_value_cap(value)
 
         async def store() -> None:
             async with self.redis.pipeline(transaction=False) as pipe:
@@ -162,7 +162,7 @@ class RedisShared:
         await self.guard(store)
 
     async def set_nx(self, key: str, value: bytes, ttl_ms: int) -> bool:
-        checked(value)
+        within_value_cap(value)
         done = await self.guard(lambda: self.redis.set(key, value, px=ttl_ms, nx=True))
         return bool(done)
 
@@ -172,7 +172,7 @@ class RedisShared:
     async def set_and_release(
         self, key: str, value: bytes, ttl_ms: int, lease: str, token: bytes, slot: str | None = None
     ) -> None:
-        checked(value)
+        within_value_cap(value)
         keys = [key, lease, slot] if slot is not None else [key, lease]
 
         async def finish(_ago_s: float = 0.0) -> None:
@@ -183,7 +183,7 @@ class RedisShared:
         self.journal.wrote("finish", key, finish)
 
     async def swap(self, key: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
-        checked(value)
+        within_value_cap(value)
         done = await self.guard(lambda: self._swap([key], [expected, value, ttl_ms]))
         return bool(done)
 
@@ -215,13 +215,13 @@ class RedisShared:
         self, result: str, value: bytes | None, ttl_ms: int, lease: str, token: bytes, slot: str | None, flight: str
     ) -> None:
         keys = [result, lease, slot] if slot is not None else [result, lease]
-        shared = checked(value) if value is not None else b""
+        shared = within_value_cap(value) if value is not None else b""
         await self.guard(lambda: self._land(keys, [shared, ttl_ms, token, flight]))
 
     async def claim(
         self, record: str, value: bytes, ttl_ms: int, lease: str, token: bytes, lease_ms: int, slot: str
     ) -> tuple[Claim, bytes | None, bool]:
-        checked(value)
+        within_value_cap(value)
         args: list[bytes | int] = [value, ttl_ms, token, lease_ms]
         try:
             answer, acked = await self.guard(lambda: self._claim_on_replicas([record, lease, slot], args))

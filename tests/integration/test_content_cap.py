@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gateway.shared.cache import CacheConfig, ContentCache, Entry
-from gateway.shared.copies import SessionCopies
+from gateway.shared.cache import CacheConfig, CacheEntry, ContentCache
+from gateway.shared.copies import SessionReplicas
 from gateway.shared.outcome import Outcome
 from gateway.store.address import SharedRedis
 from gateway.store.redis import FailFast, RedisShared, connect
@@ -37,8 +37,8 @@ async def shared(redis_server: RedisServer) -> AsyncIterator[RedisShared]:
 async def test_a_flood_of_distinct_content_urls_keeps_only_the_newest_copies(shared: RedisShared) -> None:
     cache = ContentCache(shared, CacheConfig(shared_entries=50, local_entries=10))
     for n in range(300):
-        await cache.put(f"bff:aurora:cache:/capi/home-banners?x={n}", Entry(float(n), Outcome(200, {}, b"{}")))
-    await cache.put("bff:pampa:cache:/capi/home-banners?x=0", Entry(0.0, Outcome(200, {}, b"{}")))
+        await cache.put(f"bff:aurora:cache:/capi/home-banners?x={n}", CacheEntry(float(n), Outcome(200, {}, b"{}")))
+    await cache.put("bff:pampa:cache:/capi/home-banners?x=0", CacheEntry(0.0, Outcome(200, {}, b"{}")))
     aurora = [key async for key in shared.redis.scan_iter(match="bff:aurora:cache:/*")]
     assert len(aurora) == 50, "the cap holds in Redis"
     assert await shared.get("bff:aurora:cache:/capi/home-banners?x=299") is not None
@@ -69,7 +69,7 @@ async def test_visitors_kept_in_redis_are_capped_per_skin(shared: RedisShared, m
     from gateway.shared.session import ANONYMOUS_SECONDS, Session, SessionData, Sessions
 
     monkeypatch.setattr(gateway.shared.session, "MAX_VISITORS", 25)
-    sessions = Sessions(SessionCopies(shared.redis, shared.guard, "test"), shared)
+    sessions = Sessions(SessionReplicas(shared.redis, shared.guard, "test"), shared)
     for n in range(60):
         visitor = Session(f"visitor-{n:04d}-" + "x" * 30, SessionData(jars={"http://p": {"XSRF-TOKEN": "t"}}), None)
         await sessions.save("aurora", visitor, address=f"10.1.{n}.1")

@@ -15,7 +15,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from gateway.accounts import scopes
-from gateway.accounts.caller import Caller
+from gateway.accounts.caller import Actor
 from gateway.canary.model import Canary
 from gateway.canary.parts import Canaries
 from gateway.console import changes
@@ -65,7 +65,7 @@ async def _abort(canaries: Canaries, seen: Canary, who: str, why: str) -> Canary
 
 
 async def act(
-    request: Request[Any, Any, Any], gateway: Gateway, caller: Caller, canary_id: str, move: str, act: Act
+    request: Request[Any, Any, Any], gateway: Gateway, caller: Actor, canary_id: str, move: str, act: Act
 ) -> Outgoing:
     """One move of the canary `canary_id`, with the reason its body gives, audited whatever became of it."""
     ctx = RequestContext.of(request.scope)
@@ -102,7 +102,7 @@ def _route(move: str, path: str, do: Act) -> Any:
     async def handler(
         request: Request[Any, Any, Any],
         gateway: NamedDependency[Gateway],
-        caller: NamedDependency[Caller],
+        caller: NamedDependency[Actor],
         canary_id: FromPath[str],
     ) -> Outgoing:
         return await act(request, gateway, caller, canary_id, move, do)

@@ -13,7 +13,7 @@ from gateway.accounts.audit import Action, AuditEntry
 from gateway.canary.model import Canary
 from gateway.config.history import Author
 from gateway.console.changes import Asked, overridden
-from gateway.monitoring.events import Event
+from gateway.monitoring.events import TimelineEntry
 from gateway.parts import Gateway
 from gateway.store import StoreUnavailable
 
@@ -49,9 +49,9 @@ class GatewayEffects:
         author = Author(SYSTEM, VIA, f"canary {canary.id}: {reason}")
         config = self.gateway.config
         made = await config.commit(overridden(self.gateway, asked), base=None, author=author, probe=False)
-        if made.outcome in ("applied", "unchanged"):  # unchanged: a holder killed right after its commit
+        if made.result in ("applied", "unchanged"):  # unchanged: a holder killed right after its commit
             return made.version, None
-        return None, made.error or made.outcome
+        return None, made.error or made.result
 
     async def told(self, canary: Canary, what: str, who: str, reason: str | None) -> None:
         if self.gateway.audit is not None:
@@ -82,7 +82,7 @@ async def timeline(gateway: Gateway, canary: Canary, what: str, reason: str | No
     if gateway.watch is None:
         return
     events = gateway.watch.timeline
-    event = Event(f"canary.{what}", time.time(), events.instance, canary.skin, canary.upstream, detail=reason)
+    event = TimelineEntry(f"canary.{what}", time.time(), events.instance, canary.skin, canary.upstream, detail=reason)
     try:
         await events.write(event)
     except StoreUnavailable as exc:

@@ -24,7 +24,7 @@ from litestar.params import FromPath
 
 from gateway.accounts import scopes
 from gateway.accounts.audit import AuditResult
-from gateway.accounts.caller import Caller
+from gateway.accounts.caller import Actor
 from gateway.canary.model import DEFAULT_STEPS, Canary, Step, Thresholds
 from gateway.canary.parts import Canaries
 from gateway.config.history import Change
@@ -153,7 +153,7 @@ async def refusal(gateway: Gateway, asked: changes.Asked, change: Change, ctx: R
 
 @post("/admin/api/canaries", status_code=201, opt={"role": "operator"})
 async def start_canary(
-    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], caller: NamedDependency[Caller]
+    request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], caller: NamedDependency[Actor]
 ) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     started = decoded(await request.body(), Started)
@@ -164,7 +164,7 @@ async def start_canary(
 
 
 async def start(
-    gateway: Gateway, caller: Caller, started: Started, ctx: RequestContext, *, now: bool = False
+    gateway: Gateway, caller: Actor, started: Started, ctx: RequestContext, *, now: bool = False
 ) -> Outgoing:
     """A canary's start, checked; with `at`, or on a skin whose changes need a second operator, kept
     for later (`gateway.console.plans.intake`), unless it runs `now` (kept, and its time came)."""
@@ -189,7 +189,7 @@ def target_of(asked: changes.Asked) -> dict[str, Any]:
 
 
 async def begin(
-    gateway: Gateway, caller: Caller, canaries: Canaries, started: Started, asked: changes.Asked, ctx: RequestContext
+    gateway: Gateway, caller: Actor, canaries: Canaries, started: Started, asked: changes.Asked, ctx: RequestContext
 ) -> Outgoing:
     """The checked start, made: unless a scheduled change would land during it, the skin moved since
     its version, the new URL fails its checks, or another canary won the skin."""
@@ -218,14 +218,14 @@ async def begin(
     return Outgoing.json(201, {"canary": public(live)}, ctx)
 
 
-async def run_scheduled(gateway: Gateway, caller: Caller, asked: dict[str, Any], ctx: RequestContext) -> Outgoing:
+async def run_scheduled(gateway: Gateway, caller: Actor, asked: dict[str, Any], ctx: RequestContext) -> Outgoing:
     """A canary kept for later (scheduled, or approved), started now: checked again as when asked."""
     started = msgspec.convert(asked, Started)
     started.at = None
     return await start(gateway, caller, started, ctx, now=True)
 
 
-def _new(gateway: Gateway, caller: Caller, asked: changes.Asked, change: Change, started: Started) -> Canary:
+def _new(gateway: Gateway, caller: Actor, asked: changes.Asked, change: Change, started: Started) -> Canary:
     steps, thresholds = steps_of(started.steps), thresholds_of(started.thresholds)
     assert isinstance(steps, list) and isinstance(thresholds, Thresholds) and change.after
     now = time.time()

@@ -24,7 +24,7 @@ from gateway.parts import Gateway
 
 
 class Asker(Protocol):
-    """Who asks, and the trail (`gateway.console.changes.Caller`)."""
+    """Who asks, and the trail (`gateway.accounts.caller.Actor`)."""
 
     @property
     def operator(self) -> Operator: ...

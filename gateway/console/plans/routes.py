@@ -16,7 +16,7 @@ from litestar.params import FromPath
 from contracts.locales import LOCALES
 from gateway.accounts import scopes
 from gateway.accounts.audit import Action
-from gateway.accounts.caller import Caller
+from gateway.accounts.caller import Actor
 from gateway.console.changes import reason_errors
 from gateway.console.plans.intake import schedule_approved
 from gateway.console.plans.running import run
@@ -81,7 +81,7 @@ def window_errors(asked: WindowAsked, now: float) -> list[FieldError]:
 async def set_maintenance(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    caller: NamedDependency[Caller],
+    caller: NamedDependency[Actor],
     skin_id: FromPath[str],
 ) -> Outgoing:
     """At once (`from` null or past) or from a time, until the expected end; replaces the skin's window."""
@@ -110,7 +110,7 @@ async def set_maintenance(
 async def end_maintenance(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    caller: NamedDependency[Caller],
+    caller: NamedDependency[Actor],
     skin_id: FromPath[str],
 ) -> Outgoing:
     ctx = RequestContext.of(request.scope)
@@ -142,7 +142,7 @@ async def scheduled(request: Request[Any, Any, Any], gateway: NamedDependency[Ga
 async def cancel(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    caller: NamedDependency[Caller],
+    caller: NamedDependency[Actor],
     item_id: FromPath[str],
 ) -> Outgoing:
     """Cancelled with a reason, unless it has run (or runs now): 409 `SCHEDULED_ENDED`."""
@@ -173,7 +173,7 @@ async def approvals(request: Request[Any, Any, Any], gateway: NamedDependency[Ga
 async def decide(
     request: Request[Any, Any, Any],
     gateway: NamedDependency[Gateway],
-    caller: NamedDependency[Caller],
+    caller: NamedDependency[Actor],
     approval_id: FromPath[str],
     decision: FromPath[str],
 ) -> Outgoing:
@@ -202,13 +202,13 @@ async def decide(
     return Outgoing.json(200, {"approval": public(approval, time.time())}, ctx)
 
 
-async def _carried_out(gateway: Gateway, caller: Caller, approval: Approval) -> str:
+async def _carried_out(gateway: Gateway, caller: Actor, approval: Approval) -> str:
     """What became of an approved change: scheduled for its time, or run now on the asker's behalf."""
     if approval.at is not None and approval.at > time.time():
         item = await schedule_approved(gateway, approval)
         return f"scheduled {item.id}"
     done = await run(gateway, caller.audit, approval)
-    return done.outcome
+    return done.result
 
 
 route_handlers = [set_maintenance, end_maintenance, maintenance, scheduled, cancel, approvals, decide]

@@ -21,7 +21,7 @@ from gateway.accounts.audit import Audit, AuditEntry
 from gateway.config.history import iso
 from gateway.console.plans.running import Ran, run
 from gateway.maintenance.records import Item, ItemState
-from gateway.monitoring.events import Event, Timeline
+from gateway.monitoring.events import Timeline, TimelineEntry
 from gateway.parts import Gateway
 from gateway.store import StoreUnavailable
 
@@ -96,8 +96,8 @@ class Runner:
         finally:
             schedule.running.discard(item.id)
         state: ItemState = "done" if done.ok else "failed"
-        await schedule.ended(item, state, done.outcome, f"instance {self.instance}", None, done.version)
-        detail = {"id": item.id, "at": item.at, "kind": item.kind, "outcome": done.outcome, "askedBy": item.by}
+        await schedule.ended(item, state, done.result, f"instance {self.instance}", None, done.version)
+        detail = {"id": item.id, "at": item.at, "kind": item.kind, "outcome": done.result, "askedBy": item.by}
         entry = AuditEntry(
             "schedule-run",
             item.by,
@@ -109,7 +109,7 @@ class Runner:
             item.reason,
         )
         await audit.record(msgspec.structs.replace(entry, detail=detail))
-        await self.written(f"scheduled.{state}", item.skin, item.upstream, f"{item.kind} {item.id}: {done.outcome}")
+        await self.written(f"scheduled.{state}", item.skin, item.upstream, f"{item.kind} {item.id}: {done.result}")
 
     async def interrupted(self, item: Item) -> None:
         outcome = "INTERRUPTED: the instance that ran it stopped; see the configuration's history"
@@ -132,11 +132,11 @@ class Runner:
                 detail = f"until {iso(window.until)}: {window.reason}" if window is not None else None
                 kind = "maintenance.start" if state == "on" else "maintenance.end"
                 since = moved.before_since if state == "off" else None
-                await self.timeline.write(Event(kind, now, self.instance, skin.id, since=since, detail=detail))
+                await self.timeline.write(TimelineEntry(kind, now, self.instance, skin.id, since=since, detail=detail))
 
     async def written(self, kind: str, skin: str, upstream: str | None, detail: str) -> None:
         if self.timeline is not None:
-            await self.timeline.write(Event(kind, time.time(), self.instance, skin, upstream, detail=detail))
+            await self.timeline.write(TimelineEntry(kind, time.time(), self.instance, skin, upstream, detail=detail))
 
 
 def started(gateway: Gateway) -> list[asyncio.Task[None]]:

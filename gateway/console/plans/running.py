@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import msgspec
 
 from gateway.accounts.audit import Audit
-from gateway.accounts.caller import Caller
+from gateway.accounts.caller import Actor
 from gateway.accounts.roles import ADMIN_TOKEN_NAME, Operator
 from gateway.accounts.scopes import outside
 from gateway.console.canaries.start import run_scheduled
@@ -26,7 +26,7 @@ from gateway.parts import Gateway
 @dataclass(frozen=True)
 class Ran:
     ok: bool
-    outcome: str
+    result: str
     version: str | None = None
 
 
@@ -55,7 +55,7 @@ async def run(gateway: Gateway, audit: Audit, planned: Planned) -> Ran:
     operator = on_behalf(gateway, planned)
     if operator is None:
         return Ran(False, f"OPERATOR_UNAUTHORISED: {planned.by} may no longer change {planned.skin}")
-    caller, ctx = Caller(operator, audit), RequestContext(request_id=planned.id)
+    caller, ctx = Actor(operator, audit), RequestContext(request_id=planned.id)
     if planned.kind == "canary" and gateway.canaries is None:
         return NO_CANARIES
     if planned.kind == "canary":
@@ -66,15 +66,15 @@ async def run(gateway: Gateway, audit: Audit, planned: Planned) -> Ran:
     return ran(answer)
 
 
-def ran(answer: Outgoing) -> Ran:
-    """The outcome of a change's answer, in one line."""
-    body = msgspec.json.decode(answer.body) if answer.body else {}
-    if answer.status == 200:
+def ran(response: Outgoing) -> Ran:
+    """The outcome of a change's response, in one line."""
+    body = msgspec.json.decode(response.body) if response.body else {}
+    if response.status == 200:
         return Ran(True, f"applied {body.get('version')}", body.get("version"))
-    if answer.status == 201:  # a canary's start
+    if response.status == 201:  # a canary's start
         return Ran(True, f"started {body['canary']['id']}")
     errors = body.get("errors") or []
     if errors:
         first = errors[0]
         return Ran(False, f"{first.get('code')}: {first.get('field')}: {first.get('message')}")
-    return Ran(False, f"{body.get('code', answer.status)}: {body.get('message', '')}".rstrip(": "))
+    return Ran(False, f"{body.get('code', response.status)}: {body.get('message', '')}".rstrip(": "))

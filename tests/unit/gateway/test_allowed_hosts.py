@@ -116,7 +116,7 @@ async def test_a_kept_override_to_a_host_no_longer_allowed_is_not_applied_and_sa
     await first.start()
     two = {"aurora": {"api": "http://wallet.evil.example", "capi": "http://capi-2.test"}}
     made = await first.commit(lambda _: two, base=None, author=Author("ann", "console", "moving"))
-    assert made.outcome == "applied" and first.skins.all[0].upstreams.api == "http://wallet.evil.example"
+    assert made.result == "applied" and first.skins.all[0].upstreams.api == "http://wallet.evil.example"
 
     narrow = AllowedHosts.parse("aurora=*.test")  # the deployment narrowed its list, then restarted
     restarted = LiveConfig(skins_file, lambda: skins.builtin(UPSTREAM), versions=FileVersions(kept), allowed=narrow)
@@ -132,17 +132,17 @@ async def test_a_kept_override_to_a_host_no_longer_allowed_is_not_applied_and_sa
         base=None,
         author=Author("ann", "console", "the rest too"),
     )
-    assert again.outcome == "applied" and restarted.describe()["error"] == error, "still said, still not applied"
+    assert again.result == "applied" and restarted.describe()["error"] == error, "still said, still not applied"
     refused = await restarted.commit(
         lambda o: {**o, "aurora": {**o["aurora"], "sbapi": "http://other.example"}},
         base=None,
         author=Author("ann", "console", "a change the console's check would have refused"),
     )
-    assert refused.outcome == "invalid" and refused.error == (
+    assert refused.result == "invalid" and refused.error == (
         "aurora.sbapi=http://other.example is not applied: its host is not allowed for aurora"
     ), "a commit never makes a version whose own change would not run"
     gone = await restarted.commit(lambda o: {**o, "pampa": {"api": "http://other.example"}}, base=None, author=ANN)
-    assert gone.outcome == "applied" and restarted.describe()["error"] == error, "a skin the file lacks: nothing to say"
+    assert gone.result == "applied" and restarted.describe()["error"] == error, "a skin the file lacks: nothing to say"
 
 
 # --- the console and the bearer API ------------------------------------------------------
@@ -232,7 +232,7 @@ async def test_a_file_that_narrows_its_list_stops_an_override_at_once_and_it_can
         put = await api.http.put("/admin/skins/aurora/upstreams/capi", json=moved, headers=bearer("deploy-bot"))
         assert put.status_code == 200, put.text
         skins_file.write_text(SKIN)  # the deployment takes *.platform.test off the list
-        assert (await config.reload("file changed")).outcome == "applied"
+        assert (await config.reload("file changed")).result == "applied"
         assert config.skins.all[0].upstreams.capi == "http://capi.test", "the file's value runs again, at once"
         status = (await api.http.get("/admin/status", headers=bearer("deploy-bot"))).json()
         assert "aurora.capi=http://cms.platform.test is not applied" in status["config"]["error"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gateway.canary.judge import judge
-from gateway.canary.model import SideFigures, Thresholds, Verdict
+from gateway.canary.model import SideFigures, StepVerdict, Thresholds
 
 DEFAULTS = Thresholds()
 HEALTHY = SideFigures(
@@ -13,7 +13,7 @@ HEALTHY = SideFigures(
 )
 
 
-def checked(new: SideFigures, old: SideFigures = HEALTHY, thresholds: Thresholds = DEFAULTS) -> Verdict:
+def checked(new: SideFigures, old: SideFigures = HEALTHY, thresholds: Thresholds = DEFAULTS) -> StepVerdict:
     return judge(old, new, thresholds, at=1000.0, step=1, share=0.1)
 
 

@@ -76,11 +76,11 @@ async def test_versions_kept_in_a_file_outlive_a_restart_and_bring_the_overrides
     await config.start()
     first = config.version
     made = await config.commit(wallet("http://api-2.test"), base=first, author=ANN)
-    assert made.outcome == "applied" and made.changes == [
+    assert made.result == "applied" and made.changes == [
         Change("aurora", "api", "http://api-1.test", "http://api-2.test")
     ]
     late = await config.commit(wallet("http://api-3.test"), base=first, author=Author("bo", "token", "me too"))
-    assert late.outcome == "conflict" and late.moved == ["aurora"]
+    assert late.result == "conflict" and late.moved == ["aurora"]
     assert config.skins.all[0].upstreams.api == "http://api-2.test", "the conflict changed nothing"
 
     restarted = LiveConfig(
@@ -105,7 +105,7 @@ async def test_a_file_reload_is_a_version_with_its_diff(tmp_path: Path) -> None:
     config = LiveConfig(skins_file, lambda: skins.builtin(UPSTREAM), probe=answers, allowed=ALLOWED)
     await config.start()
     skins_file.write_text(SKIN.replace("http://capi.test", "http://capi-2.test"))
-    assert (await config.reload("SIGHUP")).outcome == "applied"
+    assert (await config.reload("SIGHUP")).result == "applied"
     newest = (await config.versions.page(1, None))[0]
     assert (newest.action, newest.via, newest.reason) == ("file", "file", "SIGHUP")
     assert newest.changes == [Change("aurora", "capi", "http://capi.test", "http://capi-2.test")]
@@ -134,11 +134,11 @@ async def test_two_instances_changing_from_one_version_make_one_version(redis: R
         one.commit(wallet("http://api-a.test"), base=base, author=ANN),
         two.commit(wallet("http://api-b.test"), base=base, author=ANN),
     )
-    assert sorted(m.outcome for m in made) == ["applied", "conflict"]
-    won = next(m for m in made if m.outcome == "applied")
-    loser = two if made[1].outcome == "conflict" else one
+    assert sorted(m.result for m in made) == ["applied", "conflict"]
+    won = next(m for m in made if m.result == "applied")
+    loser = two if made[1].result == "conflict" else one
     assert loser.version == won.version, "the loser took the winner's overrides up"
-    blamed = await conflicts.since(loser, base, next(m for m in made if m.outcome == "conflict"))
+    blamed = await conflicts.since(loser, base, next(m for m in made if m.result == "conflict"))
     assert [(c.skin, c.upstream, c.after, c.who) for c in blamed or []] == [
         (ch.skin, ch.upstream, ch.after, "ann") for ch in won.changes
     ]

@@ -315,14 +315,14 @@ async def test_a_reload_applies_a_good_file_and_keeps_the_last_good_one_otherwis
     config = LiveConfig(path, lambda: skins.builtin(UPSTREAM), probe=probe)
     first = config.version
     path.write_text(ONE_SKIN.format(api="http://api-2.test"))
-    assert (await config.reload("test")).outcome == "applied"
+    assert (await config.reload("test")).result == "applied"
     assert config.skins.all[0].upstreams.api == "http://api-2.test" and config.version != first
-    assert (await config.reload("test")).outcome == "unchanged"
+    assert (await config.reload("test")).result == "unchanged"
     path.write_text(ONE_SKIN.format(api="http://api-3.test"))
     refused = await config.reload("test")
-    assert refused.outcome == "rejected" and "skins[aurora].upstreams.api: http://api-3.test" in (refused.error or "")
+    assert refused.result == "rejected" and "skins[aurora].upstreams.api: http://api-3.test" in (refused.error or "")
     path.write_text("[[skins]]\nid = ")
-    assert (await config.reload("test")).outcome == "rejected"
+    assert (await config.reload("test")).result == "rejected"
     assert config.skins.all[0].upstreams.api == "http://api-2.test" and config.error is not None
 
 

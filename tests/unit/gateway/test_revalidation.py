@@ -173,7 +173,7 @@ async def test_the_config_changes_its_etag_when_the_operator_changes_the_skin(
     async with browser_on(app) as visitor:
         before, _ = await fetch(visitor, "/bff/config")
         skins_file.write_text(SKIN.format(name="Aurora Casino Nueva", frames=""))
-        assert (await app.gateway.config.reload("test")).outcome == "applied"
+        assert (await app.gateway.config.reload("test")).result == "applied"
         after, raw = await fetch(visitor, "/bff/config", if_none_match=before.headers["etag"])
         assert after.status_code == 200 and b"Aurora Casino Nueva" in decoded(after, raw)
         assert after.headers["etag"] != before.headers["etag"]
@@ -216,7 +216,7 @@ async def test_the_pages_etag_changes_when_its_security_headers_do(
         same, _ = await fetch(visitor, "/home", accept_encoding=CHROME, if_none_match=before.headers["etag"])
         assert same.status_code == 304
         skins_file.write_text(SKIN.format(name="Aurora Casino", frames='"https://games-2.example"'))
-        assert (await app.gateway.config.reload("test")).outcome == "applied"
+        assert (await app.gateway.config.reload("test")).result == "applied"
         after, raw = await fetch(visitor, "/home", accept_encoding=CHROME, if_none_match=before.headers["etag"])
         assert after.status_code == 200 and "https://games-2.example" in after.headers["content-security-policy"]
         assert brotli.decompress(raw) == PAGE and after.headers["etag"] != before.headers["etag"]

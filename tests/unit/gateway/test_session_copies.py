@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from gateway.shared.copies import SessionCopies
+from gateway.shared.copies import SessionReplicas
 from gateway.store.address import SharedRedis
 from gateway.store.redis import FailFast, connect
 from tests.support.cluster import RedisServer, commands_between
@@ -30,10 +30,10 @@ class Clock:
 
 
 @pytest.fixture
-async def copies(redis_server: RedisServer) -> AsyncIterator[SessionCopies]:
+async def copies(redis_server: RedisServer) -> AsyncIterator[SessionReplicas]:
     redis = connect(SharedRedis(url=redis_server.url))
     await redis.flushall()
-    store = SessionCopies(redis, FailFast(), "me", clock=Clock(), max_copies=3)
+    store = SessionReplicas(redis, FailFast(), "me", clock=Clock(), max_replicas=3)
     store.hearing()  # as the presence connection says once subscribed
     yield store
     await redis.aclose()
@@ -44,7 +44,7 @@ def gateway_commands(before: dict[str, int], after: dict[str, int]) -> dict[str,
     return {name: n for name, n in commands_between(before, after).items() if name != "hello"}
 
 
-def held_reads(copies: SessionCopies) -> tuple[asyncio.Event, asyncio.Event]:
+def held_reads(copies: SessionReplicas) -> tuple[asyncio.Event, asyncio.Event]:
     """Reads of Redis that have their answer but hold it until `release` is set."""
     answered, release = asyncio.Event(), asyncio.Event()
     real: Callable[..., Awaitable[Any]] = copies._read
@@ -60,7 +60,7 @@ def held_reads(copies: SessionCopies) -> tuple[asyncio.Event, asyncio.Event]:
 
 
 async def test_a_found_session_is_read_from_redis_once_then_from_the_copy(
-    copies: SessionCopies, redis_server: RedisServer
+    copies: SessionReplicas, redis_server: RedisServer
 ) -> None:
     await copies.set("aurora:s1", b"v1", expires_in=3600)
     await copies.get("aurora:warm-up")  # the script loaded, a connection open
@@ -72,14 +72,14 @@ async def test_a_found_session_is_read_from_redis_once_then_from_the_copy(
     assert gateway_commands(before, redis_server.commands()) == one_read, "one round trip for 100 loads"
 
 
-async def test_a_miss_is_never_copied(copies: SessionCopies) -> None:
+async def test_a_miss_is_never_copied(copies: SessionReplicas) -> None:
     assert await copies.get("aurora:new") is None
     await copies.redis.set("bff:sessions:aurora:new", b"made elsewhere", px=60_000)
     assert await copies.get("aurora:new") == b"made elsewhere", "a session made on another instance is seen at once"
 
 
 async def test_a_change_heard_while_a_read_was_in_flight_keeps_its_answer_out_of_the_copies(
-    copies: SessionCopies,
+    copies: SessionReplicas,
 ) -> None:
     await copies.set("aurora:s1", b"before", expires_in=3600)
     answered, release = held_reads(copies)
@@ -93,7 +93,7 @@ async def test_a_change_heard_while_a_read_was_in_flight_keeps_its_answer_out_of
     assert await copies.get("aurora:s1") == b"after", "but its stale answer was not kept"
 
 
-async def test_going_deaf_while_a_read_was_in_flight_keeps_its_answer_out_too(copies: SessionCopies) -> None:
+async def test_going_deaf_while_a_read_was_in_flight_keeps_its_answer_out_too(copies: SessionReplicas) -> None:
     await copies.set("aurora:s1", b"before", expires_in=3600)
     answered, release = held_reads(copies)
     reading = asyncio.ensure_future(copies.get("aurora:s1"))
@@ -106,7 +106,7 @@ async def test_going_deaf_while_a_read_was_in_flight_keeps_its_answer_out_too(co
     assert await copies.get("aurora:s1") is None, "deleted while deaf: never served from a copy"
 
 
-async def test_while_deaf_no_copy_is_served(copies: SessionCopies) -> None:
+async def test_while_deaf_no_copy_is_served(copies: SessionReplicas) -> None:
     await copies.set("aurora:s1", b"v1", expires_in=3600)
     assert await copies.get("aurora:s1") == b"v1"
     copies.deaf()
@@ -114,10 +114,10 @@ async def test_while_deaf_no_copy_is_served(copies: SessionCopies) -> None:
     assert await copies.get("aurora:s1") is None, "deaf: read from Redis"
     await copies.redis.set("bff:sessions:aurora:s1", b"v2", px=60_000)
     assert await copies.get("aurora:s1") == b"v2", "and nothing read while deaf is kept"
-    assert copies.copies() == 0
+    assert copies.replicas() == 0
 
 
-async def test_our_own_writes_and_deletes_replace_our_copy(copies: SessionCopies) -> None:
+async def test_our_own_writes_and_deletes_replace_our_copy(copies: SessionReplicas) -> None:
     await copies.set("aurora:s1", b"v1", expires_in=3600)
     assert await copies.get("aurora:s1") == b"v1"
     await copies.set("aurora:s1", b"v2", expires_in=3600)
@@ -127,7 +127,7 @@ async def test_our_own_writes_and_deletes_replace_our_copy(copies: SessionCopies
 
 
 async def test_writes_and_deletes_announce_the_change_in_the_same_round_trip(
-    copies: SessionCopies, redis_server: RedisServer
+    copies: SessionReplicas, redis_server: RedisServer
 ) -> None:
     other = copies.redis.pubsub()
     await other.subscribe("bff:sessions:changed")
@@ -143,18 +143,18 @@ async def test_writes_and_deletes_announce_the_change_in_the_same_round_trip(
     assert heard == [b"me|bff:sessions:aurora:s1"] * 2, "a write and a delete; nothing for a key that was not there"
 
 
-async def test_copies_are_bounded_in_number_oldest_first(copies: SessionCopies, redis_server: RedisServer) -> None:
+async def test_copies_are_bounded_in_number_oldest_first(copies: SessionReplicas, redis_server: RedisServer) -> None:
     for n in range(5):
         await copies.set(f"aurora:s{n}", b"v", expires_in=3600)
         await copies.get(f"aurora:s{n}")
-    assert copies.copies() == 3
+    assert copies.replicas() == 3
     before = redis_server.commands()
     await copies.get("aurora:s4")
     await copies.get("aurora:s0")
     assert gateway_commands(before, redis_server.commands()).get("evalsha") == 1, "only the oldest copy went"
 
 
-async def test_a_copy_lives_at_most_a_minute(copies: SessionCopies) -> None:
+async def test_a_copy_lives_at_most_a_minute(copies: SessionReplicas) -> None:
     clock = copies.clock
     assert isinstance(clock, Clock)
     await copies.set("aurora:s1", b"v1", expires_in=3600)
@@ -166,7 +166,7 @@ async def test_a_copy_lives_at_most_a_minute(copies: SessionCopies) -> None:
     assert await copies.get("aurora:s1") == b"v2"
 
 
-async def test_a_copy_never_outlives_the_keys_own_ttl(copies: SessionCopies) -> None:
+async def test_a_copy_never_outlives_the_keys_own_ttl(copies: SessionReplicas) -> None:
     clock = copies.clock
     assert isinstance(clock, Clock)
     await copies.set("aurora:s1", b"v1", expires_in=3600)
@@ -183,7 +183,7 @@ async def test_a_copy_never_outlives_the_keys_own_ttl(copies: SessionCopies) -> 
 async def test_redis_down_is_store_unavailable_fast(tmp_path: Path) -> None:
     from gateway.store import StoreUnavailable
 
-    store = SessionCopies(connect(SharedRedis(url=f"redis://127.0.0.1:{free_port()}/0")), FailFast(), "me")
+    store = SessionReplicas(connect(SharedRedis(url=f"redis://127.0.0.1:{free_port()}/0")), FailFast(), "me")
     store.hearing()
     with pytest.raises(StoreUnavailable):
         await asyncio.wait_for(store.get("aurora:s1"), 1.0)

@@ -51,12 +51,12 @@ async def test_changes_to_two_skins_from_one_version_both_apply_and_one_skin_con
     base = config.version
     pampa = await config.commit(pointing("pampa", "capi", "http://capi-2.test"), base=base, author=JOAO)
     aurora = await config.commit(pointing("aurora", "sbapi", "http://sb-2.test"), base=base, author=MARIA)
-    assert (pampa.outcome, aurora.outcome) == ("applied", "applied")
+    assert (pampa.result, aurora.result) == ("applied", "applied")
     bases = config.skins.bases()
     assert (bases["pampa"]["capi"], bases["aurora"]["sbapi"]) == ("http://capi-2.test", "http://sb-2.test")
 
     late = await config.commit(pointing("aurora", "sbapi", "http://sb-3.test"), base=base, author=JOAO)
-    assert (late.outcome, late.moved) == ("conflict", ["aurora"])
+    assert (late.result, late.moved) == ("conflict", ["aurora"])
     assert config.skins.bases()["aurora"]["sbapi"] == "http://sb-2.test", "the conflict changed nothing"
     blamed = await conflicts.since(config, base, late)
     assert blamed is not None and [(c.skin, c.upstream, c.after, c.who, c.via) for c in blamed] == [
@@ -76,16 +76,16 @@ async def test_a_rollback_is_checked_on_every_skin_it_touches() -> None:
     await config.commit(pointing("aurora", "api", "http://api-2.test"), base=seen, author=MARIA)
     # From `seen`, going back to `first` also undoes aurora's wallet, which moved since `seen`.
     back = await config.commit(lambda _: {}, base=seen, author=JOAO, action="rollback")
-    assert (back.outcome, back.moved) == ("conflict", ["aurora"])
+    assert (back.result, back.moved) == ("conflict", ["aurora"])
     again = await config.commit(lambda _: {}, base=config.version, author=JOAO, action="rollback")
-    assert again.outcome == "applied" and {c.skin for c in again.changes} == {"aurora", "pampa"}
+    assert again.result == "applied" and {c.skin for c in again.changes} == {"aurora", "pampa"}
 
 
 async def test_an_unknown_base_is_a_conflict_naming_no_skin() -> None:
     config = built_in(versions=FileVersions(None))
     await config.start()
     made = await config.commit(pointing("pampa", "capi", "http://capi-2.test"), base="0123456789ab", author=JOAO)
-    assert (made.outcome, made.moved) == ("conflict", [])
+    assert (made.result, made.moved) == ("conflict", [])
     assert await conflicts.since(config, "0123456789ab", made) is None
 
 
@@ -104,7 +104,7 @@ async def test_two_instances_changing_two_skins_at_once_both_apply(redis_server:
         one.commit(pointing("pampa", "capi", "http://capi-2.test"), base=base, author=JOAO),
         two.commit(pointing("aurora", "sbapi", "http://sb-2.test"), base=base, author=MARIA),
     )
-    assert [m.outcome for m in made] == ["applied", "applied"]
+    assert [m.result for m in made] == ["applied", "applied"]
     for config in (one, two):
         await config.commit(lambda o: o, base=None, author=JOAO)  # changes nothing; takes the other's up
         bases = config.skins.bases()
@@ -114,5 +114,5 @@ async def test_two_instances_changing_two_skins_at_once_both_apply(redis_server:
     assert sorted(e.who for e in history if e.action == "change") == ["joao", "maria"]
 
     late = await one.commit(pointing("aurora", "sbapi", "http://sb-3.test"), base=base, author=JOAO)
-    assert (late.outcome, late.moved) == ("conflict", ["aurora"])
+    assert (late.result, late.moved) == ("conflict", ["aurora"])
     await redis.aclose()

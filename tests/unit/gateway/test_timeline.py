@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
-from gateway.monitoring.events import Event, Timeline
+from gateway.monitoring.events import Timeline, TimelineEntry
 from gateway.monitoring.health import Probe
 from gateway.monitoring.platform_errors import storm
 from gateway.monitoring.series import Series
@@ -122,9 +122,9 @@ async def test_a_claim_is_won_by_one_instance(redis: Redis) -> None:
 async def test_reading_filters_by_skin_and_time_newest_first(redis: Redis) -> None:
     timeline = Timeline("one", redis)
     now = time.time()
-    await timeline.write(Event("upstream.down", now, "one", "aurora", "capi"))
-    await timeline.write(Event("config.changed", now, "one", detail="a -> b"))
-    await timeline.write(Event("upstream.back", now, "one", "pampa", "api", since=now - 60))
+    await timeline.write(TimelineEntry("upstream.down", now, "one", "aurora", "capi"))
+    await timeline.write(TimelineEntry("config.changed", now, "one", detail="a -> b"))
+    await timeline.write(TimelineEntry("upstream.back", now, "one", "pampa", "api", since=now - 60))
     assert [e["kind"] for e in await entries(timeline)] == ["upstream.back", "config.changed", "upstream.down"]
     assert [e["skin"] for e in await entries(timeline, skin="aurora")] == ["aurora"]
     assert await entries(timeline, until=now - 10) == []
