@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import msgspec
 
 
-class RequestContext(Protocol):
+class HasRequestId(Protocol):
     """What an answer takes of its request's context (`gateway.http.asgi.RequestContext`): its id."""
 
     @property
@@ -36,14 +36,14 @@ class Outgoing:
     takes gzip (`gateway.pipeline.encoding`)."""
 
     @classmethod
-    def json(cls, status: int, data: Any, ctx: RequestContext, *extra: tuple[bytes, bytes]) -> Outgoing:
+    def json(cls, status: int, data: Any, ctx: HasRequestId, *extra: tuple[bytes, bytes]) -> Outgoing:
         """`data` as JSON, with the request id."""
         headers = [(b"content-type", b"application/json"), (b"x-request-id", ctx.request_id.encode("latin-1")), *extra]
         return cls(status, headers, data if isinstance(data, bytes) else _json.encode(data))
 
     @classmethod
     def page(
-        cls, status: int, body: bytes | str, media_type: str, ctx: RequestContext, headers: dict[str, str] | None = None
+        cls, status: int, body: bytes | str, media_type: str, ctx: HasRequestId, headers: dict[str, str] | None = None
     ) -> Outgoing:
         """A body of its own media type (a page, a file, an image), with the request id."""
         listed = [(b"content-type", media_type.encode()), (b"x-request-id", ctx.request_id.encode("latin-1"))]

@@ -78,7 +78,7 @@ def _route_names_in(path: Path, root: Path = GATEWAY.parent) -> list[str]:
             func = parent.func
             if isinstance(func, ast.Attribute) and func.attr in FIELD_READERS:
                 continue
-            if isinstance(func, ast.Name) and func.id in ("Limit", "Event"):
+            if isinstance(func, ast.Name) and func.id in ("Limit", "StreamEvent"):
                 continue  # a limit's subject; a server-sent event's type (`event: balance`), not a route
         found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value!r}")
     return found
