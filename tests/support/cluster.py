@@ -353,9 +353,10 @@ rest = "{sandbox}"
 
 def given_redis(workdir: Path) -> RedisServer | None:
     """A Redis already running at `TEST_REDIS_URL` (emptied first) for `start_cluster(redis=...)`;
-    None: the cluster starts its own."""
+    None: the cluster starts its own. Under pytest-xdist only the first worker uses it: two
+    workers' clusters on one Redis would empty each other's."""
     given = os.environ.get("TEST_REDIS_URL")
-    if not given:
+    if not given or os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0":
         return None
     server = RedisServer(require_redis_server(), urlsplit(given).port or 6379, workdir)
     server.client().flushall()
