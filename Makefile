@@ -12,7 +12,7 @@ PYTHON := $(VENV)/bin/python
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/$(VENV)
 export UV_PYTHON := $(shell command -v $(PY))
 
-.PHONY: help run test lint typecheck contracts contracts-check deploy-check pytest sandbox spa spa-test bench lighthouse fuzz clean
+.PHONY: help run test spa-lint spa-typecheck spa-unit lint typecheck contracts contracts-check deploy-check pytest sandbox spa spa-test bench lighthouse fuzz clean
 
 help:
 	@echo "make run    - install from lock files and serve the product at http://127.0.0.1:8000"
@@ -64,8 +64,16 @@ sandbox: $(VENV)/.run-deps
 	$(PYTHON) -m sandbox --host 127.0.0.1 --port 8001
 
 # ESLint (type-aware, react-hooks, the layer rule of spa/eslint.config.js) with zero warnings.
-spa-test: spa/node_modules/.installed
-	cd spa && npm run lint && npm run typecheck && npm test
+spa-test: spa-lint spa-typecheck spa-unit
+
+spa-lint: spa/node_modules/.installed
+	cd spa && npm run --silent lint
+
+spa-typecheck: spa/node_modules/.installed
+	cd spa && npm run --silent typecheck
+
+spa-unit: spa/node_modules/.installed
+	cd spa && npm test
 
 lint: $(VENV)/.dev-deps
 	$(VENV)/bin/ruff check .
@@ -92,11 +100,20 @@ deploy-check:
 
 # pytest runs last: CI reads its closing line.
 # Exit 5 ("no tests collected") is reported, never mistaken for a failure of the code.
+# PYTEST_WORKERS pytest-xdist workers, each given whole files (a module's cluster starts once);
+# PYTEST_WORKERS=0 runs in this process. docs/development.md says why this many.
+PYTEST_WORKERS ?= 3
 pytest: $(VENV)/.dev-deps
-	@$(PYTHON) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	@$(PYTHON) -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$rc
 
-test: lint typecheck contracts-check spa-test spa/dist/index.html spa/dist-console/index.html deploy-check
+# The checks before pytest are independent: two at a time (one per core), each one's output
+# printed whole when it ends. pytest prints how long the whole of `make test` took (MAKE_TEST_STARTED).
+STATIC_CHECKS := lint typecheck contracts-check spa-lint spa-typecheck spa-unit spa/dist/index.html \
+  spa/dist-console/index.html deploy-check
+export MAKE_TEST_STARTED ?= $(shell date +%s)
+test:
+	$(MAKE) --no-print-directory -j2 --output-sync=target $(STATIC_CHECKS)
 	$(MAKE) --no-print-directory pytest
 
 # Benchmarks are never part of `make test`: their figures go to bench/results/ and bench/RESULTS.md.

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import os
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -43,3 +45,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests run last: Playwright's sync API keeps an event loop running in this
     thread until the session ends, and no async test can start its own loop after it."""
     items.sort(key=lambda item: "/tests/e2e/" in str(item.path).replace("\\", "/"))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Under `make`, how long the whole make run took, pytest's closing line still last."""
+    started = os.environ.get("MAKE_TEST_STARTED", "")
+    if started.isdigit():
+        took = int(time.time()) - int(started)
+        terminalreporter.write_line(f"make: {took // 60} min {took % 60} s since it began (checks, builds and pytest)")

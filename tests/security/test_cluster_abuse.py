@@ -145,9 +145,11 @@ def test_a_flood_of_visitors_neither_fills_redis_nor_slows_players(cluster: Clus
     with concurrent.futures.ThreadPoolExecutor(len(players)) as pool:
         polling = [pool.submit(poll, player) for player in players]
         started = time.monotonic()
-        statuses = asyncio.run(flood())
+        try:
+            statuses = asyncio.run(flood())
+        finally:  # a flood that fails stops the polls too, or the pool waits for them for ever
+            flooding = False
         took = time.monotonic() - started
-        flooding = False
         for future in polling:
             future.result()
     for player in players:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -21,10 +22,40 @@ TEST_ALLOWED_HOSTS = "*=127.0.0.1,localhost,*.localhost,*.test,*.example"
 other ports, nginx, the made-up names of the refusal tests. A test of the allowed hosts sets its own."""
 
 
+_PORTS = range(10_000, 32_768)
+"""Where tests' servers listen: below the kernel's ephemeral ports (32768-60999 on Linux), so that
+no outgoing connection holds a port a test chose."""
+
+
+def _worker_ports() -> range:
+    """This pytest-xdist worker's own slice of `_PORTS` (all of it without xdist): a port one worker
+    found free is never the one another worker picks before the first binds it."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    size = len(_PORTS) // count
+    start = _PORTS.start + int(worker) * size
+    return range(start, start + size)
+
+
+_next_port = iter(())
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port on 127.0.0.1 that nothing listens on, from this worker's slice, each call a new one
+    (cycling through the slice from a random start)."""
+    global _next_port
+    for _ in range(2):
+        for port in _next_port:
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+                return port
+        ports = _worker_ports()
+        first = random.randrange(len(ports))
+        _next_port = iter([*ports[first:], *ports[:first]])
+    raise RuntimeError(f"no free port in {_worker_ports()}")
 
 
 @dataclass
