@@ -68,10 +68,10 @@ from gateway.pipeline.skin import SkinStage
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.runtime.metrics import Metrics
 from gateway.runtime.tracing import Tracing
-from gateway.shared.cache import CacheConfig, ContentCache
-from gateway.shared.idempotency import IdempotencyRecords
-from gateway.shared.ratelimit import RateLimitConfig, RateLimiter
-from gateway.shared.session import Sessions
+from gateway.state.cache import CacheConfig, ContentCache
+from gateway.state.idempotency import IdempotencyRecords
+from gateway.state.ratelimit import RateLimitConfig, RateLimiter
+from gateway.state.session import Sessions
 from gateway.store import keys
 from gateway.store.redis import FailFast
 from gateway.store.sentinel import close, follow

@@ -36,7 +36,7 @@ from gateway.accounts.operators import ROLES, OperatorsFile, Role, token_digest
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.clients import TrustedProxies, address_key
 from gateway.http.security import SAFE_METHODS, cross_site
-from gateway.shared.ratelimit import Limit, RateLimiter
+from gateway.state.ratelimit import Limit, RateLimiter
 from gateway.store import StoreUnavailable, keys
 
 log = structlog.get_logger("gateway.console")

@@ -33,7 +33,7 @@ from gateway.accounts.roles import CSRF_COOKIE, SESSION_COOKIE, TOKEN_LIMITS, Op
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.clients import TrustedProxies, address_key
 from gateway.http.errors import FieldError, error, invalid
-from gateway.shared.ratelimit import Limit, RateLimitConfig, RateLimiter
+from gateway.state.ratelimit import Limit, RateLimitConfig, RateLimiter
 from gateway.store import Shared, keys
 
 SIGN_IN = "sign-in"

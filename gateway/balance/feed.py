@@ -21,13 +21,13 @@ from gateway.balance.bus.base import Bus
 from gateway.balance.tabs import EXPIRED, LOGGED_OUT, Closing, PlayerFeed, SessionEnd, StreamEvent, Tab, tag_of
 from gateway.config.settings import EventsSettings
 from gateway.http.asgi import Incoming, RequestContext, request_id
-from gateway.shared.session import Session, Sessions
+from gateway.state.session import Session, Sessions
 from gateway.store import StoreUnavailable
 
 if TYPE_CHECKING:
     from gateway.config.live import LiveConfig
     from gateway.config.skins import Skin
-    from gateway.shared.outcome import Outcome
+    from gateway.state.outcome import Outcome
 
 log = structlog.get_logger("gateway.events")
 

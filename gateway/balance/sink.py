@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from contracts.catalogue import Route
-    from gateway.shared.outcome import Outcome
-    from gateway.shared.session import Session
+    from gateway.state.outcome import Outcome
+    from gateway.state.session import Session
 
 
 class BalanceSink(Protocol):

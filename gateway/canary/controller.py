@@ -38,7 +38,7 @@ from gateway.canary.figures import SLOT_S
 from gateway.canary.judge import judge
 from gateway.canary.model import Canary, Side, SideFigures, StepVerdict
 from gateway.canary.store import CanaryStore
-from gateway.shared.session import REMEMBER_SECONDS
+from gateway.state.session import REMEMBER_SECONDS
 from gateway.store import Shared, StoreUnavailable, keys
 
 log = structlog.get_logger("gateway.canary")

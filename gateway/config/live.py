@@ -41,7 +41,7 @@ from gateway.store import StoreUnavailable, keys
 SYSTEM = "system"
 """Who made the versions nobody asked for: the file changed, the gateway started."""
 ChangeResult = Literal["applied", "unchanged", "rejected"]
-"""What became of a configuration change (`gateway.shared.outcome.Outcome` is a platform call's)."""
+"""What became of a configuration change (`gateway.state.outcome.Outcome` is a platform call's)."""
 COMMIT_TRIES = 3  # compare-and-set rounds while other skins' changes keep landing first
 
 log = structlog.get_logger("gateway.config")

@@ -33,7 +33,7 @@ from gateway.monitoring.health import Probe
 from gateway.monitoring.instances import InstanceRecord
 from gateway.monitoring.series import MAX_MINUTES
 from gateway.parts import Gateway
-from gateway.shared.session import block_sign_in
+from gateway.state.session import block_sign_in
 from gateway.store import StoreUnavailable, keys
 
 PROBE_EVERY_S = 5.0

@@ -22,7 +22,7 @@ from gateway.config.health_checks import HealthCheck
 from gateway.config.live import LiveConfig
 from gateway.config.skins import Skin
 from gateway.runtime.lifecycle import Lifecycle
-from gateway.shared.session import Sessions
+from gateway.state.session import Sessions
 from gateway.store import Shared, StoreUnavailable
 from gateway.upstream.pools import UpstreamClients
 

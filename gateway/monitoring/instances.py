@@ -4,7 +4,7 @@ how many instances it is live (`gateway.console.overview`, `gateway.console.chan
 Each instance keeps one record in Redis (`bff:instances`, a hash field per instance: host, pid,
 version, start, the configuration version it runs, draining, tripped breakers), written when one of
 those changes (and again whenever its presence subscription is confirmed, as after Redis
-restarted). Which instances are alive is their presence (`gateway.shared.presence`): subscribed to
+restarted). Which instances are alive is their presence (`gateway.state.presence`): subscribed to
 their channel while they run, dropped by Redis the moment a process dies. A process that is frozen
 (SIGSTOP, a stalled VM) keeps its subscription, so each instance also beats every `BEAT_S` (`beat`:
 one `HSET bff:instances:seen <id> <time>`, in one round trip with the read of the others', at the

@@ -1,5 +1,5 @@
 """Under plan: content (`/capi` GETs, the sports feed) answers from the cache first, as the
-platform's `Cache-Control` allows (`gateway.shared.cache`). A fresh copy is a HIT; a copy past its
+platform's `Cache-Control` allows (`gateway.state.cache`). A fresh copy is a HIT; a copy past its
 freshness but within stale-while-revalidate is served STALE while one refresh runs (on any
 instance); an expired copy is asked again, conditionally where it has validators (a 304 makes it
 REVALIDATED); when the platform fails, a copy within stale-if-error is served STALE instead.
@@ -26,8 +26,8 @@ from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flight, Flights, sorted_query
 from gateway.pipeline.observe import respond
 from gateway.runtime.lifecycle import Lifecycle
-from gateway.shared.cache import CacheEntry, ContentCache, directives, validators
-from gateway.shared.outcome import Outcome
+from gateway.state.cache import CacheEntry, ContentCache, directives, validators
+from gateway.state.outcome import Outcome
 from gateway.store import keys
 
 Flying = Callable[[Mapping[str, str]], Flight]

@@ -17,8 +17,8 @@ from gateway.http.cookies import BrowserCookies, browser_session_id
 from gateway.http.errors import error, rate_limited
 from gateway.http.security import forgery
 from gateway.pipeline.exchange import Exchange
-from gateway.shared.ratelimit import Limit, RateLimiter, Who
-from gateway.shared.session import sign_in_blocked
+from gateway.state.ratelimit import Limit, RateLimiter, Who
+from gateway.state.session import sign_in_blocked
 
 # Percent-escapes of '.', '/', '\' and control bytes, '..' and '.' segments, empty
 # segments, backslashes and scheme-like segments are refused before any lookup.

@@ -20,9 +20,9 @@ from gateway.config.timings import CallTiming
 from gateway.http.asgi import Outgoing
 from gateway.http.errors import in_progress, store_unavailable
 from gateway.pipeline.exchange import Exchange
-from gateway.shared.cache import shareable
-from gateway.shared.dedup import Dedup, ExclusiveConflict, LeaderLost, SharedFlights, body_digest
-from gateway.shared.outcome import Outcome
+from gateway.state.cache import shareable
+from gateway.state.dedup import Dedup, ExclusiveConflict, LeaderLost, SharedFlights, body_digest
+from gateway.state.outcome import Outcome
 from gateway.store import StoreUnavailable
 
 Flight = Callable[[], Awaitable[Outcome]]

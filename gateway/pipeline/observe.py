@@ -25,9 +25,9 @@ from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import no_answer
 from gateway.pipeline.exchange import Exchange
 from gateway.runtime.tracing import Tracing
-from gateway.shared.outcome import Outcome
-from gateway.shared.ratelimit import RateLimiter
-from gateway.shared.session import Session, Sessions
+from gateway.state.outcome import Outcome
+from gateway.state.ratelimit import RateLimiter
+from gateway.state.session import Session, Sessions
 from gateway.upstream.caller import RETURNED_RESPONSE_HEADERS
 from gateway.upstream.transport import Answer
 

@@ -24,8 +24,8 @@ from gateway.pipeline.joining import Flights
 from gateway.pipeline.keyed import KeyedCalls
 from gateway.pipeline.links import ContentLinks
 from gateway.pipeline.observe import Observe, passed_through, session_expired
-from gateway.shared.outcome import Outcome
-from gateway.shared.ratelimit import Throttle
+from gateway.state.outcome import Outcome
+from gateway.state.ratelimit import Throttle
 from gateway.upstream.call import Calls, UpstreamCall
 from gateway.upstream.caller import Caller
 

@@ -30,8 +30,8 @@ from gateway.config.timings import CallTiming
 from gateway.http.security import XSRF_COOKIE
 from gateway.runtime.metrics import Metrics
 from gateway.runtime.tracing import Tracing
-from gateway.shared.outcome import Failure, Outcome
-from gateway.shared.session import Session
+from gateway.state.outcome import Failure, Outcome
+from gateway.state.session import Session
 from gateway.upstream.call import UpstreamCall
 from gateway.upstream.resilience import RETRYABLE_STATUS, Attempts, Breakers, Resilience
 from gateway.upstream.transport import Answer, StaleConnection, Timeouts

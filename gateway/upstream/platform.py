@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from contracts.catalogue import Route, Upstream
 from gateway.config.skins import Skin
 from gateway.http.asgi import Incoming, RequestContext
-from gateway.shared.outcome import Outcome
-from gateway.shared.session import Session
+from gateway.state.outcome import Outcome
+from gateway.state.session import Session
 from gateway.upstream.call import Calls
 from gateway.upstream.caller import Caller
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import structlog
 from redis.asyncio import Redis
 
-from gateway.shared.presence import Subscription
+from gateway.state.presence import Subscription
 from gateway.store import StoreUnavailable, keys
 from gateway.store.redis import FailFast
 from gateway.store.scripts import ALIVE

@@ -16,7 +16,7 @@ from contracts.catalogue import BALANCE, ROUTES_BY_NAME
 from gateway.balance.feed import BalanceFeed
 from gateway.balance.tabs import PlayerFeed
 from gateway.config.settings import EventsSettings
-from gateway.shared.outcome import Outcome
+from gateway.state.outcome import Outcome
 
 FIVE = b'{"success":true,"code":null,"values":[{"name":"balance","value":5000.0,"currency":"INR"}]}'
 FIVE_SPACED = b'{"success": true, "code": null, "values": [{"name": "balance", "value": 5000.0, "currency": "INR"}]}'

@@ -32,7 +32,7 @@ from gateway.monitoring.instances import Instances
 from gateway.monitoring.observability import configure_logging
 from gateway.monitoring.series import Series
 from gateway.runtime.lifecycle import Lifecycle
-from gateway.shared.presence import Presence
+from gateway.state.presence import Presence
 from gateway.store.address import SharedRedis
 from gateway.store.redis import connect
 from gateway.upstream.resilience import Breakers

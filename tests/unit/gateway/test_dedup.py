@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from gateway.shared.dedup import Dedup, ExclusiveConflict
+from gateway.state.dedup import Dedup, ExclusiveConflict
 
 pytestmark = pytest.mark.anyio
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.shared.session import block_sign_in, sign_in_blocked
+from gateway.state.session import block_sign_in, sign_in_blocked
 from gateway.store import StoreUnavailable
 from gateway.store.memory import MemoryShared
 

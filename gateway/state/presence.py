@@ -7,7 +7,7 @@ connections with it and Redis drops the subscription at once, so a waiter on ano
 notices within one poll, with no heartbeat and no per-flight task.
 
 The same connection carries `keys.SESSION_CHANGES` for its `Listener`s (the session replicas,
-`gateway.shared.copies`). A listener is told `deaf` whenever a change could be missed: before the
+`gateway.state.replicas`). A listener is told `deaf` whenever a change could be missed: before the
 subscription is confirmed, when Redis goes away, when redis-py reconnects the connection on its
 own (`Subscription.on_connect`: messages sent meanwhile are lost), and when Redis has not
 answered a ping for `SILENT_S` (a connection that hangs instead of breaking); and `hearing` once

@@ -5,7 +5,7 @@ trip per read. Here a session once found is kept locally for at most `MAX_AGE_S`
 its key's own PTTL (read with the value, one script, one round trip), at most `MAX_REPLICAS` of
 them. Every write and delete runs as a script that also PUBLISHes `<instance>|<key>` on
 `keys.SESSION_CHANGES` in the same round trip; every instance listens on that channel through
-its presence connection (`gateway.shared.presence`) and drops its replica of a changed key. A miss is
+its presence connection (`gateway.state.presence`) and drops its replica of a changed key. A miss is
 never kept (a session made on another instance is seen at once). While that subscription is not
 confirmed (at start, after Redis went away, after redis-py reconnected it silently) this
 instance is deaf and serves no replica: reads go to Redis, and fail fast when it is down.
@@ -28,7 +28,7 @@ from datetime import timedelta
 from litestar.stores.base import Store
 from redis.asyncio import Redis
 
-from gateway.shared.dedup import Dedup
+from gateway.state.dedup import Dedup
 from gateway.store import keys
 from gateway.store.redis import FailFast
 

@@ -10,7 +10,7 @@ from typing import Literal
 
 import msgspec
 
-from gateway.shared.session import Session
+from gateway.state.session import Session
 
 Failure = Literal["unreachable", "stale", "timeout", "broken", "open", "lost", "contract"]
 """Why the platform gave no answer: `unreachable` (no connection: never sent), `stale` (a kept-

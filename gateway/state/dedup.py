@@ -103,7 +103,7 @@ class SharedFlights(Generic[R]):
     anyway; and since requests are joined in-process first, each instance polls at most once
     per key.
 
-    The store's scripts check that the lease's holder still lives (`gateway.shared.presence`): when
+    The store's scripts check that the lease's holder still lives (`gateway.state.presence`): when
     it dies, for calls safe to repeat one follower takes the flight over at once; for exclusive
     (money) calls the outcome is unknown and the followers say so rather than send it twice.
     A result over the store's size bound, or one that may not be shared (`shareable`), is given

@@ -18,7 +18,7 @@ import msgspec
 from litestar.stores.base import Store
 
 from gateway.http.cookies import BROWSER_SESSION_ID
-from gateway.shared.copies import SessionReplicas
+from gateway.state.replicas import SessionReplicas
 from gateway.store import Shared, StoreUnavailable, keys
 from gateway.store.memory import MemoryShared
 
