@@ -302,7 +302,7 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
         watchers.append(await stores.presence.start())
     gateway.lifecycle.on_drain.append(gateway.instances.changed)
     if gateway.watch is not None:
-        watchers.append(asyncio.ensure_future(gateway.watch.run()))
+        watchers.append(asyncio.ensure_future(gateway.watch.watch()))
     watchers += canaries_started(gateway)
     watchers += runner.started(gateway)  # maintenance, scheduled changes, approvals: `gateway.console.plans`
     try:

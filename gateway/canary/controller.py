@@ -120,7 +120,7 @@ class Controller:
     """The figures' slot (`gateway.canary.figures`): the shortest window a check judges."""
     grace_s: float = WRITE_GRACE_S
 
-    async def run(self) -> None:
+    async def drive(self) -> None:
         try:
             while True:
                 await asyncio.sleep(TICK_S)

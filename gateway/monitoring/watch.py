@@ -86,7 +86,7 @@ class Watch:
     _since: dict[str, float] = field(default_factory=dict)
     _storms: dict[str, bool] = field(default_factory=dict)
 
-    async def run(self) -> None:
+    async def watch(self) -> None:
         """Both loops, until cancelled; then this instance's beats end (it left)."""
         try:
             # Each round half a beat after the beat: it sees what the beat just read.

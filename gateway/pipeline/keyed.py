@@ -34,7 +34,7 @@ class KeyedCalls:
     lifecycle: Lifecycle
     """Owns the retries of a record's release the store refused."""
 
-    async def run(self, x: Exchange, key: str, call: Flight) -> Outgoing | Outcome:
+    async def serve(self, x: Exchange, key: str, call: Flight) -> Outgoing | Outcome:
         skin, route = x.site()
         records, ctx = self.records, x.ctx
         if not records.valid(key):

@@ -64,7 +64,7 @@ class Plan:
             return await self.streamed(x)
         key = x.incoming.headers.get("idempotency-key")
         if key is not None and route.exclusive:
-            return await self.keyed.run(x, key, self.flight(x))
+            return await self.keyed.serve(x, key, self.flight(x))
         return await self.flights.join(x, self.flight(x))
 
     def flight(self, x: Exchange, conditions: Mapping[str, str] | None = None) -> Call:
@@ -73,7 +73,7 @@ class Plan:
 
         async def fly() -> Outcome:
             call = self.build(x)
-            outcome = await self.caller.run(call.asking(conditions) if conditions else call)
+            outcome = await self.caller.call(call.asking(conditions) if conditions else call)
             if call.route.policy == "content":  # before it is kept or served: its links checked
                 return self.links.checked(call.skin, call.route, outcome)
             return await self.observe.after_call(x, outcome)

@@ -41,7 +41,7 @@ class Dedup(Generic[R]):
     _slots: dict[Hashable, Hashable] = field(default_factory=dict)
     """Exclusive slot (skin, session, route) -> the key of the flight holding it."""
 
-    async def run(
+    async def join(
         self, key: Hashable, call: Callable[[], Awaitable[R]], slot: Hashable | None = None
     ) -> tuple[R, Role]:
         flight = self._flights.get(key)
@@ -123,7 +123,7 @@ class SharedFlights(Generic[R]):
     result_ms: int = 15000
     poll_s: float = 0.01
 
-    async def run(
+    async def join(
         self, key: str, call: Callable[[], Awaitable[R]], slot: str | None, takeover: bool, within_s: float
     ) -> tuple[R, Role]:
         """`within_s`: the route's deadline, which bounds both the leader's call and a follower's wait."""

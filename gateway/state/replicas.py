@@ -136,7 +136,7 @@ class SessionReplicas(Store):
                 del self._replicas[full]
         if renew_ms:
             return await self._fetch(full, renew_ms)
-        value, _ = await self._loads.run(full, lambda: self._fetch(full, 0))
+        value, _ = await self._loads.join(full, lambda: self._fetch(full, 0))
         return value
 
     async def _fetch(self, full: str, renew_ms: int) -> bytes | None:

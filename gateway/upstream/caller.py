@@ -89,7 +89,7 @@ class Caller:
             call.skin.id, target.upstream, target.origin, new_side, retries, timing.retries, budgeted
         )
 
-    async def run(self, call: UpstreamCall) -> Outcome:
+    async def call(self, call: UpstreamCall) -> Outcome:
         """The platform's answer (the headers a browser may see), or why there was none."""
         attempts = self.admit(call, budgeted=True)
         if attempts.refused_for is not None:

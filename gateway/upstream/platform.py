@@ -34,4 +34,4 @@ class Platform:
             raise ValueError(f"{route.name} is read by the gateway: its catalogue entry must say gateway_reads")
         if self.sides is not None:
             skin = self.sides(skin, session, route.upstream, ctx)
-        return await self.caller.run(self.calls.build(incoming, ctx, skin, route, session, body=body))
+        return await self.caller.call(self.calls.build(incoming, ctx, skin, route, session, body=body))

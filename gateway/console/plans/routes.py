@@ -19,7 +19,7 @@ from gateway.accounts.audit import Action
 from gateway.accounts.caller import Actor
 from gateway.console.changes import reason_errors
 from gateway.console.plans.intake import schedule_approved
-from gateway.console.plans.running import run
+from gateway.console.plans.running import carry_out
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, decoded_as, error, invalid
 from gateway.maintenance.records import Approval, ApprovalState, public
@@ -207,7 +207,7 @@ async def _carried_out(gateway: Gateway, caller: Actor, approval: Approval) -> s
     if approval.at is not None and approval.at > time.time():
         item = await schedule_approved(gateway, approval)
         return f"scheduled {item.id}"
-    done = await run(gateway, caller.audit, approval)
+    done = await carry_out(gateway, caller.audit, approval)
     return done.result
 
 
