@@ -149,11 +149,11 @@ class Instances:
 
     # --- written when something changes ------------------------------------------------
 
-    def breaker_changed(self, breaker: Breaker) -> None:
+    def on_breaker_change(self, breaker: Breaker) -> None:
         self._since[(breaker.skin, breaker.upstream)] = time.time()
-        self.changed()
+        self.on_change()
 
-    def changed(self) -> None:
+    def on_change(self) -> None:
         """This instance's record is to be written (once, shortly, for changes that come together)."""
         if self.redis is None or self._pending:
             return
@@ -174,7 +174,7 @@ class Instances:
 
     # Presence's listener: its subscription confirmed (at start, or after Redis came back).
     def hearing(self) -> None:
-        self.changed()
+        self.on_change()
 
     def heard(self, key: str) -> None:
         pass
@@ -231,7 +231,7 @@ class Instances:
         beaten = (msgspec.structs.replace(r, seen_at=seen[r.id]) for r in others)
         return [own, *sorted(beaten, key=lambda r: r.started_at or 0)]
 
-    async def acknowledged(self, version: str, within_s: float = ACK_WITHIN_S) -> dict[str, Any]:
+    async def wait_for_version(self, version: str, within_s: float = ACK_WITHIN_S) -> dict[str, Any]:
         """On how many live instances `version` runs, waiting up to `within_s` for all of them."""
         loop = asyncio.get_running_loop()
         started = loop.time()

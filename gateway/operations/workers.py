@@ -40,7 +40,7 @@ from prometheus_client.multiprocess import mark_process_dead
 from gateway.config.settings import Settings
 from gateway.monitoring.observability import configure_logging
 from gateway.operations.servers import OwnedServer
-from gateway.runtime.metrics import aggregate, requests_answered
+from gateway.runtime.metrics import aggregate, count_answered
 
 if TYPE_CHECKING:
     from gateway.parts import Gateway
@@ -239,7 +239,7 @@ class Supervisor:
                 "pid": w.process.pid,
                 "ready": w.ready,
                 "startedAt": _iso(w.started_at),
-                "requests": requests_answered(self.directory, w.process.pid),
+                "requests": count_answered(self.directory, w.process.pid),
             }
             for w in live
         ]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from contracts.catalogue import Caching
 from gateway.http.asgi import Outgoing
 from gateway.http.compression import varies_on_encoding
-from gateway.http.stored import StoredBody, served
+from gateway.http.stored import StoredBody, serve
 from gateway.pipeline.encoding import on_the_fly
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flight, Flights, sorted_query
@@ -126,7 +126,7 @@ def cached_copy(cache: ContentCache, x: Exchange, entry: CacheEntry, state: str)
     x.ctx.cache = state
     kept, heads = _shown(entry)
     extra = [(b"age", str(cache.age(entry)).encode()), (b"x-cache", state.encode())]
-    return served(kept, entry.answer.status, heads, x.incoming.headers, extra)
+    return serve(kept, entry.answer.status, heads, x.incoming.headers, extra)
 
 
 _heads: dict[int, tuple[CacheEntry, StoredBody, list[tuple[bytes, bytes]]]] = {}
@@ -155,7 +155,7 @@ def browser_headers(platform: dict[str, str], kept: StoredBody) -> dict[str, str
     control = directives(platform.get("cache-control"))
     if not control.keys() & {"max-age", "no-cache", "no-store"}:
         headers["cache-control"] = "no-cache"
-    if kept.compressed:
+    if kept.is_compressed:
         varies = platform.get("vary")
         if not varies:
             headers["vary"] = "accept-encoding"

@@ -61,7 +61,7 @@ class Plan:
         if route.policy == "content":
             return await self.content.serve(x, lambda conditions: self.flight(x, conditions))
         if route.binary or route.body == "upload":
-            return await self.streamed(x)
+            return await self.stream(x)
         key = x.incoming.headers.get("idempotency-key")
         if key is not None and route.exclusive:
             return await self.keyed.serve(x, key, self.flight(x))
@@ -84,7 +84,7 @@ class Plan:
         skin, route = x.site()
         return self.calls.build(x.incoming, x.ctx, skin, route, x.session, x.params, x.body, x.upload)
 
-    async def streamed(self, x: Exchange) -> Outgoing:
+    async def stream(self, x: Exchange) -> Outgoing:
         """Binary answers (captcha, media) and uploads pass through without being held; one
         exclusive upload per session and route at once. An upload's file is checked first
         (`gateway.http.uploads`), and an answer of a type its route may not have never passes."""

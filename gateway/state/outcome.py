@@ -46,7 +46,7 @@ class Outcome(msgspec.Struct, array_like=True):
         return self.failure in UNSENT
 
     @property
-    def accepted(self) -> bool:
+    def is_accepted(self) -> bool:
         """The platform answered and said yes (`success: true`)."""
         if self.failure is not None or self.status != 200 or b'"success"' not in self.body:
             return False

@@ -172,7 +172,7 @@ class SessionReplicas(Store):
         full = self.full_key(key)
         await self._changing(full, lambda: self._delete([full], [self._message(full)]))
 
-    async def changed(self, full_key: str) -> None:
+    async def announce(self, full_key: str) -> None:
         """Announces a session key written without this store (its full key, `keys.stored_session`)."""
         await self._changing(full_key, lambda: self.redis.publish(keys.SESSION_CHANGES, self._message(full_key)))
 

@@ -132,7 +132,7 @@ async def maintenance(request: Request[Any, Any, Any], gateway: NamedDependency[
 
 
 @get("/admin/api/scheduled", opt={"role": "viewer"})
-async def scheduled(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
+async def list_scheduled(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
     now = time.time()
     answer = {"scheduled": [public(item, now) for item in gateway.plans.schedule.listed()]}
     return Outgoing.json(200, answer, RequestContext.of(request.scope))
@@ -157,7 +157,7 @@ async def cancel(
     who = caller.operator.name
     if item.state != "pending" or not await gateway.plans.schedule.claim(item, f"cancel {who}"):
         return error(409, "SCHEDULED_ENDED", f"{item_id} has run or is running: it cannot be cancelled", ctx)
-    item = await gateway.plans.schedule.ended(item, "cancelled", f"cancelled by {who}", who, reason)
+    item = await gateway.plans.schedule.end(item, "cancelled", f"cancelled by {who}", who, reason)
     await caller.record("schedule-cancel", "ok", reason, skin=item.skin, target=item.upstream, detail={"id": item.id})
     return Outgoing.json(200, {"scheduled": public(item, time.time())}, ctx)
 
@@ -196,7 +196,7 @@ async def decide(
         return error(409, "APPROVAL_ENDED", f"{approval_id} is {approval.state_at(now)} already", ctx)
     outcome = await _carried_out(gateway, caller, approval) if decision == "approve" else None
     state: ApprovalState = "approved" if decision == "approve" else "rejected"
-    approval = await gateway.plans.approvals.decided(approval, state, who, reason, outcome)
+    approval = await gateway.plans.approvals.decide(approval, state, who, reason, outcome)
     detail = {"id": approval.id, "askedBy": approval.by, "decidedBy": who, "outcome": outcome}
     await caller.record(action, "ok", reason, **target, detail=detail)
     return Outgoing.json(200, {"approval": public(approval, time.time())}, ctx)
@@ -211,4 +211,4 @@ async def _carried_out(gateway: Gateway, caller: Actor, approval: Approval) -> s
     return done.result
 
 
-route_handlers = [set_maintenance, end_maintenance, maintenance, scheduled, cancel, approvals, decide]
+route_handlers = [set_maintenance, end_maintenance, maintenance, list_scheduled, cancel, approvals, decide]

@@ -78,7 +78,7 @@ class Runner:
         for item in self.plans.schedule.due(now):
             if item.id in self._others:
                 if now >= item.at + STUCK_S:
-                    await self.interrupted(item)
+                    await self.mark_interrupted(item)
                 continue
             if await self.plans.schedule.claim(item, self.instance):
                 await self.run_item(item, self.audit)
@@ -96,7 +96,7 @@ class Runner:
         finally:
             schedule.running.discard(item.id)
         state: ItemState = "done" if done.ok else "failed"
-        await schedule.ended(item, state, done.result, f"instance {self.instance}", None, done.version)
+        await schedule.end(item, state, done.result, f"instance {self.instance}", None, done.version)
         detail = {"id": item.id, "at": item.at, "kind": item.kind, "outcome": done.result, "askedBy": item.by}
         entry = AuditEntry(
             "schedule-run",
@@ -111,10 +111,10 @@ class Runner:
         await audit.record(msgspec.structs.replace(entry, detail=detail))
         await self.written(f"scheduled.{state}", item.skin, item.upstream, f"{item.kind} {item.id}: {done.result}")
 
-    async def interrupted(self, item: Item) -> None:
+    async def mark_interrupted(self, item: Item) -> None:
         outcome = "INTERRUPTED: the instance that ran it stopped; see the configuration's history"
         self._others.pop(item.id, None)
-        await self.plans.schedule.ended(item, "failed", outcome, f"instance {self.instance}", None)
+        await self.plans.schedule.end(item, "failed", outcome, f"instance {self.instance}", None)
         await self.written("scheduled.failed", item.skin, item.upstream, f"{item.kind} {item.id}: {outcome}")
 
     async def windows(self, now: float) -> None:
@@ -139,7 +139,7 @@ class Runner:
             await self.timeline.write(TimelineEntry(kind, time.time(), self.instance, skin, upstream, detail=detail))
 
 
-def started(gateway: Gateway) -> list[asyncio.Task[None]]:
+def start(gateway: Gateway) -> list[asyncio.Task[None]]:
     """The shelves followed, and this instance's runner (`gateway.app.lifespan`)."""
     runner = Runner(gateway, gateway.audit)
     return [asyncio.create_task(gateway.plans.listen()), asyncio.create_task(runner.carry_out_due())]
