@@ -31,7 +31,7 @@ from gateway.config.skins import builtin
 from gateway.http.asgi import Incoming, RequestContext
 from gateway.http.clients import TrustedProxies
 from gateway.pipeline.exchange import Exchange
-from gateway.shared.session import Session, SessionData, Sessions, new_id
+from gateway.state.session import Session, SessionData, Sessions, new_id
 from gateway.store.memory import MemoryShared, ProcessStore
 
 NUMBER, REPEAT = 200_000, 7

@@ -22,8 +22,8 @@ try:
     from gateway.pipeline.caching import cached_copy as copy
 except ImportError:  # a checkout from before issue 28 named it copy
     from gateway.pipeline.caching import copy  # type: ignore[attr-defined,no-redef]
-from gateway.shared.cache import CacheConfig, ContentCache
-from gateway.shared.outcome import Outcome
+from gateway.state.cache import CacheConfig, ContentCache
+from gateway.state.outcome import Outcome
 from gateway.store.memory import MemoryShared
 
 SMALL = json.dumps({"data": [{"id": i, "title": f"Banner {i}", "status": "active"} for i in range(4)]}).encode()

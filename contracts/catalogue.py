@@ -42,7 +42,7 @@ PREFIXES: Mapping[str, Upstream] = {f"/{upstream}/": upstream for upstream in UP
 WSESSION = "{wsession}"
 
 LimitClass = Literal["login-like", "registration", "password-reset", "cashier", "adoption", "events"]
-"""The rate limits a route's calls count against (`gateway.shared.ratelimit` holds the numbers):
+"""The rate limits a route's calls count against (`gateway.state.ratelimit` holds the numbers):
 `login-like` guessing (per address, per login name or device), `registration` and
 `password-reset` (per address, and login name), `cashier` (per session and route), and
 `adoption` of a session id from a URL (`/bff/session/adopt`, a gateway endpoint); `events` is

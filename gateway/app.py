@@ -35,7 +35,7 @@ from gateway.config.settings import Settings
 from gateway.config.skins import Skin, changed_upstreams
 from gateway.config.trust import upstream_trust
 from gateway.console.admin import Workers, create_admin_app
-from gateway.console.canaries.effects import canaries_started
+from gateway.console.canaries.effects import start_canaries
 from gateway.console.plans import runner
 from gateway.edge import bff, events
 from gateway.edge.entry import FrontDoor
@@ -68,10 +68,10 @@ from gateway.pipeline.skin import SkinStage
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.runtime.metrics import Metrics
 from gateway.runtime.tracing import Tracing
-from gateway.shared.cache import CacheConfig, ContentCache
-from gateway.shared.idempotency import IdempotencyRecords
-from gateway.shared.ratelimit import RateLimitConfig, RateLimiter
-from gateway.shared.session import Sessions
+from gateway.state.cache import CacheConfig, ContentCache
+from gateway.state.idempotency import IdempotencyRecords
+from gateway.state.ratelimit import RateLimitConfig, RateLimiter
+from gateway.state.session import Sessions
 from gateway.store import keys
 from gateway.store.redis import FailFast
 from gateway.store.sentinel import close, follow
@@ -93,7 +93,7 @@ def create_app(settings: Settings | None = None, *, tracer_provider: Any = None)
     instances, series = Instances(instance, stores.redis, lifecycle), Series(stores.redis, lifecycle.spawn)
     cache = ContentCache(stores.shared, CacheConfig(ttl_s=settings.cache_ttl_s))
     clients = UpstreamClients(ssl_context=upstream_trust(settings.upstream_ca_file))
-    breakers = Breakers(settings.breaker, on_change=lambda breaker: _breaker_changed(metrics, instances, breaker))
+    breakers = Breakers(settings.breaker, on_change=lambda breaker: _on_breaker_change(metrics, instances, breaker))
     config = live_config(settings, stores, clients, breakers, cache, metrics, lifecycle, instances)
     instances.follow(config, breakers)
     sessions = Sessions(stores.sessions, stores.shared)
@@ -174,12 +174,12 @@ def open_console(
     limits in the shared store, and the audit trail (a Redis stream, else an append-only file)."""
     audit = carry_over.trail(stores.redis, lifecycle.spawn, settings.audit_file)
 
-    def rejected(error: str) -> None:
+    def on_reject(error: str) -> None:
         entry = AuditEntry("operators-file-rejected", "(file)", "file", None, "failed", detail=error)
         # Every instance reads the file: one entry per file's content (and error) in the cluster.
         lifecycle.spawn(audit.record_once(entry, file_event(settings.operators_file, error)))
 
-    operators = OperatorsFile(settings.operators_file, on_rejected=rejected)
+    operators = OperatorsFile(settings.operators_file, on_rejected=on_reject)
     accounts = Accounts.open(
         operators, stores.shared, proxies, settings.production, settings.console_idle_s, settings.console_max_s
     )
@@ -201,7 +201,7 @@ def live_config(
     instance's record then says which version it runs."""
     longest = max(p.deadline_s for p in settings.timings.values()) + 5
 
-    def swapped(old: Config, new: Config) -> None:
+    def on_swap(old: Config, new: Config) -> None:
         metrics.config_version(new.version)
         metrics.config_reloads.labels("applied").inc()
         metrics.config_error.set(0)
@@ -210,9 +210,9 @@ def live_config(
             metrics.breaker_state.labels(skin_id, name).set(0)  # a new base URL starts closed
         clients.open(new.skins.upstream_origins())
         lifecycle.spawn(clients.retire(new.skins.upstream_origins, longest))
-        instances.changed()
+        instances.on_change()
 
-    def rejected(_: str) -> None:
+    def on_reject(_: str) -> None:
         metrics.config_reloads.labels("rejected").inc()
         metrics.config_error.set(1)
 
@@ -223,8 +223,8 @@ def live_config(
         settings.skins_file,
         lambda: skins.builtin(settings.sandbox_url),
         probe=(lambda origin: clients.reachable(origin, within=2.0)) if settings.probe_upstreams else None,
-        on_swap=swapped,
-        on_reject=rejected,
+        on_swap=on_swap,
+        on_reject=on_reject,
         redis=stores.redis,
         on_purge=purge,
         versions=history_carry.versions(stores.redis, settings.config_history, lambda: config.current.file),
@@ -300,11 +300,11 @@ async def lifespan(gateway: Gateway) -> AsyncIterator[None]:
     if stores.presence is not None:  # listening before the first lease names this instance
         stores.presence.listeners.append(gateway.instances)  # its record is written once Redis hears it
         watchers.append(await stores.presence.start())
-    gateway.lifecycle.on_drain.append(gateway.instances.changed)
+    gateway.lifecycle.on_drain.append(gateway.instances.on_change)
     if gateway.watch is not None:
-        watchers.append(asyncio.ensure_future(gateway.watch.run()))
-    watchers += canaries_started(gateway)
-    watchers += runner.started(gateway)  # maintenance, scheduled changes, approvals: `gateway.console.plans`
+        watchers.append(asyncio.ensure_future(gateway.watch.watch()))
+    watchers += start_canaries(gateway)
+    watchers += runner.start(gateway)  # maintenance, scheduled changes, approvals: `gateway.console.plans`
     try:
         yield
     finally:
@@ -330,9 +330,9 @@ def admin_app(app: FrontDoor[Gateway], workers: Workers | None = None) -> Litest
     return create_admin_app(app.gateway, workers)
 
 
-def _breaker_changed(metrics: Metrics, instances: Instances, breaker: Breaker) -> None:
-    metrics.breaker_changed(breaker)
-    instances.breaker_changed(breaker)
+def _on_breaker_change(metrics: Metrics, instances: Instances, breaker: Breaker) -> None:
+    metrics.on_breaker_change(breaker)
+    instances.on_breaker_change(breaker)
     log.warning(
         "breaker." + breaker.state, skin=breaker.skin, upstream=breaker.upstream, last_failure=breaker.last_failure
     )

@@ -21,11 +21,11 @@ from gateway.monitoring.series import Series
 from gateway.monitoring.watch import Watch
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.runtime.metrics import Metrics
-from gateway.shared.cache import ContentCache
-from gateway.shared.dedup import SharedFlights
-from gateway.shared.outcome import Outcome
-from gateway.shared.presence import Presence
-from gateway.shared.session import Sessions
+from gateway.state.cache import ContentCache
+from gateway.state.dedup import SharedFlights
+from gateway.state.outcome import Outcome
+from gateway.state.presence import Presence
+from gateway.state.session import Sessions
 from gateway.store import Shared
 from gateway.upstream.pools import UpstreamClients
 from gateway.upstream.resilience import Breakers

@@ -7,10 +7,10 @@ from gateway.config.settings import Settings
 from gateway.parts import Stores
 from gateway.pipeline.joining import shared_outcome
 from gateway.runtime.lifecycle import Lifecycle
-from gateway.shared.copies import SessionReplicas
-from gateway.shared.dedup import SharedFlights
-from gateway.shared.outcome import decode, encode
-from gateway.shared.presence import Presence
+from gateway.state.dedup import SharedFlights
+from gateway.state.outcome import decode, encode
+from gateway.state.presence import Presence
+from gateway.state.replicas import SessionReplicas
 from gateway.store import keys
 from gateway.store.memory import MemoryShared, ProcessStore
 from gateway.store.redis import FailFast, RedisShared, connect

@@ -215,7 +215,7 @@ def stamped(entry: AuditEntry, ms: int, entry_id: str | None = None) -> AuditEnt
     return msgspec.structs.replace(entry, at=_iso(ms), id=entry_id, skin=skin)
 
 
-def logged(entry: AuditEntry) -> None:
+def log_entry(entry: AuditEntry) -> None:
     """The entry's log line (`audit.<action>`), without its chain's hashes."""
     fields = {
         k: v for k, v in msgspec.structs.asdict(entry).items() if v is not None and k not in ("action", "prev", "hash")
@@ -243,7 +243,7 @@ class StreamTrail:
 
     async def record(self, entry: AuditEntry) -> None:
         entry = stamped(entry, time.time_ns() // 1_000_000)
-        logged(entry)
+        log_entry(entry)
         await hand_back(lambda: self._add(entry), RETRY_S, self.later, "audit.record")
 
     async def record_once(self, entry: AuditEntry, event: str) -> None:
@@ -254,7 +254,7 @@ class StreamTrail:
         if first:
             await self.record(entry)
 
-    async def _carried(self) -> None:
+    async def _carry_over(self) -> None:
         """The file mode's trail carried over (`gateway.accounts.carry_over`) before this instance
         reads or adds an entry; tried again while the store is unavailable."""
         if self._carry is None:
@@ -268,11 +268,11 @@ class StreamTrail:
             await self.record(notice)
 
     async def _add(self, entry: AuditEntry) -> None:
-        await self._carried()
+        await self._carry_over()
         async with self._writing:  # one append at a time per instance: only other instances move the head
-            await self._linked(entry)
+            await self._append_linked(entry)
 
-    async def _linked(self, entry: AuditEntry) -> None:
+    async def _append_linked(self, entry: AuditEntry) -> None:
         prev = self._head
         for attempt in range(ATTEMPTS):
             if attempt:  # lost the head to another instance: a jittered pause, so no writer starves
@@ -295,7 +295,7 @@ class StreamTrail:
         raise StoreUnavailable(f"the trail's head moved {ATTEMPTS} times in a row")
 
     async def page(self, query: Query) -> Page:
-        await self._carried()
+        await self._carry_over()
         newest = query.newest()
         top = f"({newest[0]}-{newest[1]}" if newest else "+"
         bottom = str(query.since_ms) if query.since_ms is not None else "-"
@@ -318,7 +318,7 @@ class StreamTrail:
 
     async def verify(self) -> ChainCheck:
         """The stream's entries as kept (`e`, the stream id apart), after reading the head."""
-        await self._carried()
+        await self._carry_over()
         verifier = Verifier(True, AuditEntry)
         try:
             head = cast("bytes | None", await self.redis.get(keys.AUDIT_HEAD))
@@ -327,11 +327,11 @@ class StreamTrail:
             raise _unavailable(exc) from exc
         deleted = info.get("max-deleted-entry-id", b"0-0")
         if deleted not in (b"0-0", "0-0"):
-            verifier.deleted(deleted.decode() if isinstance(deleted, bytes) else str(deleted))
+            verifier.on_delete(deleted.decode() if isinstance(deleted, bytes) else str(deleted))
         bottom = "-"
         while verifier.broken is None:
             batch = await self._range(self.redis.xrange(keys.AUDIT, min=bottom, max="+", count=1000))
-            await asyncio.to_thread(_checked, verifier, batch)  # hashing 100,000 entries takes ~1.5 s: off the loop
+            await asyncio.to_thread(_check, verifier, batch)  # hashing 100,000 entries takes ~1.5 s: off the loop
             if len(batch) < 1000:
                 break
             bottom = f"({batch[-1][0].decode()}"
@@ -345,6 +345,6 @@ class StreamTrail:
             raise _unavailable(exc) from exc
 
 
-def _checked(verifier: Verifier, batch: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
+def _check(verifier: Verifier, batch: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
     for raw_id, fields in batch:
         verifier.take(fields[b"e"], raw_id.decode())

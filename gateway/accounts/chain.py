@@ -144,7 +144,7 @@ class Verifier:
             at = self.last.id if self.last is not None else None
             self.broken = Break("truncated", at, None, "entries after it were deleted")
 
-    def deleted(self, at: str) -> None:
+    def on_delete(self, at: str) -> None:
         """The store says an entry up to `at` was deleted one by one (not trimmed by the bound)."""
         if self.broken is None:
             self.broken = Break("deleted", at, None, "an entry was deleted from the stream (XDEL), not trimmed")

@@ -36,7 +36,7 @@ from gateway.accounts.operators import ROLES, OperatorsFile, Role, token_digest
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.clients import TrustedProxies, address_key
 from gateway.http.security import SAFE_METHODS, cross_site
-from gateway.shared.ratelimit import Limit, RateLimiter
+from gateway.state.ratelimit import Limit, RateLimiter
 from gateway.store import StoreUnavailable, keys
 
 log = structlog.get_logger("gateway.console")
@@ -89,7 +89,7 @@ def signed_out() -> Refused:
     return Refused(401, "SIGNED_OUT", "Sign in, or send a valid bearer token", {"www-authenticate": "Bearer"})
 
 
-def refused(request: Request[Any, Any, Any], exc: Refused) -> Outgoing:
+def respond_to_refusal(request: Request[Any, Any, Any], exc: Refused) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     body = {"message": exc.detail, "code": exc.code, "requestId": ctx.request_id, **exc.more}
     headers = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in (exc.headers or {}).items()]
@@ -145,14 +145,14 @@ class AdminGuard:
     async def __call__(self, connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
         incoming = Incoming.of(connection.scope)
         try:
-            caller = await self._admitted(incoming, handler)
+            caller = await self._admit(incoming, handler)
         except Refused as refusal:
-            await self._refused(incoming, refusal)
+            await self._record_refusal(incoming, refusal)
             raise
         if caller is not None:
             cast("dict[str, Any]", connection.scope)["operator"] = caller
 
-    async def _admitted(self, incoming: Incoming, handler: BaseRouteHandler) -> Operator | None:
+    async def _admit(self, incoming: Incoming, handler: BaseRouteHandler) -> Operator | None:
         unsafe = incoming.method not in SAFE_METHODS
         if handler.opt.get("public"):
             if unsafe:
@@ -216,7 +216,7 @@ class AdminGuard:
         token = self.operators.roster.tokens.get(digest)
         return Operator(token.name, token.role, "token", address, token.skins) if token is not None else None
 
-    async def _refused(self, incoming: Incoming, refusal: Refused) -> None:
+    async def _record_refusal(self, incoming: Incoming, refusal: Refused) -> None:
         """A log line for every refusal; an audit entry for the first of its burst in the cluster."""
         address, who = self.address(incoming), refusal.who or "(unknown)"
         via = _via(incoming)
@@ -270,4 +270,4 @@ def operator(request: Request[Any, Any, Any]) -> Operator:
 
 
 DEPENDENCIES = {"operator": Provide(operator, sync_to_thread=False)}
-EXCEPTION_HANDLERS = cast("ExceptionHandlersMap", {Refused: refused})
+EXCEPTION_HANDLERS = cast("ExceptionHandlersMap", {Refused: respond_to_refusal})

@@ -2,7 +2,7 @@
 disable, enable, password, sessions ended, one-time sign-in link, remove, token.
 
 The file stays the one source of truth (both write it; every instance sharing it re-reads it at
-its next request, `OperatorsFile.roster`). `edited` rewrites it whole and atomically (a temporary
+its next request, `OperatorsFile.roster`). `edit` rewrites it whole and atomically (a temporary
 file beside it, fsync'd, renamed over it, mode 0600) under a lock on its folder, so two writers
 at once (two CLI runs, the CLI and a console, two instances) lose neither change. Each change is
 checked here and refused with a `Refusal` that names the field and a code the console translates.
@@ -67,7 +67,7 @@ def password_problem(name: str, password: str) -> Refusal | None:
     return None
 
 
-def named(name: str) -> str:
+def checked_name(name: str) -> str:
     if not re.match(NAME_PATTERN, name):
         raise Refusal("name", "NAME_INVALID", "A name is 1-64 of a-z 0-9 . _ -")
     return name
@@ -110,7 +110,7 @@ def skins_of(given: Sequence[str], known: Sequence[str] | None) -> tuple[str, ..
 
 def check_new(roster: RosterFile, name: str) -> None:
     """Refuses a name that is not valid or not free."""
-    if _taken(roster, named(name)):
+    if _taken(roster, checked_name(name)):
         raise Refusal("name", "NAME_TAKEN", f"{name} already exists")
 
 
@@ -190,7 +190,7 @@ def remove(roster: RosterFile, name: str) -> None:
 
 def issue_token(roster: RosterFile, name: str, role: Role, rotate: bool, skins: tuple[str, ...] = ()) -> str:
     """A new bearer token for a client (only its SHA-256 is kept)."""
-    named(name)
+    checked_name(name)
     if any(a.name == name for a in roster.operators):
         raise Refusal("name", "NAME_TAKEN", f"{name} is an operator; a token needs a name of its own")
     if any(t.name == name for t in roster.tokens) and not rotate:
@@ -221,9 +221,9 @@ def load(path: Path) -> RosterFile:
         raise Refusal("file", "FILE_INVALID", f"{exc}; fix the file first") from None
 
 
-def edited(path: Path, change: Callable[[RosterFile], T]) -> T:
+def edit(path: Path, change: Callable[[RosterFile], T]) -> T:
     """`change` applied to the file under its lock and written back (not written when it refuses)."""
-    with locked(path.parent):
+    with lock(path.parent):
         roster = load(path)
         done = change(roster)
         write(path, roster)
@@ -265,7 +265,7 @@ def write(path: Path, roster: RosterFile) -> None:
 
 
 @contextlib.contextmanager
-def locked(folder: Path) -> Iterator[None]:
+def lock(folder: Path) -> Iterator[None]:
     folder.mkdir(parents=True, exist_ok=True)
     fd = os.open(folder, os.O_RDONLY)
     try:

@@ -33,7 +33,7 @@ from gateway.accounts.roles import CSRF_COOKIE, SESSION_COOKIE, TOKEN_LIMITS, Op
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.clients import TrustedProxies, address_key
 from gateway.http.errors import FieldError, error, invalid
-from gateway.shared.ratelimit import Limit, RateLimitConfig, RateLimiter
+from gateway.state.ratelimit import Limit, RateLimitConfig, RateLimiter
 from gateway.store import Shared, keys
 
 SIGN_IN = "sign-in"
@@ -200,7 +200,7 @@ async def sign_in(
         keys.CONSOLE, SIGN_IN, {"login": _digest(name), "ip": address_key(address)}
     )
     if admission.wait is not None:
-        await _limited(accounts, audit, who, address, admission.wait)
+        await _audit_limit(accounts, audit, who, address, admission.wait)
         return error(
             429,
             "SIGN_IN_LIMITED",
@@ -230,7 +230,7 @@ async def sign_in(
     return response
 
 
-async def _limited(accounts: Accounts, audit: Audit, who: str, address: str, wait: int) -> None:
+async def _audit_limit(accounts: Accounts, audit: Audit, who: str, address: str, wait: int) -> None:
     """One `sign-in-limited` entry per name and address while the limit holds, not one per attempt."""
     once = keys.console("limited", _digest(f"{who}\0{address}"))
     if await accounts.sessions.shared.set_nx(once, b"1", wait * 1000):

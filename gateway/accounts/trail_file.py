@@ -18,7 +18,7 @@ from typing import BinaryIO
 import msgspec
 import structlog
 
-from gateway.accounts.audit import SCAN_LIMIT, AuditEntry, Page, Query, logged, order, stamped
+from gateway.accounts.audit import SCAN_LIMIT, AuditEntry, Page, Query, log_entry, order, stamped
 from gateway.accounts.chain import ChainCheck, Verifier, linked
 from gateway.store import StoreUnavailable
 
@@ -39,7 +39,7 @@ class FileTrail:
                 await asyncio.to_thread(self._append, entry)
             except OSError as exc:
                 unkept = stamped(entry, time.time_ns() // 1_000_000)
-                logged(unkept)
+                log_entry(unkept)
                 log.error("audit.unrecorded", file=str(self.path), error=exc.strerror, action=entry.action)
 
     async def record_once(self, entry: AuditEntry, event: str) -> None:
@@ -59,7 +59,7 @@ class FileTrail:
                 last_ms, last_n = order(last.id)
                 ms, n = max(ms, last_ms), last_n + 1 if ms <= last_ms else 0
             kept = linked(stamped(entry, ms, f"{ms}-{n}"), last.hash if last is not None else None)
-            logged(kept)
+            log_entry(kept)
             line = msgspec.json.encode(kept) + b"\n"
             size = os.fstat(fd).st_size
             if size and os.pread(fd, 1, size - 1) != b"\n":
@@ -111,7 +111,7 @@ class FileTrail:
     async def verify(self) -> ChainCheck:
         head = self._head  # before reading: an entry written meanwhile is no truncation
         try:
-            verifier = await asyncio.to_thread(verified, self.path)
+            verifier = await asyncio.to_thread(verify, self.path)
         except OSError as exc:
             raise StoreUnavailable(f"{self.path}: {exc.strerror}") from exc
         verifier.head(head)
@@ -130,7 +130,7 @@ def lines(path: Path) -> Iterator[tuple[int, bytes]]:
                 yield number, line.rstrip(b"\n")
 
 
-def verified(path: Path) -> Verifier:
+def verify(path: Path) -> Verifier:
     """Every line of the file checked, oldest first (a file is never trimmed: its first entry starts the chain)."""
     verifier = Verifier(False, AuditEntry)
     for number, line in lines(path):

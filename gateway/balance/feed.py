@@ -21,13 +21,13 @@ from gateway.balance.bus.base import Bus
 from gateway.balance.tabs import EXPIRED, LOGGED_OUT, Closing, PlayerFeed, SessionEnd, StreamEvent, Tab, tag_of
 from gateway.config.settings import EventsSettings
 from gateway.http.asgi import Incoming, RequestContext, request_id
-from gateway.shared.session import Session, Sessions
+from gateway.state.session import Session, Sessions
 from gateway.store import StoreUnavailable
 
 if TYPE_CHECKING:
     from gateway.config.live import LiveConfig
     from gateway.config.skins import Skin
-    from gateway.shared.outcome import Outcome
+    from gateway.state.outcome import Outcome
 
 log = structlog.get_logger("gateway.events")
 
@@ -169,7 +169,7 @@ class BalanceFeed:
 
     # --- what the proxied path tells (`BalanceSink`, from `gateway.pipeline.observe`) -----------
 
-    def observed(
+    def on_outcome(
         self, skin_id: str, route: Route, login: str | None, before: str, session: Session, outcome: Outcome
     ) -> None:
         """A proxied call's answer: a session that ended, a login, a money call, a balance read
@@ -180,10 +180,10 @@ class BalanceFeed:
             return
         if not session.data.logged_in:
             reason: SessionEnd = LOGGED_OUT if route.session == "ends" else EXPIRED
-            self.later(self.session_ended(skin_id, login, before, reason))
+            self.later(self.announce_session_end(skin_id, login, before, reason))
         elif route is BALANCE and outcome.status == 200:  # before the set: the read polled most
             self._balance_read(skin_id, login.lower(), outcome.body)
-        elif route in MONEY_CALLS and outcome.status == 200 and _succeeded(outcome.body):
+        elif route in MONEY_CALLS and outcome.status == 200 and _is_success(outcome.body):
             self.later(self._publish(skin_id, login, "p"))
 
     def _balance_read(self, skin_id: str, login: str, body: bytes) -> None:
@@ -198,10 +198,10 @@ class BalanceFeed:
         if last is None or last[1] != value:
             self.later(self._quietly(self.bus.store(skin_id, login, value)))
 
-    async def session_ended(self, skin_id: str, login: str, session_id: str, reason: SessionEnd) -> None:
+    async def announce_session_end(self, skin_id: str, login: str, session_id: str, reason: SessionEnd) -> None:
         await self._publish(skin_id, login, f"e\n{tag_of(session_id)}\n{reason}")
 
-    async def revoked(self, skin_id: str, login: str) -> None:
+    async def announce_revocation(self, skin_id: str, login: str) -> None:
         """An operator ended every session of the player: every stream of theirs ends."""
         await self._publish(skin_id, login, "e\n*\nrevoked")
 
@@ -258,7 +258,7 @@ class BalanceFeed:
             except StoreUnavailable:
                 return
             if not session.data.logged_in:
-                await self.session_ended(skin.id, player.login, session_id, "expired")
+                await self.announce_session_end(skin.id, player.login, session_id, "expired")
                 continue
             ctx = RequestContext(request_id(None), skin=skin.id, route=BALANCE.name, route_class=BALANCE.policy)
             outcome = await self.platform.ask(tab.incoming, ctx, skin, BALANCE, session, b"{}")
@@ -268,7 +268,7 @@ class BalanceFeed:
             with contextlib.suppress(StoreUnavailable):  # the platform's cookies of this call, or the end
                 await self.sessions.save(skin.id, session)
             if expired:
-                await self.session_ended(skin.id, player.login, session_id, "expired")
+                await self.announce_session_end(skin.id, player.login, session_id, "expired")
                 continue
             value = _balance(outcome.body) if outcome.failure is None and outcome.status == 200 else None
             if value is not None:
@@ -288,7 +288,7 @@ def _code(body: bytes) -> object:
     return data.get("code") if isinstance(data, dict) else None
 
 
-def _succeeded(body: bytes) -> bool:
+def _is_success(body: bytes) -> bool:
     data = _decoded(body)
     return isinstance(data, dict) and data.get("success") is not False and data.get("code") != SESSION_EXPIRED
 

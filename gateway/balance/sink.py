@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from contracts.catalogue import Route
-    from gateway.shared.outcome import Outcome
-    from gateway.shared.session import Session
+    from gateway.state.outcome import Outcome
+    from gateway.state.session import Session
 
 
 class BalanceSink(Protocol):
@@ -30,7 +30,7 @@ class BalanceSink(Protocol):
 
     It never makes the call wait: what it does goes on in the background."""
 
-    def observed(
+    def on_outcome(
         self, skin_id: str, route: Route, login: str | None, before: str, session: Session, outcome: Outcome
     ) -> None:
         """A proxied call's answer (`outcome`), on `route` of skin `skin_id`; `login` and `before`

@@ -38,7 +38,7 @@ from gateway.canary.figures import SLOT_S
 from gateway.canary.judge import judge
 from gateway.canary.model import Canary, Side, SideFigures, StepVerdict
 from gateway.canary.store import CanaryStore
-from gateway.shared.session import REMEMBER_SECONDS
+from gateway.state.session import REMEMBER_SECONDS
 from gateway.store import Shared, StoreUnavailable, keys
 
 log = structlog.get_logger("gateway.canary")
@@ -120,7 +120,7 @@ class Controller:
     """The figures' slot (`gateway.canary.figures`): the shortest window a check judges."""
     grace_s: float = WRITE_GRACE_S
 
-    async def run(self) -> None:
+    async def drive(self) -> None:
         try:
             while True:
                 await asyncio.sleep(TICK_S)

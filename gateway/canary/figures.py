@@ -100,7 +100,7 @@ class CanaryFigures(Batched[tuple[str, int, str]]):
         try:
             await or_unavailable(pipe.execute())
         except StoreUnavailable as exc:  # these seconds are missing from the judgment
-            self._failed("canary.figures_write_failed", exc)
+            self._log_failure("canary.figures_write_failed", exc)
 
     async def read(self, canary_id: str, since: float, until: float) -> dict[Side, SideFigures]:
         """Both sides' figures over the slots from `since` to `until` (epoch seconds), every
@@ -111,12 +111,12 @@ class CanaryFigures(Batched[tuple[str, int, str]]):
             if of == canary_id and first <= slot <= last and side in summed:
                 _add(summed[side], values)
         if self.redis is not None:
-            for (slot, side, figure), n in (await self._stored(canary_id, first, last)).items():
+            for (slot, side, figure), n in (await self._read_stored(canary_id, first, last)).items():
                 if first <= slot <= last and side in summed:
                     summed[side][figure] += n
         return {side: side_figures(summed[side]) for side in SIDES}
 
-    async def _stored(self, canary_id: str, first: int, last: int) -> dict[tuple[int, str, int], int]:
+    async def _read_stored(self, canary_id: str, first: int, last: int) -> dict[tuple[int, str, int], int]:
         """Every instance's counts of the canary from Redis: a check's window (a few slots) by
         name, a longer one by reading the whole hash."""
         assert self.redis is not None

@@ -41,7 +41,7 @@ class Canaries:
         for the app's lifespan to cancel."""
         self.controller.effects = effects
         tasks = [asyncio.ensure_future(self.store.listen())]
-        return [*tasks, asyncio.ensure_future(self.controller.run())] if judges else tasks
+        return [*tasks, asyncio.ensure_future(self.controller.drive())] if judges else tasks
 
 
 def make_canaries(

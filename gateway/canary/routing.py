@@ -37,7 +37,7 @@ from gateway.http.clients import TrustedProxies, address_key
 from gateway.http.errors import store_unavailable
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.observe import session_expired
-from gateway.shared.session import Session, SessionData, Sessions
+from gateway.state.session import Session, SessionData, Sessions
 from gateway.store import StoreUnavailable
 
 

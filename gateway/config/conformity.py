@@ -28,7 +28,7 @@ import msgspec
 from contracts.base import SESSION_EXPIRED, PlatformReply
 from contracts.catalogue import CHECKS, HEALTH, Route, Upstream
 from contracts.conformance import breach, media_type
-from gateway.config.health_checks import HealthCheck, documented
+from gateway.config.health_checks import HealthCheck, documented_route
 from gateway.config.probe import failure
 
 MAX_BODY = 8 * 1024 * 1024
@@ -90,20 +90,20 @@ async def conformity(
     `site_id`, concurrently, each within `within_s`."""
     routes = CHECKS[upstream]
     async with client(within_s, context) as http:
-        calls = list(await asyncio.gather(*(checked(http, url, route, site_id, within_s) for route in routes)))
+        calls = list(await asyncio.gather(*(check_call(http, url, route, site_id, within_s) for route in routes)))
     valid = sum(1 for call in calls if call.ok)
     ok = valid == len(calls)
     return Conformity(shown(url), upstream, ok, valid, len(calls), summary(valid, len(calls), calls), calls)
 
 
 def client(within_s: float, context: ssl.SSLContext | None = None) -> httpx.AsyncClient:
-    """A client for `checked` calls (an upstream's health makes its rounds with one): the trust the
+    """A client for `check_call` calls (an upstream's health makes its rounds with one): the trust the
     probe has; encodings undone here (`aiter_raw`), so one an answer claims must decode."""
     verify = context if context is not None else ssl.create_default_context()
     return httpx.AsyncClient(verify=verify, timeout=within_s, trust_env=False, follow_redirects=False)
 
 
-async def checked(
+async def check_call(
     client: httpx.AsyncClient, base: str, route: Route, site_id: str, within_s: float, path: str | None = None
 ) -> Called:
     """One documented call made on `base` and held to `route`'s contract; never raises."""
@@ -131,14 +131,16 @@ async def healthy(
     """An upstream's health: the skins file's check for it (a documented call held to its contract,
     or any other path and the status it must answer), else its default documented call."""
     if check is None:
-        return await checked(client, base, HEALTH[upstream], site_id, within_s)
-    route = documented(check.path)
+        return await check_call(client, base, HEALTH[upstream], site_id, within_s)
+    route = documented_route(check.path)
     if route is not None and route.check is not None:
-        return await checked(client, base, route, site_id, within_s, path=check.path)
-    return await answered(client, base, check, site_id, within_s)
+        return await check_call(client, base, route, site_id, within_s, path=check.path)
+    return await check_status(client, base, check, site_id, within_s)
 
 
-async def answered(client: httpx.AsyncClient, base: str, check: HealthCheck, site_id: str, within_s: float) -> Called:
+async def check_status(
+    client: httpx.AsyncClient, base: str, check: HealthCheck, site_id: str, within_s: float
+) -> Called:
     """A GET of a path that is not a documented call: up when it answers the status expected."""
     started = time.perf_counter()
     headers = {"siteid": site_id, "user-agent": USER_AGENT}

@@ -36,7 +36,7 @@ class HealthChecks(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 _CATALOGUE = Catalogue()
 
 
-def documented(path: str) -> Route | None:
+def documented_route(path: str) -> Route | None:
     """The catalogue's route at a health check's path (its query aside), GET or POST."""
     bare = path.split("?", 1)[0]
     return next((found[0] for method in ("GET", "POST") if (found := _CATALOGUE.match(method, bare))), None)
@@ -53,7 +53,7 @@ def health_errors(skin_id: str, checks: HealthChecks) -> list[str]:
         where, path, route = (
             f"skins[{skin_id}].health.{upstream}.path",
             check.path.split("?", 1)[0],
-            documented(check.path),
+            documented_route(check.path),
         )
         if route is None and upstream_of(path) not in (None, upstream):
             errors.append(f"{where}: {path} is under /{upstream_of(path)}/, not /{upstream}/")

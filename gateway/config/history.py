@@ -131,7 +131,7 @@ def skin_versions(data: dict[str, Any], overrides: Overrides) -> dict[str, str]:
     return {skin["id"]: version_of([shared, skin], overrides.get(skin["id"], {})) for skin in found}
 
 
-def moved(entry: HistoryEntry, data: dict[str, Any], now: dict[str, str], skins: list[str]) -> list[str]:
+def moved_skins(entry: HistoryEntry, data: dict[str, Any], now: dict[str, str], skins: list[str]) -> list[str]:
     """Which of `skins` have another version in `now` than in `entry` (an entry made before skins had
     versions of their own is read against `data`, the skins file, when that is the file it was made on)."""
     then = entry.skins
@@ -140,7 +140,7 @@ def moved(entry: HistoryEntry, data: dict[str, Any], now: dict[str, str], skins:
     return [skin for skin in skins if then.get(skin) != now.get(skin)]
 
 
-def touched(before: Overrides, after: Overrides) -> list[str]:
+def touched_skins(before: Overrides, after: Overrides) -> list[str]:
     """The skins whose overrides differ between two sets of them."""
     return sorted(skin for skin in before.keys() | after.keys() if before.get(skin, {}) != after.get(skin, {}))
 

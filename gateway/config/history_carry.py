@@ -75,7 +75,7 @@ class CarriedVersions(RedisVersions):
         """The version of the skins file the gateway runs (read at the first call, after it loaded)."""
         self._carrying = asyncio.Lock()
 
-    async def _carried(self) -> None:
+    async def _carry(self) -> None:
         if self._path is None:
             return
         async with self._carrying:
@@ -84,23 +84,23 @@ class CarriedVersions(RedisVersions):
                 self._path = None
 
     async def overrides(self) -> Overrides | None:
-        await self._carried()
+        await self._carry()
         return await super().overrides()
 
     async def commit(self, expected: Overrides, entry: HistoryEntry) -> str | None:
-        await self._carried()
+        await self._carry()
         return await super().commit(expected, entry)
 
     async def note(self, entry: HistoryEntry) -> None:
-        await self._carried()
+        await self._carry()
         await super().note(entry)
 
     async def page(self, limit: int, before: str | None) -> list[HistoryEntry]:
-        await self._carried()
+        await self._carry()
         return await super().page(limit, before)
 
     async def find(self, version: str) -> HistoryEntry | None:
-        await self._carried()
+        await self._carry()
         return await super().find(version)
 
 

@@ -41,7 +41,7 @@ from gateway.store import StoreUnavailable, keys
 SYSTEM = "system"
 """Who made the versions nobody asked for: the file changed, the gateway started."""
 ChangeResult = Literal["applied", "unchanged", "rejected"]
-"""What became of a configuration change (`gateway.shared.outcome.Outcome` is a platform call's)."""
+"""What became of a configuration change (`gateway.state.outcome.Outcome` is a platform call's)."""
 COMMIT_TRIES = 3  # compare-and-set rounds while other skins' changes keep landing first
 
 log = structlog.get_logger("gateway.config")
@@ -182,7 +182,7 @@ class LiveConfig:
                 await self._catch_up()
                 current = self.current
                 overrides = change(copy.deepcopy(current.overrides))
-                moved = await self.moved(base, history.touched(current.overrides, overrides))
+                moved = await self.moved_skins(base, history.touched_skins(current.overrides, overrides))
                 if moved is None or moved:
                     return Commit("conflict", current.version, current.version, moved=moved or [])
                 new = await self._check(current.data, overrides, probe)
@@ -197,14 +197,14 @@ class LiveConfig:
                     return Commit("applied", after.version, current.version, made.changes)
             return Commit("conflict", self.version, self.version)
 
-    async def moved(self, base: str | None, skins: list[str]) -> list[str] | None:
+    async def moved_skins(self, base: str | None, skins: list[str]) -> list[str] | None:
         """Which of `skins` changed since version `base` (None: no such version is known)."""
         current = self.current
         if base is None or base == current.version or not skins:
             return []
         entry = await self.versions.find(base)
         now = history.skin_versions(current.data, current.overrides)
-        return None if entry is None else history.moved(entry, current.data, now, skins)
+        return None if entry is None else history.moved_skins(entry, current.data, now, skins)
 
     async def _check(self, data: dict[str, Any], overrides: Overrides, probe: bool) -> Skins | Commit:
         """The skins of `data` and `overrides`, validated (and their new upstreams probed), or why

@@ -74,7 +74,7 @@ async def metrics(
     request: Request[Any, Any, Any], gateway: NamedDependency[Gateway], workers: NamedDependency[Workers | None]
 ) -> Outgoing:
     text = workers.metrics() if workers is not None else gateway.metrics.render()
-    text += await overview.measured(gateway)  # the upstreams' probes and the instances, measured now
+    text += await overview.measure(gateway)  # the upstreams' probes and the instances, measured now
     return Outgoing.page(200, text, CONTENT_TYPE, RequestContext.of(request.scope))
 
 
@@ -195,7 +195,7 @@ def _entered(app: ASGIApp) -> ASGIApp:
     """The admin listener's requests get their context as the public ones do at the front door,
     and the request as it came (`Incoming.of`: the guard reads its headers and cookies)."""
 
-    async def entered(scope: Any, receive: Any, send: Any) -> None:
+    async def enter(scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await app(scope, receive, send)
             return
@@ -203,7 +203,7 @@ def _entered(app: ASGIApp) -> ASGIApp:
         with incoming.kept_in(scope):
             await app(scope, receive, send)
 
-    return entered
+    return enter
 
 
 async def _status(gateway: NamedDependency[Gateway]) -> dict[str, Any]:

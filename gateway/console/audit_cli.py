@@ -32,7 +32,7 @@ def said(verdict: ChainCheck) -> str:
     return f"trail altered at {where or 'the start'}: {broken.problem}: {broken.message}"
 
 
-async def _verified(settings: Settings, file: Path | None) -> ChainCheck:
+async def _verify(settings: Settings, file: Path | None) -> ChainCheck:
     if file is not None or settings.shared_redis is None:
         return await FileTrail(file or settings.audit_file).verify()
     redis = connect(settings.shared_redis)
@@ -52,7 +52,7 @@ def main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        verdict = asyncio.run(_verified(Settings.from_env(), args.file))
+        verdict = asyncio.run(_verify(Settings.from_env(), args.file))
     except (ValueError, StoreUnavailable) as exc:
         print(f"gateway audit: {exc}", file=sys.stderr)
         return 2

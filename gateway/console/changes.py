@@ -10,7 +10,7 @@ the check with a reason of their own (both in the audit trail); `LiveConfig.comm
 a conflict when its skin moved on meanwhile (409 with who changed what since,
 `gateway.console.conflicts`; other skins' changes never conflict), refuses a URL that does not
 answer, and otherwise makes the new version on every instance; the answer says on how many it
-runs (`Instances.acknowledged`). A rollback is the same with an earlier version's overrides.
+runs (`Instances.wait_for_version`). A rollback is the same with an earlier version's overrides.
 The bearer API's upstream calls (`PUT`/`DELETE /admin/skins/{id}/upstreams/{name}`) go the same way.
 """
 
@@ -35,7 +35,7 @@ from gateway.config.live import Commit
 from gateway.config.probe import Probed, probe
 from gateway.console import conflicts
 from gateway.console.contract import Checked, Override, conformities, contract
-from gateway.console.plans.intake import Wanted, deferred
+from gateway.console.plans.intake import Wanted, defer
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, decoded_as, error, invalid
 from gateway.parts import Gateway
@@ -186,11 +186,11 @@ def canary_busy(gateway: Gateway, skins: list[str], ctx: RequestContext) -> Outg
 # --- answers ----------------------------------------------------------------------------
 
 
-async def previewed(gateway: Gateway, base: str, changes: list[Change], ctx: RequestContext, **more: Any) -> Outgoing:
+async def preview(gateway: Gateway, base: str, changes: list[Change], ctx: RequestContext, **more: Any) -> Outgoing:
     trust = gateway.clients.ssl_context  # the calls' own CAs: a probe refuses what they would refuse
     probing = asyncio.gather(*(probe(url, context=trust) for url in sorted({c.after for c in changes if c.after})))
     probes, checks = await asyncio.gather(probing, conformities(gateway, changes))
-    moved = await gateway.config.moved(base, sorted({c.skin for c in changes}))
+    moved = await gateway.config.moved_skins(base, sorted({c.skin for c in changes}))
     answer = {
         "baseVersion": base,
         "current": gateway.config.version,
@@ -209,12 +209,12 @@ def _first(found: list[Probed] | list[Checked]) -> Any:
     return msgspec.to_builtins(found[0]) if found else None
 
 
-async def committed(
+async def respond_to_commit(
     gateway: Gateway, commit: Commit, base: str | None, field: str, ctx: RequestContext, **more: Any
 ) -> tuple[Outgoing, AuditResult]:
     """The answer to a change or rollback `LiveConfig.commit` made (or refused), and its outcome for the audit."""
     if commit.result == "applied":
-        live = await gateway.instances.acknowledged(commit.version)
+        live = await gateway.instances.wait_for_version(commit.version)
         answer = {
             "outcome": "applied",  # what the bearer API answered before it was versioned: scripts read it
             "version": commit.version,
@@ -263,7 +263,7 @@ async def preview_change(
     assert asked.skin and asked.upstream and asked.baseVersion
     await scopes.require(request, [asked.skin])
     before, after = _before_after(gateway, asked)
-    return await previewed(gateway, asked.baseVersion, [Change(asked.skin, asked.upstream, before, after)], ctx)
+    return await preview(gateway, asked.baseVersion, [Change(asked.skin, asked.upstream, before, after)], ctx)
 
 
 @post("/admin/api/changes", status_code=200, opt={"role": "operator"})
@@ -295,22 +295,22 @@ async def change(
 ) -> Outgoing:
     """A change applied (console and API alike), audited whatever became of it; with a time, or on
     a skin that needs a second operator, kept for later instead (`gateway.console.plans.intake`)."""
-    refused = await _refused(gateway, caller, asked, ctx, errors)
+    refused = await _refuse_invalid(gateway, caller, asked, ctx, errors)
     if refused is not None:
         return refused
     url = asked.url if isinstance(asked.url, str) else None
     asking = {"skin": asked.skin, "upstream": asked.upstream, "url": url, "reason": asked.reason, "at": asked.at}
-    later = await deferred(gateway, caller, Wanted(kind="change", **asking, asked=msgspec.to_builtins(asked)), ctx)
-    return later if later is not None else await applied(gateway, caller, asked, ctx, probe=probe)
+    later = await defer(gateway, caller, Wanted(kind="change", **asking, asked=msgspec.to_builtins(asked)), ctx)
+    return later if later is not None else await apply(gateway, caller, asked, ctx, probe=probe)
 
 
 async def run_change(gateway: Gateway, caller: Actor, asked: Asked, ctx: RequestContext) -> Outgoing:
     """A change kept for later, now: checked again as it was when asked, then applied."""
-    refused = await _refused(gateway, caller, asked, ctx, [])  # a bearer API change named no version: none now
-    return refused if refused is not None else await applied(gateway, caller, asked, ctx)
+    refused = await _refuse_invalid(gateway, caller, asked, ctx, [])  # a bearer API change named no version: none now
+    return refused if refused is not None else await apply(gateway, caller, asked, ctx)
 
 
-async def _refused(
+async def _refuse_invalid(
     gateway: Gateway, caller: Actor, asked: Asked, ctx: RequestContext, errors: list[FieldError]
 ) -> Outgoing | None:
     errors = change_errors(gateway, asked) + errors + override_errors(asked)
@@ -321,9 +321,7 @@ async def _refused(
     return invalid(ctx, errors)
 
 
-async def applied(
-    gateway: Gateway, caller: Actor, asked: Asked, ctx: RequestContext, *, probe: bool = True
-) -> Outgoing:
+async def apply(gateway: Gateway, caller: Actor, asked: Asked, ctx: RequestContext, *, probe: bool = True) -> Outgoing:
     """A valid change: held to the platform's contract, then made the new version (or refused)."""
     assert asked.skin and asked.upstream
     target = {"skin": asked.skin, "target": asked.upstream}
@@ -340,7 +338,7 @@ async def applied(
         return invalid(ctx, refused)
     author = caller.author(asked.reason)
     made = await gateway.config.commit(overridden(gateway, asked), base=asked.baseVersion, author=author, probe=probe)
-    answer, outcome = await committed(gateway, made, asked.baseVersion, "url", ctx)
+    answer, outcome = await respond_to_commit(gateway, made, asked.baseVersion, "url", ctx)
     detail = {"version": made.version, "error": made.error, "contract": checked}
     await caller.record("change", outcome, asked.reason, **target, before=before, after=after, detail=detail)
     return answer

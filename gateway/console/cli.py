@@ -61,7 +61,7 @@ def main(argv: list[str]) -> int:
         password = (
             _password(path, args) if args.command == "passwd" or (args.command == "add" and not args.link) else None
         )
-        said, action, fields = edits.edited(path, lambda roster: COMMANDS[args.command](roster, args, password))
+        said, action, fields = edits.edit(path, lambda roster: COMMANDS[args.command](roster, args, password))
     except NoTerminal:
         print(
             "operators: no terminal to ask the password at; pipe it in with --password-stdin (or use --link)",
@@ -71,7 +71,7 @@ def main(argv: list[str]) -> int:
     except Refusal as exc:
         print(f"operators: {exc.message}", file=sys.stderr)
         return 1
-    asyncio.run(_audited(settings, action, fields))
+    asyncio.run(_audit(settings, action, fields))
     print(f"{said} ({path}; running gateways take it up at their next request)")
     return 0
 
@@ -82,22 +82,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--file", type=Path, help="the operators file (default: $OPERATORS_FILE)")
     commands = parser.add_subparsers(dest="command", required=True)
-    add = _named(commands, "add", "add an operator (asks for their password, or --link)")
+    add = _add_command(commands, "add", "add an operator (asks for their password, or --link)")
     add.add_argument("--role", choices=ROLES, required=True)
     add.add_argument("--skins", default="", help="comma-separated skins they may change (default: every skin)")
     add.add_argument("--link", action="store_true", help="no password: print a one-time sign-in link (24 h)")
-    _named(commands, "passwd", "set an operator's new password (ends their console sessions)")
-    role = _named(commands, "role", "change an operator's or a token's role")
+    _add_command(commands, "passwd", "set an operator's new password (ends their console sessions)")
+    role = _add_command(commands, "role", "change an operator's or a token's role")
     role.add_argument("--role", choices=ROLES, required=True)
-    skins = _named(commands, "skins", "the skins an operator may change (none named: every skin)")
+    skins = _add_command(commands, "skins", "the skins an operator may change (none named: every skin)")
     skins.add_argument("skins", nargs="*")
-    _named(commands, "disable", "no more sign-ins; their console sessions end at once")
-    _named(commands, "enable", "may sign in again")
-    _named(commands, "end-sessions", "end the operator's console sessions")
-    _named(commands, "link", "print a one-time sign-in link (24 h) that sets their password")
-    _named(commands, "remove", "remove an operator or a token")
+    _add_command(commands, "disable", "no more sign-ins; their console sessions end at once")
+    _add_command(commands, "enable", "may sign in again")
+    _add_command(commands, "end-sessions", "end the operator's console sessions")
+    _add_command(commands, "link", "print a one-time sign-in link (24 h) that sets their password")
+    _add_command(commands, "remove", "remove an operator or a token")
     commands.add_parser("list", help="names, kinds, roles and skins (never a hash)")
-    token = _named(commands, "token", "issue a bearer token for a client (printed once)")
+    token = _add_command(commands, "token", "issue a bearer token for a client (printed once)")
     token.add_argument("--role", choices=ROLES, required=True)
     token.add_argument("--rotate", action="store_true", help="replace the token of that name")
     token.add_argument("--skins", default="", help="comma-separated skins it may change (default: every skin)")
@@ -108,7 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _named(commands: Any, name: str, help: str) -> argparse.ArgumentParser:
+def _add_command(commands: Any, name: str, help: str) -> argparse.ArgumentParser:
     sub: argparse.ArgumentParser = commands.add_parser(name, help=help)
     sub.add_argument("name")
     return sub
@@ -257,7 +257,7 @@ def _user() -> str:
         return "(unknown)"
 
 
-async def _audited(settings: Settings, action: Action, fields: dict[str, Any]) -> None:
+async def _audit(settings: Settings, action: Action, fields: dict[str, Any]) -> None:
     """The change in the trail the gateway keeps (its Redis stream, else its file)."""
     pending: list[Coroutine[Any, Any, Any]] = []
     redis = connect(settings.shared_redis) if settings.shared_redis is not None else None

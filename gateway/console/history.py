@@ -28,14 +28,14 @@ from gateway.console.changes import (
     asked_in,
     base_errors,
     canary_busy,
-    committed,
     host_errors,
     override_errors,
-    previewed,
+    preview,
     reason_errors,
+    respond_to_commit,
 )
 from gateway.console.contract import contract
-from gateway.console.plans.intake import Wanted, deferred
+from gateway.console.plans.intake import Wanted, defer
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
 from gateway.parts import Gateway
@@ -106,7 +106,7 @@ async def preview_rollback(request: Request[Any, Any, Any], gateway: NamedDepend
     entry, changes = target
     await scopes.require(request, [c.skin for c in changes])
     differs = entry.file != gateway.config.current.file
-    return await previewed(gateway, asked.baseVersion or "", changes, ctx, to=entry.version, fileDiffers=differs)
+    return await preview(gateway, asked.baseVersion or "", changes, ctx, to=entry.version, fileDiffers=differs)
 
 
 @post("/admin/api/rollback", status_code=200, opt={"role": "operator"})
@@ -126,7 +126,7 @@ async def rollback(
     skins = sorted({c.skin for c in changes})
     await scopes.require(request, skins)
     wanted = Wanted(kind="rollback", skin=skins[0], reason=asked.reason, at=asked.at, asked=msgspec.to_builtins(asked))
-    later = await deferred(gateway, caller, wanted, ctx, skins)
+    later = await defer(gateway, caller, wanted, ctx, skins)
     return later if later is not None else await rolled_back(gateway, caller, asked, target, ctx)
 
 
@@ -170,7 +170,7 @@ async def rolled_back(
         action="rollback",
     )
     more = {"to": entry.version, "fileDiffers": entry.file != current.file}
-    answer, outcome = await committed(gateway, made, asked.baseVersion, "to", ctx, **more)
+    answer, outcome = await respond_to_commit(gateway, made, asked.baseVersion, "to", ctx, **more)
     versions = {"before": current.version, "after": made.version}
     detail = {"changes": msgspec.to_builtins(made.changes), "contract": checked, **more}
     await caller.record("rollback", outcome, asked.reason, target=entry.version, **versions, detail=detail)

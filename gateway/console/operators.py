@@ -105,7 +105,7 @@ class RosterChanges:
         if path is None:
             return error(409, "NO_OPERATORS_FILE", "No OPERATORS_FILE: operators are not managed here", ctx)
         try:
-            done = await asyncio.to_thread(edits.edited, path, change)
+            done = await asyncio.to_thread(edits.edit, path, change)
         except Refusal as exc:
             await self.record(action, "refused", target, detail={"field": exc.field, "code": exc.code})
             return invalid(ctx, [FieldError(exc.field, exc.code, exc.message)])
@@ -143,7 +143,7 @@ def _roster(
 
 
 @get("/admin/api/operators", opt={"role": "admin"})
-async def listed(request: Request[Any, Any, Any], roster: NamedDependency[RosterChanges]) -> Outgoing:
+async def list_operators(request: Request[Any, Any, Any], roster: NamedDependency[RosterChanges]) -> Outgoing:
     accounts = roster.accounts.operators.roster.file.operators
     answer = {
         "operators": [described(a) for a in accounts],
@@ -153,7 +153,7 @@ async def listed(request: Request[Any, Any, Any], roster: NamedDependency[Roster
     return Outgoing.json(200, answer, RequestContext.of(request.scope), _NO_STORE)
 
 
-def _linked(ctx: RequestContext, account: Account, token: str, status: int = 200) -> Outgoing:
+def _link_response(ctx: RequestContext, account: Account, token: str, status: int = 200) -> Outgoing:
     link = {"path": WELCOME + token, "expiresAt": _iso(account.link_expires)}
     return Outgoing.json(status, {"operator": described(account), "link": link}, ctx, _NO_STORE)
 
@@ -176,7 +176,7 @@ async def add(request: Request[Any, Any, Any], roster: NamedDependency[RosterCha
         return done
     account, token = done
     await roster.record("operator-add", "ok", name, after={"role": account.role, "skins": list(account.skins)})
-    return _linked(ctx, account, token, 201)
+    return _link_response(ctx, account, token, 201)
 
 
 def _edits(asked: OperatorEdit, known: list[str]) -> list[tuple[Action, Callable[[RosterFile, str], Account]]]:
@@ -218,11 +218,11 @@ async def change(
     if isinstance(done, Outgoing):
         return done
     for action, before, after in done:
-        await roster.record(action, "ok", name, before=_audited(before), after=_audited(after))
+        await roster.record(action, "ok", name, before=_audit_fields(before), after=_audit_fields(after))
     return Outgoing.json(200, {"operator": described(done[-1][2])}, ctx, _NO_STORE)
 
 
-def _audited(account: Account) -> dict[str, Any]:
+def _audit_fields(account: Account) -> dict[str, Any]:
     return {"role": account.role, "skins": list(account.skins), "disabled": account.disabled}
 
 
@@ -242,7 +242,7 @@ async def new_link(
     """A new one-time link (a forgotten password: their old one works until the link is used)."""
     ctx = RequestContext.of(request.scope)
     linked = await roster.done(ctx, "operator-link", name, lambda f: edits.issue_link(f, name, time.time()))
-    return linked if isinstance(linked, Outgoing) else _linked(ctx, *linked)
+    return linked if isinstance(linked, Outgoing) else _link_response(ctx, *linked)
 
 
 @post("/admin/api/welcome", status_code=200, opt={"public": True})
@@ -268,5 +268,5 @@ async def welcome(request: Request[Any, Any, Any], roster: NamedDependency[Roste
     return done if isinstance(done, Outgoing) else Outgoing.json(200, {"name": done.name}, ctx, _NO_STORE)
 
 
-route_handlers = [listed, add, change, end_sessions, new_link, welcome]
+route_handlers = [list_operators, add, change, end_sessions, new_link, welcome]
 DEPENDENCIES = {"roster": Provide(_roster, sync_to_thread=False)}

@@ -33,7 +33,7 @@ from gateway.monitoring.health import Probe
 from gateway.monitoring.instances import InstanceRecord
 from gateway.monitoring.series import MAX_MINUTES
 from gateway.parts import Gateway
-from gateway.shared.session import block_sign_in
+from gateway.state.session import block_sign_in
 from gateway.store import StoreUnavailable, keys
 
 PROBE_EVERY_S = 5.0
@@ -53,7 +53,7 @@ def breaches(text: bytes) -> dict[str, list[dict[str, Any]]]:
     """Per skin, the platform answers refused as breaking their route's contract, by route, most
     first (`bff_upstream_contract_breaches_total` as `/metrics` says it)."""
     counted: dict[str, list[dict[str, Any]]] = {}
-    for labels, count in _counted(text, BREACHES):
+    for labels, count in _samples(text, BREACHES):
         counted.setdefault(labels["skin"], []).append({"route": labels["route"], "count": count})
     return {skin: sorted(routes, key=lambda r: (-r["count"], r["route"])) for skin, routes in counted.items()}
 
@@ -62,13 +62,13 @@ def refusals(text: bytes) -> dict[str, list[dict[str, Any]]]:
     """Per skin, the platform's own refusals (`success: false`) by route class and code, most first
     (`bff_platform_errors_total` as `/metrics` says it)."""
     counted: dict[str, list[dict[str, Any]]] = {}
-    for labels, count in _counted(text, REFUSALS):
+    for labels, count in _samples(text, REFUSALS):
         refused = {"routeClass": labels["route_class"], "code": labels["code"], "count": count}
         counted.setdefault(labels["skin"], []).append(refused)
     return {skin: sorted(found, key=lambda r: (-r["count"], r["code"])) for skin, found in counted.items()}
 
 
-def _counted(text: bytes, counter: str) -> Iterator[tuple[dict[str, str], int]]:
+def _samples(text: bytes, counter: str) -> Iterator[tuple[dict[str, str], int]]:
     """The labels and value of each sample of `counter` above 0 in Prometheus text."""
     for family in text_string_to_metric_families(text.decode()):
         if family.name == counter:
@@ -154,7 +154,7 @@ async def overview(
     operator: NamedDependency[Operator],
     workers: NamedDependency[Aggregate | None],
 ) -> Outgoing:
-    probes = await gateway.health.probed(PROBE_EVERY_S)
+    probes = await gateway.health.probe_stale(PROBE_EVERY_S)
     breakers = _breakers(await live_records(gateway))
     # The counts this listener's `/metrics` gives: its workers' summed, or this process's own.
     text = workers.metrics() if workers is not None else gateway.metrics.render()
@@ -193,10 +193,10 @@ async def instances(request: Request[Any, Any, Any], gateway: NamedDependency[Ga
     return Outgoing.json(200, answer, RequestContext.of(request.scope))
 
 
-async def measured(gateway: Gateway) -> bytes:
+async def measure(gateway: Gateway) -> bytes:
     """What `/metrics` adds, measured now: each upstream's probe, the instances per version."""
     metrics = gateway.metrics
-    probes = await gateway.health.probed(PROBE_EVERY_S)
+    probes = await gateway.health.probe_stale(PROBE_EVERY_S)
     metrics.upstream_up.clear()
     metrics.upstream_latency.clear()
     for skin in gateway.config.skins.all:
@@ -217,7 +217,7 @@ async def measured(gateway: Gateway) -> bytes:
 # --- a skin's cache, a player's sessions ------------------------------------------------
 
 
-async def _purged(gateway: Gateway, caller: Actor, skin_id: str, reason: str) -> dict[str, Any]:
+async def _purge_skin(gateway: Gateway, caller: Actor, skin_id: str, reason: str) -> dict[str, Any]:
     """The skin's cached content dropped in the shared store and on every instance."""
     prefix = keys.content_prefix(skin_id)
     local = await gateway.cache.purge(prefix)
@@ -227,7 +227,7 @@ async def _purged(gateway: Gateway, caller: Actor, skin_id: str, reason: str) ->
     return {"skin": skin_id, "purged": {"local": local, "shared": shared}}
 
 
-async def _revoked(gateway: Gateway, caller: Actor, player: tuple[str, str], reason: str) -> dict[str, Any]:
+async def _revoke_player(gateway: Gateway, caller: Actor, player: tuple[str, str], reason: str) -> dict[str, Any]:
     """Every gateway session the player logged in with on the skin, ended, and their sign-ins refused for
     `SIGN_IN_BLOCK_S`; `found`: whether there was any session to end (a mistyped login finds none)."""
     skin_id, login = player
@@ -236,7 +236,7 @@ async def _revoked(gateway: Gateway, caller: Actor, player: tuple[str, str], rea
     until = await block_sign_in(gateway.stores.shared, skin_id, login, gateway.settings.sign_in_block_s)
     ended = await gateway.sessions.revoke_player(skin_id, login)
     if gateway.feed is not None:  # the player's streams end on every instance
-        await gateway.feed.revoked(skin_id, login)
+        await gateway.feed.announce_revocation(skin_id, login)
     blocked = iso(until) if until else None
     detail = {"sessionsEnded": ended, "found": ended > 0, "blockedUntil": blocked}
     await caller.record("revoke", "ok", reason, skin=skin_id, target=login, detail=detail)
@@ -266,7 +266,7 @@ async def purge(
     skin_id: FromPath[str],
 ) -> Outgoing:
     """The console's (with a reason) and the bearer API's."""
-    return await _skin_action(request, gateway, skin_id, lambda reason: _purged(gateway, caller, skin_id, reason))
+    return await _skin_action(request, gateway, skin_id, lambda reason: _purge_skin(gateway, caller, skin_id, reason))
 
 
 @post(
@@ -286,7 +286,7 @@ async def revoke(
 ) -> Outgoing:
     """The console's (with a reason) and the bearer API's."""
     return await _skin_action(
-        request, gateway, skin_id, lambda reason: _revoked(gateway, caller, (skin_id, login), reason)
+        request, gateway, skin_id, lambda reason: _revoke_player(gateway, caller, (skin_id, login), reason)
     )
 
 

@@ -54,7 +54,7 @@ def console_pages(dist: Path) -> list[Any]:
         path = request.scope["path"].rstrip("/")
         if any(path == api or path.startswith(api + "/") for api in API_PATHS) or path.startswith("/admin/assets"):
             return error(404, "NOT_FOUND", "No such route", ctx)
-        page = files.unhashed(request, "index.html", dict(HEADERS))
+        page = files.serve_unhashed(request, "index.html", dict(HEADERS))
         if page is None:
             return error(503, "CONSOLE_NOT_BUILT", "The console is not built (make run builds spa/dist-console)", ctx)
         return page

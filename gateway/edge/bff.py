@@ -31,8 +31,8 @@ from gateway.http.errors import error, rate_limited
 from gateway.http.security import cross_site, forgery
 from gateway.maintenance.windows import Maintenance
 from gateway.monitoring.health import Health
-from gateway.shared.ratelimit import RateLimiter
-from gateway.shared.session import Session, SessionData, Sessions
+from gateway.state.ratelimit import RateLimiter
+from gateway.state.session import Session, SessionData, Sessions
 from gateway.store import StoreUnavailable
 from gateway.upstream.platform import Platform
 

@@ -69,7 +69,7 @@ class FrontDoor(Generic[P]):
         status = 500
         try:
             if scope["path"].startswith(PROXIED_PREFIXES):
-                status = await self._proxied(incoming, ctx, send)
+                status = await self._proxy(incoming, ctx, send)
             else:
                 with incoming.kept_in(scope):
                     status = await self._site(scope, receive, send)
@@ -77,7 +77,7 @@ class FrontDoor(Generic[P]):
             self.access.record(incoming.method, incoming.path, status, ctx)
             REQUEST_ID.reset(bound)
 
-    async def _proxied(self, incoming: Incoming, ctx: RequestContext, send: Any) -> int:
+    async def _proxy(self, incoming: Incoming, ctx: RequestContext, send: Any) -> int:
         try:
             answer = await self.pipeline.run(Exchange(incoming, ctx))
         except ClientGone:
@@ -101,7 +101,7 @@ class FrontDoor(Generic[P]):
     async def _site(self, scope: Any, receive: Any, send: Any) -> int:
         status = 500
 
-        async def observed(message: dict[str, Any]) -> None:
+        async def relay(message: dict[str, Any]) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
@@ -109,7 +109,7 @@ class FrontDoor(Generic[P]):
                     message["headers"] = [*message.get("headers", []), (b"connection", b"close")]
             await send(message)
 
-        await self.site(scope, receive, cast("Send", observed))
+        await self.site(scope, receive, cast("Send", relay))
         return status
 
     def _closing(self, answer: Outgoing) -> None:

@@ -30,8 +30,8 @@ from gateway.http.clients import TrustedProxies, address_key
 from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import error, rate_limited
 from gateway.http.security import cross_site
-from gateway.shared.ratelimit import RateLimiter
-from gateway.shared.session import Sessions
+from gateway.state.ratelimit import RateLimiter
+from gateway.state.session import Sessions
 
 log = structlog.get_logger("gateway.events")
 LAST_EVENT_ID_LIMIT = 64

@@ -60,7 +60,7 @@ class BuiltFiles:
         sent = {**(headers or {}), "cache-control": IMMUTABLE, "x-content-type-options": "nosniff"}
         return represent(variants, Incoming.of(request.scope).headers, media_type(name), ctx, sent)
 
-    def unhashed(self, request: Request[Any, Any, Any], name: str, headers: dict[str, str]) -> Outgoing | None:
+    def serve_unhashed(self, request: Request[Any, Any, Any], name: str, headers: dict[str, str]) -> Outgoing | None:
         """index.html or a public file, revalidated on every use; None when it is not there (not
         built, or a build emptying the folder right now)."""
         try:  # read each time (cheap beside a page view): a rebuilt site is served without a restart
@@ -94,7 +94,7 @@ def spa_handlers(dist: Path, production: bool) -> list[Any]:
         name = path.lstrip("/")
         if not (PUBLIC_FILE.match(name) and (dist / name).is_file()):
             name = "index.html"
-        page = files.unhashed(request, name, headers)
+        page = files.serve_unhashed(request, name, headers)
         if page is None:
             return error(503, "SPA_NOT_BUILT", "The player site is not built (make run builds it)", ctx)
         return page

@@ -14,7 +14,7 @@ from gateway.http.security import XSRF_COOKIE, DeviceTokens, XsrfTokens
 
 DEVICE_SECONDS = 365 * 24 * 3600
 BROWSER_SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
-"""What a session cookie may hold (`gateway.shared.session.new_id` makes them)."""
+"""What a session cookie may hold (`gateway.state.session.new_id` makes them)."""
 
 
 def browser_session_id(cookie: str | None) -> str | None:
@@ -23,7 +23,7 @@ def browser_session_id(cookie: str | None) -> str | None:
 
 
 class CookieSession(Protocol):
-    """What the cookies read of a session (`gateway.shared.session.Session`)."""
+    """What the cookies read of a session (`gateway.state.session.Session`)."""
 
     @property
     def id(self) -> str: ...

@@ -22,7 +22,7 @@ class MovingDeadline:
         self._timer: asyncio.TimerHandle | None = None
 
     @property
-    def armed(self) -> bool:
+    def is_armed(self) -> bool:
         return self._at is not None
 
     def arm(self, seconds: float) -> None:

@@ -84,7 +84,7 @@ def shutdown(ctx: RequestContext) -> Outgoing:
 
 class Unanswered(Protocol):
     """What the error JSON reads of a call the platform did not answer well
-    (`gateway.shared.outcome.Outcome`)."""
+    (`gateway.state.outcome.Outcome`)."""
 
     @property
     def status(self) -> int: ...

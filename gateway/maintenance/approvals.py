@@ -36,7 +36,7 @@ class Approvals:
     async def claim(self, approval: Approval, holder: str) -> bool:
         return await self.shelf.claim(approval.id, holder)
 
-    async def decided(
+    async def decide(
         self, approval: Approval, state: ApprovalState, by: str, reason: str, outcome: str | None = None
     ) -> Approval:
         approval.state, approval.outcome = state, outcome

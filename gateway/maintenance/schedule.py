@@ -73,7 +73,7 @@ class Schedule:
     async def claim(self, item: Item, holder: str) -> bool:
         return await self.shelf.claim(item.id, holder)
 
-    async def ended(
+    async def end(
         self, item: Item, state: ItemState, outcome: str, by: str, reason: str | None, version: str | None = None
     ) -> Item:
         """The item as it ended: done, failed (its outcome says why) or cancelled."""

@@ -22,7 +22,7 @@ from gateway.config.health_checks import HealthCheck
 from gateway.config.live import LiveConfig
 from gateway.config.skins import Skin
 from gateway.runtime.lifecycle import Lifecycle
-from gateway.shared.session import Sessions
+from gateway.state.session import Sessions
 from gateway.store import Shared, StoreUnavailable
 from gateway.upstream.pools import UpstreamClients
 
@@ -66,11 +66,11 @@ class Health:
         answers = await asyncio.gather(*(self.clients.reachable(origin) for origin in origins))
         return [(origin, up, detail) for origin, (up, detail) in zip(origins, answers, strict=True)]
 
-    async def probed(self, max_age_s: float) -> dict[tuple[str, str], Probe]:
+    async def probe_stale(self, max_age_s: float) -> dict[tuple[str, str], Probe]:
         """Each skin's upstreams' last health check, `(skin id, upstream)` -> probe, made again when
         older than `max_age_s` (the overview's refreshes and Prometheus's scrapes: those at once
         share one round)."""
-        wanted = self._wanted()
+        wanted = self._targets()
         oldest = time.time() - max_age_s
         if any(t not in self._probes or self._probes[t].checked_at < oldest for t in wanted.values()):
             if self._probing is None or self._probing.done():
@@ -80,10 +80,10 @@ class Health:
 
     def known(self) -> dict[tuple[str, str], Probe]:
         """Each skin's upstreams' last health check, however old, without checking again."""
-        wanted = self._wanted()
+        wanted = self._targets()
         return {key: self._probes[t] for key, t in wanted.items() if t in self._probes}
 
-    def _wanted(self) -> dict[tuple[str, str], Target]:
+    def _targets(self) -> dict[tuple[str, str], Target]:
         return {(skin.id, name): target(skin, name) for skin in self.config.skins.all for name in UPSTREAMS}
 
     async def _probe(self, targets: set[Target]) -> None:

@@ -4,7 +4,7 @@ how many instances it is live (`gateway.console.overview`, `gateway.console.chan
 Each instance keeps one record in Redis (`bff:instances`, a hash field per instance: host, pid,
 version, start, the configuration version it runs, draining, tripped breakers), written when one of
 those changes (and again whenever its presence subscription is confirmed, as after Redis
-restarted). Which instances are alive is their presence (`gateway.shared.presence`): subscribed to
+restarted). Which instances are alive is their presence (`gateway.state.presence`): subscribed to
 their channel while they run, dropped by Redis the moment a process dies. A process that is frozen
 (SIGSTOP, a stalled VM) keeps its subscription, so each instance also beats every `BEAT_S` (`beat`:
 one `HSET bff:instances:seen <id> <time>`, in one round trip with the read of the others', at the
@@ -149,11 +149,11 @@ class Instances:
 
     # --- written when something changes ------------------------------------------------
 
-    def breaker_changed(self, breaker: Breaker) -> None:
+    def on_breaker_change(self, breaker: Breaker) -> None:
         self._since[(breaker.skin, breaker.upstream)] = time.time()
-        self.changed()
+        self.on_change()
 
-    def changed(self) -> None:
+    def on_change(self) -> None:
         """This instance's record is to be written (once, shortly, for changes that come together)."""
         if self.redis is None or self._pending:
             return
@@ -174,7 +174,7 @@ class Instances:
 
     # Presence's listener: its subscription confirmed (at start, or after Redis came back).
     def hearing(self) -> None:
-        self.changed()
+        self.on_change()
 
     def heard(self, key: str) -> None:
         pass
@@ -231,7 +231,7 @@ class Instances:
         beaten = (msgspec.structs.replace(r, seen_at=seen[r.id]) for r in others)
         return [own, *sorted(beaten, key=lambda r: r.started_at or 0)]
 
-    async def acknowledged(self, version: str, within_s: float = ACK_WITHIN_S) -> dict[str, Any]:
+    async def wait_for_version(self, version: str, within_s: float = ACK_WITHIN_S) -> dict[str, Any]:
         """On how many live instances `version` runs, waiting up to `within_s` for all of them."""
         loop = asyncio.get_running_loop()
         started = loop.time()

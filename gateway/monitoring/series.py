@@ -108,7 +108,7 @@ class Batched(Generic[K]):
     async def write(self, counts: dict[K, list[int]]) -> None:
         raise NotImplementedError
 
-    def _failed(self, event: str, exc: StoreUnavailable) -> None:
+    def _log_failure(self, event: str, exc: StoreUnavailable) -> None:
         """A write Redis refused: those seconds are missing from what it keeps; said once a minute."""
         if time.time() - self._failed_at > 60:
             self._failed_at = time.time()
@@ -184,7 +184,7 @@ class Series(Batched[tuple[str, int]]):
         try:
             await or_unavailable(pipe.execute())
         except StoreUnavailable as exc:
-            self._failed("series.write_failed", exc)
+            self._log_failure("series.write_failed", exc)
 
     # --- read ----------------------------------------------------------------------
 
@@ -196,7 +196,7 @@ class Series(Batched[tuple[str, int]]):
         last = resolution.of(now)
         first = last - minutes * 60 // resolution.step_s + 1
         if self.redis is not None:
-            counts = await self._stored(skins, resolution, first, last)
+            counts = await self._read_stored(skins, resolution, first, last)
         else:
             counts = self._counts if resolution is FINE else self._coarse_so_far()
         return {
@@ -216,7 +216,7 @@ class Series(Batched[tuple[str, int]]):
         _fold(coarse, ((skin, self._step) for skin in self._now), self._now.values())
         return coarse
 
-    async def _stored(self, skins: list[str], resolution: Resolution, first: int, last: int) -> Counts:
+    async def _read_stored(self, skins: list[str], resolution: Resolution, first: int, last: int) -> Counts:
         assert self.redis is not None
         spans = sorted({first // resolution.steps, last // resolution.steps})
         pipe = self.redis.pipeline(transaction=False)

@@ -86,7 +86,7 @@ class Watch:
     _since: dict[str, float] = field(default_factory=dict)
     _storms: dict[str, bool] = field(default_factory=dict)
 
-    async def run(self) -> None:
+    async def watch(self) -> None:
         """Both loops, until cancelled; then this instance's beats end (it left)."""
         try:
             # Each round half a beat after the beat: it sees what the beat just read.
@@ -134,7 +134,7 @@ class Watch:
         self.watched_at = now
 
     async def _observe(self, now: float) -> list[Problem | None]:
-        probes = await self.health.probed(PROBE_EVERY_S) if self._probing(now) else self.health.known()
+        probes = await self.health.probe_stale(PROBE_EVERY_S) if self._probing(now) else self.health.known()
         problems: list[Problem | None] = []
         for skin in self.config.skins.all:
             for name in UPSTREAMS:
@@ -204,7 +204,7 @@ class Watch:
             subject, state = f"breaker:{breaker.skin}/{breaker.upstream}", breaker.state
             if state == "closed" and subject not in self._local:
                 continue  # a breaker made by a first call starts closed: nothing happened
-            await self._moved(subject, "closed" if state == "closed" else "open", breaker.skin, breaker.upstream)
+            await self._move(subject, "closed" if state == "closed" else "open", breaker.skin, breaker.upstream)
         for instance, seen in self.seen.items():
             await self._instance(instance, "stale" if is_stale(seen, now) else "serving")
         gone = [s.removeprefix("instance:") for s in self._local if s.startswith("instance:")]
@@ -214,7 +214,7 @@ class Watch:
         await self._configuration()
 
     async def _upstream(self, skin: str, name: str, problem: Problem | None) -> None:
-        await self._moved(f"upstream:{skin}/{name}", "down" if problem else "up", skin, name, problem)
+        await self._move(f"upstream:{skin}/{name}", "down" if problem else "up", skin, name, problem)
 
     async def _share(self, skin: str) -> float | None:
         if self.error_share is None:
@@ -225,7 +225,7 @@ class Watch:
             return None  # judged again once the store answers
 
     async def _storm(self, skin: str) -> None:
-        await self._moved("storm:" + skin, "storm" if self._storms.get(skin) else "calm", skin)
+        await self._move("storm:" + skin, "storm" if self._storms.get(skin) else "calm", skin)
 
     async def _instance(self, instance: str, state: str) -> None:
         subject = "instance:" + instance
@@ -240,7 +240,7 @@ class Watch:
                 TimelineEntry("instance." + kind, time.time(), self.instances.instance, instance=instance, since=since)
             )
 
-    async def _moved(
+    async def _move(
         self, subject: str, state: str, skin: str, upstream: str | None = None, problem: Problem | None = None
     ) -> None:
         """`subject` moved to `state` in the cluster's timeline, written once: an entry when it went

@@ -118,7 +118,7 @@ class FromSupervisor:
     listening: socket.socket
     ready_fd: int | None
 
-    def started(self) -> None:
+    def on_start(self) -> None:
         if self.ready_fd is not None:
             os.write(self.ready_fd, b"1")
             os.close(self.ready_fd)
@@ -159,7 +159,7 @@ async def _serve(
         )
     )
     if worker is not None:
-        public.on_started = worker.started
+        public.on_started = worker.on_start
     if settings.admin_listener:  # a worker's supervisor keeps the admin listener to itself
         admin = uvicorn.Config(
             admin_app(app),

@@ -40,7 +40,7 @@ from prometheus_client.multiprocess import mark_process_dead
 from gateway.config.settings import Settings
 from gateway.monitoring.observability import configure_logging
 from gateway.operations.servers import OwnedServer
-from gateway.runtime.metrics import aggregate, requests_answered
+from gateway.runtime.metrics import aggregate, count_answered
 
 if TYPE_CHECKING:
     from gateway.parts import Gateway
@@ -58,7 +58,7 @@ def supervise(settings: Settings, host: str, port: int, count: int) -> int:
     listening = socket.create_server((host, port), family=family, backlog=2048)
     directory = Path(tempfile.mkdtemp(prefix="bff-metrics-"))
     try:
-        return asyncio.run(Supervisor(settings, listening, count, directory).run())
+        return asyncio.run(Supervisor(settings, listening, count, directory).supervise())
     finally:
         listening.close()
         shutil.rmtree(directory, ignore_errors=True)
@@ -91,7 +91,7 @@ class Supervisor:
         self._gone = asyncio.Event()
         self._tasks: set[asyncio.Task[None]] = set()
 
-    async def run(self) -> int:
+    async def supervise(self) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, self._stop)
@@ -239,7 +239,7 @@ class Supervisor:
                 "pid": w.process.pid,
                 "ready": w.ready,
                 "startedAt": _iso(w.started_at),
-                "requests": requests_answered(self.directory, w.process.pid),
+                "requests": count_answered(self.directory, w.process.pid),
             }
             for w in live
         ]

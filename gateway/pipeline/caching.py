@@ -1,5 +1,5 @@
 """Under plan: content (`/capi` GETs, the sports feed) answers from the cache first, as the
-platform's `Cache-Control` allows (`gateway.shared.cache`). A fresh copy is a HIT; a copy past its
+platform's `Cache-Control` allows (`gateway.state.cache`). A fresh copy is a HIT; a copy past its
 freshness but within stale-while-revalidate is served STALE while one refresh runs (on any
 instance); an expired copy is asked again, conditionally where it has validators (a 304 makes it
 REVALIDATED); when the platform fails, a copy within stale-if-error is served STALE instead.
@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from contracts.catalogue import Caching
 from gateway.http.asgi import Outgoing
 from gateway.http.compression import varies_on_encoding
-from gateway.http.stored import StoredBody, served
+from gateway.http.stored import StoredBody, serve
 from gateway.pipeline.encoding import on_the_fly
 from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flight, Flights, sorted_query
 from gateway.pipeline.observe import respond
 from gateway.runtime.lifecycle import Lifecycle
-from gateway.shared.cache import CacheEntry, ContentCache, directives, validators
-from gateway.shared.outcome import Outcome
+from gateway.state.cache import CacheEntry, ContentCache, directives, validators
+from gateway.state.outcome import Outcome
 from gateway.store import keys
 
 Flying = Callable[[Mapping[str, str]], Flight]
@@ -126,7 +126,7 @@ def cached_copy(cache: ContentCache, x: Exchange, entry: CacheEntry, state: str)
     x.ctx.cache = state
     kept, heads = _shown(entry)
     extra = [(b"age", str(cache.age(entry)).encode()), (b"x-cache", state.encode())]
-    return served(kept, entry.answer.status, heads, x.incoming.headers, extra)
+    return serve(kept, entry.answer.status, heads, x.incoming.headers, extra)
 
 
 _heads: dict[int, tuple[CacheEntry, StoredBody, list[tuple[bytes, bytes]]]] = {}
@@ -155,7 +155,7 @@ def browser_headers(platform: dict[str, str], kept: StoredBody) -> dict[str, str
     control = directives(platform.get("cache-control"))
     if not control.keys() & {"max-age", "no-cache", "no-store"}:
         headers["cache-control"] = "no-cache"
-    if kept.compressed:
+    if kept.is_compressed:
         varies = platform.get("vary")
         if not varies:
             headers["vary"] = "accept-encoding"

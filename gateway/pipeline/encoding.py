@@ -53,7 +53,7 @@ def on_the_fly(x: Exchange, response: Outgoing) -> Outgoing:
     the platform's gzip passed through as it came to a browser that accepts it, else inflated."""
     if response.chunks is not None or response.status in (204, 304):
         return response
-    if response.gzipped is not None and _passed(x, response):
+    if response.gzipped is not None and _pass_platform_gzip(x, response):
         return response
     if len(response.body) < MIN_BYTES:
         return response
@@ -71,7 +71,7 @@ def on_the_fly(x: Exchange, response: Outgoing) -> Outgoing:
     return response
 
 
-def _passed(x: Exchange, response: Outgoing) -> bool:
+def _pass_platform_gzip(x: Exchange, response: Outgoing) -> bool:
     """The platform's own gzip of the body, sent as it came (True: nothing more to do) to a
     browser that accepts gzip when the BREACH rule allows; else the body (inflated as it arrived)
     goes on as any other (False)."""

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from contracts.catalogue import Route
 from gateway.config.skins import Skin
 from gateway.http.asgi import Incoming, RequestContext
-from gateway.shared.ratelimit import Admission
-from gateway.shared.session import Session
+from gateway.state.ratelimit import Admission
+from gateway.state.session import Session
 
 
 @dataclass(slots=True)

@@ -17,8 +17,8 @@ from gateway.http.cookies import BrowserCookies, browser_session_id
 from gateway.http.errors import error, rate_limited
 from gateway.http.security import forgery
 from gateway.pipeline.exchange import Exchange
-from gateway.shared.ratelimit import Limit, RateLimiter, Who
-from gateway.shared.session import sign_in_blocked
+from gateway.state.ratelimit import Limit, RateLimiter, Who
+from gateway.state.session import sign_in_wait
 
 # Percent-escapes of '.', '/', '\' and control bytes, '..' and '.' segments, empty
 # segments, backslashes and scheme-like segments are refused before any lookup.
@@ -74,12 +74,12 @@ class Guard:
             if x.admission.wait is not None:
                 return rate_limited(x.admission.wait, ctx)
         if route.session == "starts" and x.login:
-            return await self._blocked(x, x.login)
+            return await self._refuse_blocked(x, x.login)
         return None
 
-    async def _blocked(self, x: Exchange, login: str) -> Outgoing | None:
+    async def _refuse_blocked(self, x: Exchange, login: str) -> Outgoing | None:
         """A sign-in refused while an operator's revocation of the account's sessions holds (`SIGN_IN_BLOCK_S`)."""
-        wait = await sign_in_blocked(self.limiter.shared, x.site()[0].id, login)
+        wait = await sign_in_wait(self.limiter.shared, x.site()[0].id, login)
         if not wait:
             return None
         message = "An operator ended this account's sessions: sign in again later"

@@ -20,9 +20,9 @@ from gateway.config.timings import CallTiming
 from gateway.http.asgi import Outgoing
 from gateway.http.errors import in_progress, store_unavailable
 from gateway.pipeline.exchange import Exchange
-from gateway.shared.cache import shareable
-from gateway.shared.dedup import Dedup, ExclusiveConflict, LeaderLost, SharedFlights, body_digest
-from gateway.shared.outcome import Outcome
+from gateway.state.cache import shareable
+from gateway.state.dedup import Dedup, ExclusiveConflict, LeaderLost, SharedFlights, body_digest
+from gateway.state.outcome import Outcome
 from gateway.store import StoreUnavailable
 
 Flight = Callable[[], Awaitable[Outcome]]
@@ -63,7 +63,7 @@ class Flights:
         )
         slot = (skin.id, x.session.id, route.name) if route.exclusive else None
         try:
-            (outcome, role), joined = await self.local.run(key, lambda: self._lead(x, key, slot, call), slot)
+            (outcome, role), joined = await self.local.join(key, lambda: self._lead(x, key, slot, call), slot)
         except ExclusiveConflict:
             return in_progress(x.ctx)
         except LeaderLost:
@@ -88,7 +88,7 @@ class Flights:
         if self.shared is None or route.joins == "process" or keyed:
             return await call(), "leader"
         try:
-            return await self.shared.run(
+            return await self.shared.join(
                 body_digest(repr(key).encode()),
                 call,
                 ":".join(slot) if slot is not None else None,

@@ -1,4 +1,4 @@
-"""Under plan: a money or account call carrying an `Idempotency-Key` (`gateway.shared.idempotency`).
+"""Under plan: a money or account call carrying an `Idempotency-Key` (`gateway.state.idempotency`).
 A new key's call goes out (joined in this process only: its record and the session and route's
 exclusive slot, taken in one claim, keep it single across instances) and its outcome is recorded
 for replays; a repeat replays it, or waits for it while it is in flight, or is told the outcome is
@@ -20,9 +20,9 @@ from gateway.pipeline.exchange import Exchange
 from gateway.pipeline.joining import Flight, Flights
 from gateway.pipeline.observe import respond
 from gateway.runtime.lifecycle import Lifecycle
-from gateway.shared.dedup import body_digest
-from gateway.shared.idempotency import IdempotencyRecords
-from gateway.shared.outcome import Outcome, decode, encode
+from gateway.state.dedup import body_digest
+from gateway.state.idempotency import IdempotencyRecords
+from gateway.state.outcome import Outcome, decode, encode
 from gateway.store import StoreUnavailable, hand_back, keys
 
 
@@ -34,7 +34,7 @@ class KeyedCalls:
     lifecycle: Lifecycle
     """Owns the retries of a record's release the store refused."""
 
-    async def run(self, x: Exchange, key: str, call: Flight) -> Outgoing | Outcome:
+    async def serve(self, x: Exchange, key: str, call: Flight) -> Outgoing | Outcome:
         skin, route = x.site()
         records, ctx = self.records, x.ctx
         if not records.valid(key):

@@ -15,7 +15,7 @@ from contracts.catalogue import Route
 from contracts.links import Path, allowed_link, blank_refused, link_paths
 from gateway.config.skins import Skin
 from gateway.runtime.metrics import Metrics
-from gateway.shared.outcome import Outcome
+from gateway.state.outcome import Outcome
 
 log = structlog.get_logger("gateway.content")
 

@@ -25,9 +25,9 @@ from gateway.http.cookies import BrowserCookies
 from gateway.http.errors import no_answer
 from gateway.pipeline.exchange import Exchange
 from gateway.runtime.tracing import Tracing
-from gateway.shared.outcome import Outcome
-from gateway.shared.ratelimit import RateLimiter
-from gateway.shared.session import Session, Sessions
+from gateway.state.outcome import Outcome
+from gateway.state.ratelimit import RateLimiter
+from gateway.state.session import Session, Sessions
 from gateway.upstream.caller import RETURNED_RESPONSE_HEADERS
 from gateway.upstream.transport import Answer
 
@@ -71,7 +71,7 @@ class Observe:
             session.log_out()
         await self.sessions.save(skin.id, session, x.address)
         if self.feed is not None:
-            self.feed.observed(skin.id, route, login, before, session, outcome)
+            self.feed.on_outcome(skin.id, route, login, before, session, outcome)
         outcome.session = session
         return outcome
 
@@ -86,13 +86,13 @@ class Observe:
         outcome = planned if isinstance(planned, Outcome) else None
         sent = respond(x, planned) if isinstance(planned, Outcome) else planned
         if outcome is not None:
-            x.ctx.refusal = _refused(x, outcome)
+            x.ctx.refusal = _refusal_label(x, outcome)
         if sent.header("x-request-id") is None:
             sent.headers.append((b"x-request-id", x.ctx.request_id.encode("latin-1")))
         if x.session.id:  # a real session (not content's anonymous stand-in)
             self.cookies.add(sent, x.session, x.incoming)
         if x.admission is not None and x.admission.held:
-            succeeded = outcome is None or outcome.unsent or outcome.accepted
+            succeeded = outcome is None or outcome.unsent or outcome.is_accepted
             await self.limiter.settle(x.admission, give_back=succeeded)
         if self.tracing.enabled:
             self.tracing.tag(x.ctx.request_id, x.ctx.skin, x.ctx.route)
@@ -141,7 +141,7 @@ def _capture(body: bytes, session: Session, login: str | None, remember: bool) -
     return msgspec.json.encode(data)
 
 
-def _refused(x: Exchange, outcome: Outcome) -> str | None:
+def _refusal_label(x: Exchange, outcome: Outcome) -> str | None:
     """The answer's refusal label; none for content (the CMS has no envelope), failures and 5xx."""
     if outcome.failure is not None or outcome.status >= 500 or x.route is None or x.route.policy == "content":
         return None

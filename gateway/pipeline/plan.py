@@ -24,8 +24,8 @@ from gateway.pipeline.joining import Flights
 from gateway.pipeline.keyed import KeyedCalls
 from gateway.pipeline.links import ContentLinks
 from gateway.pipeline.observe import Observe, passed_through, session_expired
-from gateway.shared.outcome import Outcome
-from gateway.shared.ratelimit import Throttle
+from gateway.state.outcome import Outcome
+from gateway.state.ratelimit import Throttle
 from gateway.upstream.call import Calls, UpstreamCall
 from gateway.upstream.caller import Caller
 
@@ -61,10 +61,10 @@ class Plan:
         if route.policy == "content":
             return await self.content.serve(x, lambda conditions: self.flight(x, conditions))
         if route.binary or route.body == "upload":
-            return await self.streamed(x)
+            return await self.stream(x)
         key = x.incoming.headers.get("idempotency-key")
         if key is not None and route.exclusive:
-            return await self.keyed.run(x, key, self.flight(x))
+            return await self.keyed.serve(x, key, self.flight(x))
         return await self.flights.join(x, self.flight(x))
 
     def flight(self, x: Exchange, conditions: Mapping[str, str] | None = None) -> Call:
@@ -73,7 +73,7 @@ class Plan:
 
         async def fly() -> Outcome:
             call = self.build(x)
-            outcome = await self.caller.run(call.asking(conditions) if conditions else call)
+            outcome = await self.caller.call(call.asking(conditions) if conditions else call)
             if call.route.policy == "content":  # before it is kept or served: its links checked
                 return self.links.checked(call.skin, call.route, outcome)
             return await self.observe.after_call(x, outcome)
@@ -84,7 +84,7 @@ class Plan:
         skin, route = x.site()
         return self.calls.build(x.incoming, x.ctx, skin, route, x.session, x.params, x.body, x.upload)
 
-    async def streamed(self, x: Exchange) -> Outgoing:
+    async def stream(self, x: Exchange) -> Outgoing:
         """Binary answers (captcha, media) and uploads pass through without being held; one
         exclusive upload per session and route at once. An upload's file is checked first
         (`gateway.http.uploads`), and an answer of a type its route may not have never passes."""

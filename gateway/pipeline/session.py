@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from gateway.http.asgi import Outgoing
 from gateway.http.errors import store_unavailable
 from gateway.pipeline.exchange import Exchange
-from gateway.shared.session import Sessions
+from gateway.state.session import Sessions
 from gateway.store import StoreUnavailable
 
 

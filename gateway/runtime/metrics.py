@@ -202,13 +202,13 @@ class Metrics:
         if dedup in ("leader", "follower", "replayed"):
             self.dedup_role(dedup)
         if skin is not None and refusal is not None:
-            self.refused(skin, route_class, refusal)
+            self.count_refusal(skin, route_class, refusal)
 
     def request(self, skin: str | None, route_class: str, status: int, seconds: float) -> None:
         self._labelled(self.requests, skin or "none", route_class, str(status)).inc()
         self._labelled(self.duration, route_class).observe(seconds)
 
-    def refused(self, skin: str, route_class: str, code: str) -> None:
+    def count_refusal(self, skin: str, route_class: str, code: str) -> None:
         """A platform refusal (`code`: a label of a bounded set, `gateway.pipeline.observe.refusal`)."""
         self._labelled(self.refusals, skin, route_class, code).inc()
 
@@ -231,7 +231,7 @@ class Metrics:
             series = self._series[key] = metric.labels(*values)
         return series
 
-    def breaker_changed(self, breaker: BreakerView) -> None:
+    def on_breaker_change(self, breaker: BreakerView) -> None:
         self.breaker_state.labels(breaker.skin, breaker.upstream).set(BREAKER_VALUES[breaker.state])
         if breaker.state == "open":
             self.breaker_opened.labels(breaker.skin, breaker.upstream).inc()
@@ -259,7 +259,7 @@ def aggregate(directory: Path) -> bytes:
     return generate_latest(registry)
 
 
-def requests_answered(directory: Path, pid: int) -> int:
+def count_answered(directory: Path, pid: int) -> int:
     """How many requests the worker `pid` answered (its `bff_requests_total`), from its file."""
     path = directory / f"counter_{pid}.db"
     if not path.exists():

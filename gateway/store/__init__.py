@@ -116,7 +116,7 @@ class Shared(Protocol):
     async def delete_prefix(self, prefix: str) -> int: ...
 
 
-async def settled(release: Callable[[], Awaitable[None]], within_s: float, every_s: float = 1.0) -> bool:
+async def settle(release: Callable[[], Awaitable[None]], within_s: float, every_s: float = 1.0) -> bool:
     """A release the store refused (a blip, a paused or failed-over Redis), tried again every
     `every_s` until the store takes it or `within_s` passed, by when the leases it frees would
     have expired anyway: whether it was taken. Meant to run as a chore, off the request."""
@@ -144,9 +144,9 @@ async def hand_back(
     give_up: Callable[[], Awaitable[None]], within_s: float, later: Later, what: str, every_s: float = 1.0
 ) -> None:
     """Gives something back to the store now (a lease, a slot, a record's landing); when the
-    store refuses, the caller goes on (its answer goes back) and a chore tries again (`settled`)."""
+    store refuses, the caller goes on (its answer goes back) and a chore tries again (`settle`)."""
     try:
         await give_up()
     except StoreUnavailable:
         log.warning(what + "_deferred", within_s=round(within_s, 1))
-        later(settled(give_up, within_s, every_s))
+        later(settle(give_up, within_s, every_s))

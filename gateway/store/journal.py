@@ -56,10 +56,10 @@ class Journal:
         (a claim made again after its call had been given back would hold the slot for nothing)."""
         now = self._clock()
         self._forget(now)
-        self.settled(record)
+        self.drop(record)
         self._entries.append(JournalEntry(now, what, record, write))
 
-    def settled(self, record: str) -> None:
+    def drop(self, record: str) -> None:
         """The record's call is over (finished or given back): its claim is not made again."""
         if any(entry.record == record for entry in self._entries):
             self._entries = deque(entry for entry in self._entries if entry.record != record)

@@ -178,7 +178,7 @@ class RedisShared:
         async def finish(_ago_s: float = 0.0) -> None:
             await self._set_and_release(keys, [value, ttl_ms, token])
 
-        self.journal.settled(key)
+        self.journal.drop(key)
         await self.guard(finish)
         self.journal.wrote("finish", key, finish)
 
@@ -273,7 +273,7 @@ class RedisShared:
             await give_back()
             self.journal.wrote("give-back", record, give_back)
 
-        self.journal.settled(record)
+        self.journal.drop(record)
         await self._offer(give_up)
 
     async def _offer(self, give_up: Callable[[], Awaitable[Any]]) -> None:

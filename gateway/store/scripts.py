@@ -1,7 +1,7 @@
 """The Lua scripts behind the Redis store: each one round trip, atomic in Redis.
 
 Leases and records name their holder `<instance>:<random>`; `alive()` asks whether that
-instance still listens on its presence channel (`gateway.shared.presence`).
+instance still listens on its presence channel (`gateway.state.presence`).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from contracts.catalogue import Route
 from gateway.config.skins import Skin
 from gateway.http.asgi import Incoming, RequestContext, request_id
 from gateway.http.clients import TrustedProxies
-from gateway.shared.session import Session
+from gateway.state.session import Session
 from gateway.upstream.pools import UpstreamClients
 from gateway.upstream.transport import Pool
 

@@ -30,8 +30,8 @@ from gateway.config.timings import CallTiming
 from gateway.http.security import XSRF_COOKIE
 from gateway.runtime.metrics import Metrics
 from gateway.runtime.tracing import Tracing
-from gateway.shared.outcome import Failure, Outcome
-from gateway.shared.session import Session
+from gateway.state.outcome import Failure, Outcome
+from gateway.state.session import Session
 from gateway.upstream.call import UpstreamCall
 from gateway.upstream.resilience import RETRYABLE_STATUS, Attempts, Breakers, Resilience
 from gateway.upstream.transport import Answer, StaleConnection, Timeouts
@@ -89,7 +89,7 @@ class Caller:
             call.skin.id, target.upstream, target.origin, new_side, retries, timing.retries, budgeted
         )
 
-    async def run(self, call: UpstreamCall) -> Outcome:
+    async def call(self, call: UpstreamCall) -> Outcome:
         """The platform's answer (the headers a browser may see), or why there was none."""
         attempts = self.admit(call, budgeted=True)
         if attempts.refused_for is not None:
@@ -98,13 +98,13 @@ class Caller:
             async with asyncio.timeout(self.timings[call.route.deadline].deadline_s):
                 answer = await self._attempts(call, attempts)
         except (httpx.TransportError, TimeoutError) as exc:
-            return self._failed(call, attempts, exc)
+            return self._fail(call, attempts, exc)
         except BaseException:  # cancelled: the player went away
             attempts.abandon()
             raise
         attempts.settle(answer.status)
         call.ctx.upstream_status = answer.status
-        outcome = returned(answer)
+        outcome = outcome_of(answer)
         why = breach(call.route, outcome.status, outcome.headers.get("content-type"), outcome.body)
         return outcome if why is None else self.broke(call, why)
 
@@ -126,7 +126,7 @@ class Caller:
                     route.method, call.target.path, sent, body, timeouts, call.length
                 )
         except httpx.TransportError as exc:
-            return self._failed(call, attempts, exc), False
+            return self._fail(call, attempts, exc), False
         except BaseException:  # cancelled, or a body over its cap (`BodyTooLarge`)
             attempts.abandon()
             raise
@@ -192,7 +192,7 @@ class Caller:
         return Outcome.failed("contract")
 
     @staticmethod
-    def _failed(call: UpstreamCall, attempts: Attempts, exc: BaseException) -> Outcome:
+    def _fail(call: UpstreamCall, attempts: Attempts, exc: BaseException) -> Outcome:
         """No answer: the breaker counts it, and operators read why (the exception's kind and our
         own words, never a URL)."""
         failure: Failure = failure_of(exc)
@@ -219,7 +219,7 @@ class Caller:
         return headers
 
 
-def returned(answer: Answer) -> Outcome:
+def outcome_of(answer: Answer) -> Outcome:
     """The platform's answer, with the headers a browser may see: its body always as the platform
     meant it (inflated, whatever it was sent in), and a passed-through read's gzip beside it."""
     headers: dict[str, str] = {}

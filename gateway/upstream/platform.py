@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from contracts.catalogue import Route, Upstream
 from gateway.config.skins import Skin
 from gateway.http.asgi import Incoming, RequestContext
-from gateway.shared.outcome import Outcome
-from gateway.shared.session import Session
+from gateway.state.outcome import Outcome
+from gateway.state.session import Session
 from gateway.upstream.call import Calls
 from gateway.upstream.caller import Caller
 
@@ -34,4 +34,4 @@ class Platform:
             raise ValueError(f"{route.name} is read by the gateway: its catalogue entry must say gateway_reads")
         if self.sides is not None:
             skin = self.sides(skin, session, route.upstream, ctx)
-        return await self.caller.run(self.calls.build(incoming, ctx, skin, route, session, body=body))
+        return await self.caller.call(self.calls.build(incoming, ctx, skin, route, session, body=body))

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from gateway.shared.cache import CacheConfig, CacheEntry, ContentCache
-from gateway.shared.copies import SessionReplicas
-from gateway.shared.outcome import Outcome
+from gateway.state.cache import CacheConfig, CacheEntry, ContentCache
+from gateway.state.outcome import Outcome
+from gateway.state.replicas import SessionReplicas
 from gateway.store.address import SharedRedis
 from gateway.store.redis import FailFast, RedisShared, connect
 from tests.support.cluster import RedisServer, require_redis_server
@@ -65,10 +65,10 @@ async def test_a_flight_result_and_its_lease_release_are_one_round_trip(shared: 
 async def test_visitors_kept_in_redis_are_capped_per_skin(shared: RedisShared, monkeypatch: pytest.MonkeyPatch) -> None:
     """Visitors' states (the platform's cookies for someone not logged in) are a flood's to
     multiply: past the skin's cap the oldest go, and each lives half an hour at most."""
-    import gateway.shared.session
-    from gateway.shared.session import ANONYMOUS_SECONDS, Session, SessionData, Sessions
+    import gateway.state.session
+    from gateway.state.session import ANONYMOUS_SECONDS, Session, SessionData, Sessions
 
-    monkeypatch.setattr(gateway.shared.session, "MAX_VISITORS", 25)
+    monkeypatch.setattr(gateway.state.session, "MAX_VISITORS", 25)
     sessions = Sessions(SessionReplicas(shared.redis, shared.guard, "test"), shared)
     for n in range(60):
         visitor = Session(f"visitor-{n:04d}-" + "x" * 30, SessionData(jars={"http://p": {"XSRF-TOKEN": "t"}}), None)

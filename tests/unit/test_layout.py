@@ -15,7 +15,7 @@ LAYERS = (
     "store",
     "http",
     "config",
-    "shared",
+    "state",
     "balance",
     "upstream",
     "monitoring",

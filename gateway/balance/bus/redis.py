@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import structlog
 from redis.asyncio import Redis
 
-from gateway.shared.presence import Subscription
+from gateway.state.presence import Subscription
 from gateway.store import StoreUnavailable, keys
 from gateway.store.redis import FailFast
 from gateway.store.scripts import ALIVE
@@ -73,20 +73,20 @@ class RedisBus:
         self._forget = redis.register_script(FORGET)
 
     async def start(self, within_s: float = 2.0) -> asyncio.Task[None]:
-        """Runs `run` in a task, once subscribed (or `within_s` passed: Redis may be down at start)."""
-        task = asyncio.ensure_future(self.run())
+        """Runs `listen` in a task, once subscribed (or `within_s` passed: Redis may be down at start)."""
+        task = asyncio.ensure_future(self.listen())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.connected.wait(), within_s)
         return task
 
-    async def run(self) -> None:
+    async def listen(self) -> None:
         """Subscribed until cancelled; after Redis goes away, again once it is back."""
         while True:
             try:
                 async with Subscription(self.redis, self._lost) as pubsub:
                     await pubsub.subscribe(keys.EVENTS_CONTROL)
                     self.pubsub = pubsub
-                    await self._listen(pubsub)
+                    await self._receive(pubsub)
             except asyncio.CancelledError:
                 self._lost()
                 raise
@@ -95,7 +95,7 @@ class RedisBus:
                 log.warning("events.bus_lost", error=type(exc).__name__)
                 await asyncio.sleep(0.5)
 
-    async def _listen(self, pubsub: Subscription) -> None:
+    async def _receive(self, pubsub: Subscription) -> None:
         while True:
             message = await pubsub.get_message(timeout=1.0)
             if message is None:

@@ -63,7 +63,7 @@ class GatewayEffects:
         await timeline(self.gateway, canary, what, reason)
 
 
-def canaries_started(gateway: Gateway) -> list[asyncio.Task[None]]:
+def start_canaries(gateway: Gateway) -> list[asyncio.Task[None]]:
     """The canaries' listener and controller, acting on `gateway`, for its lifespan to cancel. Only
     an instance with the audit trail (the admin listener's) judges: every move the controller makes
     is audited."""

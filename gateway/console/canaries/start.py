@@ -34,7 +34,7 @@ from gateway.console import changes
 from gateway.console.canaries.effects import detail, timeline
 from gateway.console.contract import Override, contract
 from gateway.console.operators import _decoded as decoded  # a body's fields, or the 422's errors
-from gateway.console.plans.intake import Wanted, deferred
+from gateway.console.plans.intake import Wanted, defer
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, error, invalid
 from gateway.parts import Gateway
@@ -138,10 +138,12 @@ async def refusal(gateway: Gateway, asked: changes.Asked, change: Change, ctx: R
     """Why the change cannot start now, as a change would be refused: its skin moved since its
     version (409), its new base URL breaks the platform's contract or does not answer (422)."""
     base = asked.baseVersion
-    moved = await gateway.config.moved(base, [change.skin])
+    moved = await gateway.config.moved_skins(base, [change.skin])
     if moved is None or moved:
         now = gateway.config.version
-        answer, _ = await changes.committed(gateway, Commit("conflict", now, now, moved=moved or []), base, "url", ctx)
+        answer, _ = await changes.respond_to_commit(
+            gateway, Commit("conflict", now, now, moved=moved or []), base, "url", ctx
+        )
         return answer
     current = msgspec.structs.replace(asked, baseVersion=gateway.config.version)  # not stale: checked above
     refused, _ = await contract(gateway, current, [change], "url")
@@ -179,7 +181,7 @@ async def start(
         return canaries
     assert asked.skin and asked.upstream and isinstance(asked.url, str)
     wanted = Wanted(kind="canary", **target_of(asked), at=started.at, asked=msgspec.to_builtins(started))
-    if not now and (later := await deferred(gateway, caller, wanted, ctx)) is not None:
+    if not now and (later := await defer(gateway, caller, wanted, ctx)) is not None:
         return later
     return await begin(gateway, caller, canaries, started, asked, ctx)
 

@@ -3,7 +3,7 @@ on a skin whose entry says `approval = true`, it waits for a second operator (20
 and once approved it runs, or is scheduled when it had a time). What it asks is checked field by
 field first (the change's own checks, then `at`), so a refusal comes now, not at its time.
 
-The change, the rollback and the canary start call `deferred` once their fields are valid; it
+The change, the rollback and the canary start call `defer` once their fields are valid; it
 answers None when the request is to run now.
 """
 
@@ -51,7 +51,7 @@ def needs_approval(gateway: Gateway, skins: list[str]) -> bool:
     return any(skin.approval for skin in gateway.config.skins.all if skin.id in skins)
 
 
-async def deferred(
+async def defer(
     gateway: Gateway, caller: Asker, wanted: Wanted, ctx: RequestContext, skins: list[str] | None = None
 ) -> Outgoing | None:
     """202 with what was kept (scheduled, or waiting for approval), a 422 for a bad `at`, or None:

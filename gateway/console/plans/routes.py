@@ -19,7 +19,7 @@ from gateway.accounts.audit import Action
 from gateway.accounts.caller import Actor
 from gateway.console.changes import reason_errors
 from gateway.console.plans.intake import schedule_approved
-from gateway.console.plans.running import run
+from gateway.console.plans.running import carry_out
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, decoded_as, error, invalid
 from gateway.maintenance.records import Approval, ApprovalState, public
@@ -132,7 +132,7 @@ async def maintenance(request: Request[Any, Any, Any], gateway: NamedDependency[
 
 
 @get("/admin/api/scheduled", opt={"role": "viewer"})
-async def scheduled(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
+async def list_scheduled(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
     now = time.time()
     answer = {"scheduled": [public(item, now) for item in gateway.plans.schedule.listed()]}
     return Outgoing.json(200, answer, RequestContext.of(request.scope))
@@ -157,7 +157,7 @@ async def cancel(
     who = caller.operator.name
     if item.state != "pending" or not await gateway.plans.schedule.claim(item, f"cancel {who}"):
         return error(409, "SCHEDULED_ENDED", f"{item_id} has run or is running: it cannot be cancelled", ctx)
-    item = await gateway.plans.schedule.ended(item, "cancelled", f"cancelled by {who}", who, reason)
+    item = await gateway.plans.schedule.end(item, "cancelled", f"cancelled by {who}", who, reason)
     await caller.record("schedule-cancel", "ok", reason, skin=item.skin, target=item.upstream, detail={"id": item.id})
     return Outgoing.json(200, {"scheduled": public(item, time.time())}, ctx)
 
@@ -196,7 +196,7 @@ async def decide(
         return error(409, "APPROVAL_ENDED", f"{approval_id} is {approval.state_at(now)} already", ctx)
     outcome = await _carried_out(gateway, caller, approval) if decision == "approve" else None
     state: ApprovalState = "approved" if decision == "approve" else "rejected"
-    approval = await gateway.plans.approvals.decided(approval, state, who, reason, outcome)
+    approval = await gateway.plans.approvals.decide(approval, state, who, reason, outcome)
     detail = {"id": approval.id, "askedBy": approval.by, "decidedBy": who, "outcome": outcome}
     await caller.record(action, "ok", reason, **target, detail=detail)
     return Outgoing.json(200, {"approval": public(approval, time.time())}, ctx)
@@ -207,8 +207,8 @@ async def _carried_out(gateway: Gateway, caller: Actor, approval: Approval) -> s
     if approval.at is not None and approval.at > time.time():
         item = await schedule_approved(gateway, approval)
         return f"scheduled {item.id}"
-    done = await run(gateway, caller.audit, approval)
+    done = await carry_out(gateway, caller.audit, approval)
     return done.result
 
 
-route_handlers = [set_maintenance, end_maintenance, maintenance, scheduled, cancel, approvals, decide]
+route_handlers = [set_maintenance, end_maintenance, maintenance, list_scheduled, cancel, approvals, decide]

@@ -2,7 +2,7 @@
 a maintenance window starts or ends (or a shelf changes), never on a short timer.
 
 When a change is due every instance's runner wakes; the one whose claim wins runs it
-(`running.run`) and writes the outcome on the item, in the trail (`schedule-run`) and the timeline
+(`running.carry_out`) and writes the outcome on the item, in the trail (`schedule-run`) and the timeline
 (`scheduled.done|failed`). A window's start and end go to the timeline once for the cluster
 (`Timeline.move` on `maintenance:<skin>`). Only instances with the admin listener (and so the
 trail) run changes; every instance follows the shelves (`Plans.listen`), the player side included.
@@ -19,7 +19,7 @@ import structlog
 
 from gateway.accounts.audit import Audit, AuditEntry
 from gateway.config.history import iso
-from gateway.console.plans.running import Ran, run
+from gateway.console.plans.running import Ran, carry_out
 from gateway.maintenance.records import Item, ItemState
 from gateway.monitoring.events import Timeline, TimelineEntry
 from gateway.parts import Gateway
@@ -47,7 +47,7 @@ class Runner:
         for shelf in self.plans.shelves:
             shelf.changed = self.wake.set
 
-    async def run(self) -> None:
+    async def carry_out_due(self) -> None:
         while True:
             self.wake.clear()
             now = time.time()
@@ -78,7 +78,7 @@ class Runner:
         for item in self.plans.schedule.due(now):
             if item.id in self._others:
                 if now >= item.at + STUCK_S:
-                    await self.interrupted(item)
+                    await self.mark_interrupted(item)
                 continue
             if await self.plans.schedule.claim(item, self.instance):
                 await self.run_item(item, self.audit)
@@ -89,14 +89,14 @@ class Runner:
         schedule = self.plans.schedule
         schedule.running.add(item.id)
         try:
-            done = await run(self.gateway, audit, item)
+            done = await carry_out(self.gateway, audit, item)
         except Exception as exc:  # recorded as failed, never run again
             log.exception("plans.run_failed", id=item.id)
             done = Ran(False, f"FAILED: {type(exc).__name__}")
         finally:
             schedule.running.discard(item.id)
         state: ItemState = "done" if done.ok else "failed"
-        await schedule.ended(item, state, done.result, f"instance {self.instance}", None, done.version)
+        await schedule.end(item, state, done.result, f"instance {self.instance}", None, done.version)
         detail = {"id": item.id, "at": item.at, "kind": item.kind, "outcome": done.result, "askedBy": item.by}
         entry = AuditEntry(
             "schedule-run",
@@ -111,10 +111,10 @@ class Runner:
         await audit.record(msgspec.structs.replace(entry, detail=detail))
         await self.written(f"scheduled.{state}", item.skin, item.upstream, f"{item.kind} {item.id}: {done.result}")
 
-    async def interrupted(self, item: Item) -> None:
+    async def mark_interrupted(self, item: Item) -> None:
         outcome = "INTERRUPTED: the instance that ran it stopped; see the configuration's history"
         self._others.pop(item.id, None)
-        await self.plans.schedule.ended(item, "failed", outcome, f"instance {self.instance}", None)
+        await self.plans.schedule.end(item, "failed", outcome, f"instance {self.instance}", None)
         await self.written("scheduled.failed", item.skin, item.upstream, f"{item.kind} {item.id}: {outcome}")
 
     async def windows(self, now: float) -> None:
@@ -139,7 +139,7 @@ class Runner:
             await self.timeline.write(TimelineEntry(kind, time.time(), self.instance, skin, upstream, detail=detail))
 
 
-def started(gateway: Gateway) -> list[asyncio.Task[None]]:
+def start(gateway: Gateway) -> list[asyncio.Task[None]]:
     """The shelves followed, and this instance's runner (`gateway.app.lifespan`)."""
     runner = Runner(gateway, gateway.audit)
-    return [asyncio.create_task(gateway.plans.listen()), asyncio.create_task(runner.run())]
+    return [asyncio.create_task(gateway.plans.listen()), asyncio.create_task(runner.carry_out_due())]

@@ -51,7 +51,7 @@ def on_behalf(gateway: Gateway, planned: Planned) -> Operator | None:
     return operator if operator.may("operator") and not outside(operator, [planned.skin]) else None
 
 
-async def run(gateway: Gateway, audit: Audit, planned: Planned) -> Ran:
+async def carry_out(gateway: Gateway, audit: Audit, planned: Planned) -> Ran:
     operator = on_behalf(gateway, planned)
     if operator is None:
         return Ran(False, f"OPERATOR_UNAUTHORISED: {planned.by} may no longer change {planned.skin}")

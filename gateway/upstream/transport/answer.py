@@ -81,7 +81,7 @@ def request_head(
         raise httpx.LocalProtocolError("a header is not latin-1") from None
 
 
-def gzipped(headers: list[tuple[str, str]]) -> bool:
+def is_gzipped(headers: list[tuple[str, str]]) -> bool:
     encoding = next((value.strip().lower() for name, value in headers if name == "content-encoding"), "")
     return encoding in ("gzip", "x-gzip")
 

@@ -12,7 +12,7 @@ import httptools
 import httpx
 
 from gateway.http.deadline import MovingDeadline
-from gateway.upstream.transport.answer import Answer, StaleConnection, gzipped, inflater
+from gateway.upstream.transport.answer import Answer, StaleConnection, inflater, is_gzipped
 
 _INFLATE_STEP = 1024 * 1024
 """A compressed answer is inflated at most this much at a time (zlib's output is copied once whole)."""
@@ -134,7 +134,7 @@ class Connection(asyncio.Protocol):
             self._fail(exc)
             self.close()
             return
-        if self.keep_gzip and not gzipped(self.headers):
+        if self.keep_gzip and not is_gzipped(self.headers):
             self.keep_gzip = False  # only gzip passes through (a browser may not take deflate)
 
     def on_body(self, body: bytes) -> None:
@@ -286,15 +286,15 @@ class Connection(asyncio.Protocol):
     async def _release_streamed(self) -> None:
         self.pool.release(self, reusable=self.complete and self.error is None)
 
-    def finished(self) -> bool:
+    def is_finished(self) -> bool:
         """The exchange ended cleanly and the connection may carry another."""
         return self.complete and self.error is None and not self.closed and self.keep_alive
 
     def end_exchange(self) -> bool:
         """The exchange is over (its answer read, or given up): no answer awaited, no deadline,
-        reading resumed if it was paused; and whether it ended cleanly (`finished`), said before
+        reading resumed if it was paused; and whether it ended cleanly (`is_finished`), said before
         reading resumes."""
-        finished = self.finished()
+        finished = self.is_finished()
         self.done = None
         self.deadline.clear()
         if self.read_paused and self.transport is not None and not self.closed:

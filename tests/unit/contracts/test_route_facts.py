@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import get_args
 
 from contracts.catalogue import ROUTES, ROUTES_BY_NAME, LimitClass
-from gateway.shared.ratelimit import RateLimitConfig
+from gateway.state.ratelimit import RateLimitConfig
 from sandbox.app import registry
 from sandbox.content import seed_content
 from sandbox.state import Site

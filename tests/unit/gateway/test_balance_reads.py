@@ -1,4 +1,4 @@
-"""What a proxied balance read tells the balance stream (`BalanceFeed.observed`): only a value this
+"""What a proxied balance read tells the balance stream (`BalanceFeed.on_outcome`): only a value this
 process has not seen for the player goes to the store, however often the player's tabs poll, and a
 balance heard from another instance makes the one read before it new again."""
 
@@ -16,7 +16,7 @@ from contracts.catalogue import BALANCE, ROUTES_BY_NAME
 from gateway.balance.feed import BalanceFeed
 from gateway.balance.tabs import PlayerFeed
 from gateway.config.settings import EventsSettings
-from gateway.shared.outcome import Outcome
+from gateway.state.outcome import Outcome
 
 FIVE = b'{"success":true,"code":null,"values":[{"name":"balance","value":5000.0,"currency":"INR"}]}'
 FIVE_SPACED = b'{"success": true, "code": null, "values": [{"name": "balance", "value": 5000.0, "currency": "INR"}]}'
@@ -49,7 +49,7 @@ def feed_and_store() -> tuple[BalanceFeed, Stored]:
 
 def read(feed: BalanceFeed, body: bytes, status: int = 200, login: str = "Demo1") -> None:
     session = SimpleNamespace(data=SimpleNamespace(logged_in=True, login=login), id="s1")
-    feed.observed("aurora", BALANCE, login, "s1", cast(Any, session), Outcome(status, {}, body))
+    feed.on_outcome("aurora", BALANCE, login, "s1", cast(Any, session), Outcome(status, {}, body))
 
 
 def values(stored: Stored) -> list[float]:
@@ -92,5 +92,5 @@ def test_a_balance_heard_from_elsewhere_makes_the_last_read_new_again(
 def test_another_reads_answer_is_not_taken_for_a_balance_read(feed_and_store: tuple[BalanceFeed, Stored]) -> None:
     feed, stored = feed_and_store
     session = SimpleNamespace(data=SimpleNamespace(logged_in=True, login="demo1"), id="s1")
-    feed.observed("aurora", ROUTES_BY_NAME["getProfile"], "demo1", "s1", cast(Any, session), Outcome(200, {}, FIVE))
+    feed.on_outcome("aurora", ROUTES_BY_NAME["getProfile"], "demo1", "s1", cast(Any, session), Outcome(200, {}, FIVE))
     assert stored.values == []

@@ -17,7 +17,7 @@ from gateway.config.skins import Skin, builtin
 from gateway.http.asgi import Incoming, RequestContext
 from gateway.http.clients import TrustedProxies
 from gateway.pipeline.exchange import Exchange
-from gateway.shared.session import Session, SessionData, Sessions, new_id
+from gateway.state.session import Session, SessionData, Sessions, new_id
 from gateway.store import keys
 from gateway.store.memory import MemoryShared, ProcessStore
 from tests.support.cms import banners, ids

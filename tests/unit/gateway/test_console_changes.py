@@ -32,7 +32,7 @@ from gateway.monitoring.instances import Instances
 from gateway.monitoring.observability import configure_logging
 from gateway.monitoring.series import Series
 from gateway.runtime.lifecycle import Lifecycle
-from gateway.shared.presence import Presence
+from gateway.state.presence import Presence
 from gateway.store.address import SharedRedis
 from gateway.store.redis import connect
 from gateway.upstream.resilience import Breakers
@@ -295,8 +295,8 @@ async def test_live_instances_are_the_subscribed_ones_and_one_that_did_not_take_
         assert [r.id for r in await one.live()] == ["one1", "two2"], "the dead one's record is not an instance"
         assert not await redis.hexists("bff:instances", "dead"), "and is forgotten"
         versions["one1"].version = "v2"
-        one.changed()
-        missing = await one.acknowledged("v2", within_s=0.5)
+        one.on_change()
+        missing = await one.wait_for_version("v2", within_s=0.5)
         assert (
             missing
             == {
@@ -308,8 +308,8 @@ async def test_live_instances_are_the_subscribed_ones_and_one_that_did_not_take_
             and missing["waitedS"] >= 0.5
         )
         versions["two2"].version = "v2"
-        two.changed()
-        taken = await one.acknowledged("v2", within_s=2)
+        two.on_change()
+        taken = await one.wait_for_version("v2", within_s=2)
         assert (taken["acknowledged"], taken["total"], taken["missing"]) == (2, 2, []) and taken["waitedS"] < 1
     finally:
         for task in tasks:

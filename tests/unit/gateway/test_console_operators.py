@@ -93,7 +93,7 @@ async def test_a_late_link_is_refused_and_recorded(listener: Listener) -> None:
     def late(file: RosterFile) -> None:
         file.operators = [replace(a, link_expires=1.0) if a.name == "pia" else a for a in file.operators]
 
-    edits.edited(listener.operators_file, late)
+    edits.edit(listener.operators_file, late)
     late = await listener.browser().call("POST", "/admin/api/welcome", json={"token": token, "password": PIA_PASSWORD})
     assert late.status_code == 422 and late.json()["errors"][0]["code"] == "LINK_EXPIRED"
     [entry] = await _entries(listener, "operator-link-used")
@@ -209,7 +209,7 @@ async def test_only_admins_manage_operators(listener: Listener) -> None:
 
 
 async def test_a_token_limited_to_pampa_is_refused_aurora_too(listener: Listener) -> None:
-    token = edits.edited(
+    token = edits.edit(
         listener.operators_file, lambda f: edits.issue_token(f, "pampa-bot", "operator", False, ("pampa",))
     )
     bot = listener.browser()

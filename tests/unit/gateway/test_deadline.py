@@ -22,7 +22,7 @@ async def test_a_deadline_fires_once_after_its_last_move_and_not_when_cleared() 
         deadline.push(0.05)
     await asyncio.sleep(0.1)
     assert len(fired) == 1 and fired[0] - started >= 0.17
-    assert not deadline.armed
+    assert not deadline.is_armed
     deadline.push(0.01)  # a cleared deadline is not revived by activity
     deadline.arm(0.02)
     deadline.clear()

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from gateway.shared.dedup import Dedup, ExclusiveConflict
+from gateway.state.dedup import Dedup, ExclusiveConflict
 
 pytestmark = pytest.mark.anyio
 
@@ -22,7 +22,7 @@ async def test_identical_requests_share_one_call() -> None:
         await asyncio.sleep(0.05)
         return 42
 
-    results = await asyncio.gather(*(dedup.run("k", call) for _ in range(20)))
+    results = await asyncio.gather(*(dedup.join("k", call) for _ in range(20)))
     assert calls == 1
     assert [value for value, _ in results] == [42] * 20
     assert sorted(role for _, role in results).count("leader") == 1
@@ -37,9 +37,9 @@ async def test_a_cancelled_leader_hands_over_to_its_followers() -> None:
         await release.wait()
         return "answer"
 
-    leader = asyncio.create_task(dedup.run("k", call))
+    leader = asyncio.create_task(dedup.join("k", call))
     await asyncio.sleep(0)
-    follower = asyncio.create_task(dedup.run("k", call))
+    follower = asyncio.create_task(dedup.join("k", call))
     await asyncio.sleep(0)
     leader.cancel()
     release.set()
@@ -54,13 +54,13 @@ async def test_a_failure_reaches_every_waiter_and_the_next_call_starts_afresh() 
         await asyncio.sleep(0.01)
         raise ConnectionError("down")
 
-    results = await asyncio.gather(*(dedup.run("k", broken) for _ in range(3)), return_exceptions=True)
+    results = await asyncio.gather(*(dedup.join("k", broken) for _ in range(3)), return_exceptions=True)
     assert all(isinstance(r, ConnectionError) for r in results)
 
     async def fine() -> str:
         return "up"
 
-    assert await dedup.run("k", fine) == ("up", "leader")
+    assert await dedup.join("k", fine) == ("up", "leader")
 
 
 async def test_an_exclusive_slot_refuses_a_different_request_until_it_lands() -> None:
@@ -71,17 +71,17 @@ async def test_an_exclusive_slot_refuses_a_different_request_until_it_lands() ->
         await release.wait()
         return "first"
 
-    first = asyncio.create_task(dedup.run("withdraw-1000", slow, slot="player:cashout"))
+    first = asyncio.create_task(dedup.join("withdraw-1000", slow, slot="player:cashout"))
     await asyncio.sleep(0)
     with pytest.raises(ExclusiveConflict):
-        await dedup.run("withdraw-2000", slow, slot="player:cashout")
+        await dedup.join("withdraw-2000", slow, slot="player:cashout")
     release.set()
     assert await first == ("first", "leader")
 
     async def second() -> str:
         return "second"
 
-    assert await dedup.run("withdraw-2000", second, slot="player:cashout") == ("second", "leader")
+    assert await dedup.join("withdraw-2000", second, slot="player:cashout") == ("second", "leader")
 
 
 async def test_a_forgotten_key_starts_a_call_of_its_own_and_the_old_one_lands_without_dropping_it() -> None:
@@ -99,14 +99,14 @@ async def test_a_forgotten_key_starts_a_call_of_its_own_and_the_old_one_lands_wi
 
         return run
 
-    before = asyncio.create_task(dedup.run("k", call("before", first_done)))
+    before = asyncio.create_task(dedup.join("k", call("before", first_done)))
     await asyncio.sleep(0)
     dedup.forget("k")
-    after = asyncio.create_task(dedup.run("k", call("after", second_done)))
+    after = asyncio.create_task(dedup.join("k", call("after", second_done)))
     await asyncio.sleep(0)
     first_done.set()
     assert (await before)[0] == "before"
-    joined = asyncio.create_task(dedup.run("k", call("third", second_done)))
+    joined = asyncio.create_task(dedup.join("k", call("third", second_done)))
     await asyncio.sleep(0)
     second_done.set()
     assert (await after)[0] == "after" and await joined == ("after", "follower")

@@ -16,7 +16,7 @@ from contracts.catalogue import ROUTES
 from gateway.config.skins import builtin
 from gateway.pipeline.links import ContentLinks
 from gateway.runtime.metrics import Metrics
-from gateway.shared.outcome import Outcome
+from gateway.state.outcome import Outcome
 from tests.support.browser import AsyncBrowser
 from tests.support.cms import banners
 from tests.support.gateway import browser_on, gateway_app

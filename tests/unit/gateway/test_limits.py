@@ -13,7 +13,7 @@ import httpx
 import pytest
 import respx
 
-from gateway.shared.session import ANONYMOUS_PER_ADDRESS, ANONYMOUS_SECONDS
+from gateway.state.session import ANONYMOUS_PER_ADDRESS, ANONYMOUS_SECONDS
 from tests.support.browser import AsyncBrowser
 from tests.support.gateway import browser_on, gateway_app
 

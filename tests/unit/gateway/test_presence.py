@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
-from gateway.shared.presence import Presence
+from gateway.state.presence import Presence
 from gateway.store import keys
 from gateway.store.address import SharedRedis
 from gateway.store.redis import connect

@@ -8,7 +8,7 @@ import httpx
 import pytest
 import respx
 
-from gateway.shared.cache import CacheConfig
+from gateway.state.cache import CacheConfig
 from tests.support.browser import AsyncBrowser
 from tests.support.cms import banners, ids
 from tests.support.gateway import browser_on, gateway_app

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from litestar.stores.memory import MemoryStore
 
-from gateway.shared.session import Sessions
+from gateway.state.session import Sessions
 
 pytestmark = pytest.mark.anyio
 

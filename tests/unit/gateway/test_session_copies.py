@@ -1,4 +1,4 @@
-"""This instance's copies of sessions (`gateway.shared.copies`) over a real redis-server: a found
+"""This instance's copies of sessions (`gateway.state.replicas`) over a real redis-server: a found
 session is read from Redis once, a change heard while a read was in flight keeps that read's
 answer out of the copies, deafness serves no copy, and the copies are bounded in number, age and
 the key's own TTL."""
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from gateway.shared.copies import SessionReplicas
+from gateway.state.replicas import SessionReplicas
 from gateway.store.address import SharedRedis
 from gateway.store.redis import FailFast, connect
 from tests.support.cluster import RedisServer, commands_between

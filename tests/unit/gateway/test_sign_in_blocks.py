@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.shared.session import block_sign_in, sign_in_blocked
+from gateway.state.session import block_sign_in, sign_in_wait
 from gateway.store import StoreUnavailable
 from gateway.store.memory import MemoryShared
 
@@ -17,16 +17,16 @@ async def test_a_block_holds_for_its_time_for_that_login_on_that_skin_only() -> 
     shared = MemoryShared()
     until = await block_sign_in(shared, "aurora", "Demo1", 900)
     assert until is not None
-    assert 899 <= await sign_in_blocked(shared, "aurora", "demo1") <= 900
-    assert await sign_in_blocked(shared, "aurora", "DEMO1") > 0, "logins are case-insensitive"
-    assert await sign_in_blocked(shared, "pampa", "demo1") == 0
-    assert await sign_in_blocked(shared, "aurora", "demo2") == 0
+    assert 899 <= await sign_in_wait(shared, "aurora", "demo1") <= 900
+    assert await sign_in_wait(shared, "aurora", "DEMO1") > 0, "logins are case-insensitive"
+    assert await sign_in_wait(shared, "pampa", "demo1") == 0
+    assert await sign_in_wait(shared, "aurora", "demo2") == 0
 
 
 async def test_no_block_when_it_is_turned_off() -> None:
     shared = MemoryShared()
     assert await block_sign_in(shared, "aurora", "demo1", 0) is None
-    assert await sign_in_blocked(shared, "aurora", "demo1") == 0
+    assert await sign_in_wait(shared, "aurora", "demo1") == 0
 
 
 class Away(MemoryShared):
@@ -35,4 +35,4 @@ class Away(MemoryShared):
 
 
 async def test_with_the_store_away_a_sign_in_goes_on() -> None:
-    assert await sign_in_blocked(Away(), "aurora", "demo1") == 0
+    assert await sign_in_wait(Away(), "aurora", "demo1") == 0

@@ -8,7 +8,7 @@ import contextlib
 
 import pytest
 
-from gateway.store import StoreUnavailable, settled
+from gateway.store import StoreUnavailable, settle
 from gateway.store.redis import FailFast
 
 pytestmark = pytest.mark.anyio
@@ -73,7 +73,7 @@ async def test_a_release_the_store_refused_is_retried_until_it_is_taken() -> Non
             refusals -= 1
             raise StoreUnavailable("paused")
 
-    assert await settled(release, within_s=1.0, every_s=0.05) is True
+    assert await settle(release, within_s=1.0, every_s=0.05) is True
     assert tries == 3, "once taken it is not sent again"
 
 
@@ -86,6 +86,6 @@ async def test_a_release_is_given_up_once_the_lease_would_have_expired_anyway() 
         raise StoreUnavailable("down")
 
     started = asyncio.get_running_loop().time()
-    assert await settled(release, within_s=0.3, every_s=0.05) is False
+    assert await settle(release, within_s=0.3, every_s=0.05) is False
     took = asyncio.get_running_loop().time() - started
     assert took < 0.35 and 4 <= tries <= 6, (took, tries)

@@ -59,7 +59,7 @@ class Health:
     """How many times the platform was called."""
     last: dict[tuple[str, str], Probe] = field(default_factory=dict)
 
-    async def probed(self, max_age_s: float) -> dict[tuple[str, str], Probe]:
+    async def probe_stale(self, max_age_s: float) -> dict[tuple[str, str], Probe]:
         self.rounds += 1
         now = time.time()
         self.last = {

@@ -6,7 +6,7 @@ is 422. Where we differ from the draft:
 - a repeat while the first is still in flight waits for it (the draft answers 409): a player's
   retry after a lost answer should get that answer, not an error. The wait is bounded by the
   route's deadline, and it ends as soon as the first call's instance is found dead (its holder
-  lease names the instance, `gateway.shared.presence`): then nobody can know whether the platform
+  lease names the instance, `gateway.state.presence`): then nobody can know whether the platform
   acted, the record says so for good (`unknown`), and every repeat is told to check the history
   instead of being sent a second time;
 - a key is bound to the session that first used it: another session presenting it gets 409

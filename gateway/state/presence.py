@@ -7,7 +7,7 @@ connections with it and Redis drops the subscription at once, so a waiter on ano
 notices within one poll, with no heartbeat and no per-flight task.
 
 The same connection carries `keys.SESSION_CHANGES` for its `Listener`s (the session replicas,
-`gateway.shared.copies`). A listener is told `deaf` whenever a change could be missed: before the
+`gateway.state.replicas`). A listener is told `deaf` whenever a change could be missed: before the
 subscription is confirmed, when Redis goes away, when redis-py reconnects the connection on its
 own (`Subscription.on_connect`: messages sent meanwhile are lost), and when Redis has not
 answered a ping for `SILENT_S` (a connection that hangs instead of breaking); and `hearing` once
@@ -71,13 +71,13 @@ class Presence:
     def channel(self) -> str:
         return keys.PRESENCE_CHANNEL + self.instance
 
-    async def run(self) -> None:
+    async def listen(self) -> None:
         """Subscribed until cancelled; after Redis goes away, subscribed again once it is back."""
         while True:
             try:
                 async with Subscription(self.redis, self._lost) as pubsub:
                     await pubsub.subscribe(self.channel, keys.SESSION_CHANGES)
-                    await self._listen(pubsub)
+                    await self._receive(pubsub)
             except asyncio.CancelledError:
                 self._lost()
                 raise
@@ -86,7 +86,7 @@ class Presence:
                 log.warning("presence.lost", error=type(exc).__name__)
                 await asyncio.sleep(0.5)
 
-    async def _listen(self, pubsub: Subscription) -> None:
+    async def _receive(self, pubsub: Subscription) -> None:
         loop = asyncio.get_running_loop()
         heard = pinged = loop.time()
         while True:
@@ -132,8 +132,8 @@ class Presence:
         self._silence()
 
     async def start(self, within_s: float = 2.0) -> asyncio.Task[None]:
-        """Runs `run` in a task, once subscribed (or `within_s` passed: Redis may be down at start)."""
-        task = asyncio.ensure_future(self.run())
+        """Runs `listen` in a task, once subscribed (or `within_s` passed: Redis may be down at start)."""
+        task = asyncio.ensure_future(self.listen())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.listening.wait(), within_s)
         return task

@@ -5,7 +5,7 @@ trip per read. Here a session once found is kept locally for at most `MAX_AGE_S`
 its key's own PTTL (read with the value, one script, one round trip), at most `MAX_REPLICAS` of
 them. Every write and delete runs as a script that also PUBLISHes `<instance>|<key>` on
 `keys.SESSION_CHANGES` in the same round trip; every instance listens on that channel through
-its presence connection (`gateway.shared.presence`) and drops its replica of a changed key. A miss is
+its presence connection (`gateway.state.presence`) and drops its replica of a changed key. A miss is
 never kept (a session made on another instance is seen at once). While that subscription is not
 confirmed (at start, after Redis went away, after redis-py reconnected it silently) this
 instance is deaf and serves no replica: reads go to Redis, and fail fast when it is down.
@@ -28,7 +28,7 @@ from datetime import timedelta
 from litestar.stores.base import Store
 from redis.asyncio import Redis
 
-from gateway.shared.dedup import Dedup
+from gateway.state.dedup import Dedup
 from gateway.store import keys
 from gateway.store.redis import FailFast
 
@@ -136,7 +136,7 @@ class SessionReplicas(Store):
                 del self._replicas[full]
         if renew_ms:
             return await self._fetch(full, renew_ms)
-        value, _ = await self._loads.run(full, lambda: self._fetch(full, 0))
+        value, _ = await self._loads.join(full, lambda: self._fetch(full, 0))
         return value
 
     async def _fetch(self, full: str, renew_ms: int) -> bytes | None:
@@ -172,7 +172,7 @@ class SessionReplicas(Store):
         full = self.full_key(key)
         await self._changing(full, lambda: self._delete([full], [self._message(full)]))
 
-    async def changed(self, full_key: str) -> None:
+    async def announce(self, full_key: str) -> None:
         """Announces a session key written without this store (its full key, `keys.stored_session`)."""
         await self._changing(full_key, lambda: self.redis.publish(keys.SESSION_CHANGES, self._message(full_key)))
 

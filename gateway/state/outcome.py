@@ -10,7 +10,7 @@ from typing import Literal
 
 import msgspec
 
-from gateway.shared.session import Session
+from gateway.state.session import Session
 
 Failure = Literal["unreachable", "stale", "timeout", "broken", "open", "lost", "contract"]
 """Why the platform gave no answer: `unreachable` (no connection: never sent), `stale` (a kept-
@@ -46,7 +46,7 @@ class Outcome(msgspec.Struct, array_like=True):
         return self.failure in UNSENT
 
     @property
-    def accepted(self) -> bool:
+    def is_accepted(self) -> bool:
         """The platform answered and said yes (`success: true`)."""
         if self.failure is not None or self.status != 200 or b'"success"' not in self.body:
             return False

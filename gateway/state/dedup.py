@@ -41,7 +41,7 @@ class Dedup(Generic[R]):
     _slots: dict[Hashable, Hashable] = field(default_factory=dict)
     """Exclusive slot (skin, session, route) -> the key of the flight holding it."""
 
-    async def run(
+    async def join(
         self, key: Hashable, call: Callable[[], Awaitable[R]], slot: Hashable | None = None
     ) -> tuple[R, Role]:
         flight = self._flights.get(key)
@@ -103,7 +103,7 @@ class SharedFlights(Generic[R]):
     anyway; and since requests are joined in-process first, each instance polls at most once
     per key.
 
-    The store's scripts check that the lease's holder still lives (`gateway.shared.presence`): when
+    The store's scripts check that the lease's holder still lives (`gateway.state.presence`): when
     it dies, for calls safe to repeat one follower takes the flight over at once; for exclusive
     (money) calls the outcome is unknown and the followers say so rather than send it twice.
     A result over the store's size bound, or one that may not be shared (`shareable`), is given
@@ -123,7 +123,7 @@ class SharedFlights(Generic[R]):
     result_ms: int = 15000
     poll_s: float = 0.01
 
-    async def run(
+    async def join(
         self, key: str, call: Callable[[], Awaitable[R]], slot: str | None, takeover: bool, within_s: float
     ) -> tuple[R, Role]:
         """`within_s`: the route's deadline, which bounds both the leader's call and a follower's wait."""

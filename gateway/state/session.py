@@ -18,7 +18,7 @@ import msgspec
 from litestar.stores.base import Store
 
 from gateway.http.cookies import BROWSER_SESSION_ID
-from gateway.shared.copies import SessionReplicas
+from gateway.state.replicas import SessionReplicas
 from gateway.store import Shared, StoreUnavailable, keys
 from gateway.store.memory import MemoryShared
 
@@ -181,7 +181,7 @@ class Sessions:
             key, encoded, ANONYMOUS_SECONDS * 1000, keys.of_skin(skin_id, keys.VISITORS, "~index"), MAX_VISITORS
         )
         if isinstance(self.store, SessionReplicas):  # written beside the session store: announced
-            await self.store.changed(key)
+            await self.store.announce(key)
         session.stored = encoded
 
     async def revoke(self, skin_id: str, session_id: str) -> None:
@@ -223,7 +223,7 @@ async def block_sign_in(shared: Shared, skin_id: str, login: str, seconds: int) 
     return until
 
 
-async def sign_in_blocked(shared: Shared, skin_id: str, login: str) -> int:
+async def sign_in_wait(shared: Shared, skin_id: str, login: str) -> int:
     """Seconds until the player may sign in on the skin again (0: now). With the store away a sign-in
     goes on (the platform still checks the password): refusing them all would be the larger outage."""
     try:

@@ -31,7 +31,7 @@ import msgspec
 
 from contracts.catalogue import Caching
 from gateway.http.stored import StoredBody
-from gateway.shared.outcome import Outcome
+from gateway.state.outcome import Outcome
 from gateway.store import MAX_VALUE_BYTES, Shared, StoreUnavailable, TooLarge, keys
 
 State = Literal["HIT", "STALE", "MISS"]
