@@ -78,14 +78,15 @@ async def test_a_release_the_store_refused_is_retried_until_it_is_taken() -> Non
 
 
 async def test_a_release_is_given_up_once_the_lease_would_have_expired_anyway() -> None:
-    tries = 0
+    loop = asyncio.get_running_loop()
+    tries: list[float] = []
 
     async def release() -> None:
-        nonlocal tries
-        tries += 1
+        tries.append(loop.time())
         raise StoreUnavailable("down")
 
-    started = asyncio.get_running_loop().time()
+    started = loop.time()
     assert await settle(release, within_s=0.3, every_s=0.05) is False
-    took = asyncio.get_running_loop().time() - started
-    assert took < 0.35 and 4 <= tries <= 6, (took, tries)
+    # Tried again while the lease lasted, never once it had expired (on a loaded machine a sleep
+    # may overshoot, so fewer tries, never a late one).
+    assert len(tries) >= 2 and all(at - started <= 0.3 for at in tries), [round(at - started, 3) for at in tries]
