@@ -200,7 +200,7 @@ async def test_a_rollback_is_found_by_the_skins_it_touched_and_names_by_a_part(t
 
 def test_every_action_is_offered_and_named_in_every_language_of_the_console() -> None:
     """Adding an action to `Action` is one line there; this says what else the console needs."""
-    console = Path(__file__).resolve().parents[3] / "spa" / "src" / "console"
+    console = Path(__file__).resolve().parents[4] / "spa" / "src" / "console"
     actions = set(typing.get_args(Action))
     offered = (console / "features" / "audit" / "auditQuery.ts").read_text()
     typed = (console / "api" / "types.ts").read_text() + (console / "api" / "types.gen.ts").read_text()
