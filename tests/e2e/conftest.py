@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.fixtures import sandbox_url_fixture
 from tests.support.stack import ROOT, Stack, free_port, start_stack
 
 SPA_DIST = ROOT / "spa" / "dist"
@@ -84,10 +85,7 @@ def product(tmp_path_factory: pytest.TempPathFactory, _require_browser: None, ad
     (ARTIFACTS / "stack.log").write_text(stack.logs())
 
 
-@pytest.fixture
-def sandbox_url(product: Stack) -> str:
-    """Where `control` (tests/conftest.py) reaches the product's sandbox."""
-    return product.sandbox_url
+sandbox_url = sandbox_url_fixture("product")
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.conftest import ARTIFACTS, SPA_DIST
-from tests.support.cluster import Cluster, start_cluster
+from tests.support.cluster import Cluster
+from tests.support.fixtures import cluster_running, upstream_calls
 
 pytestmark = pytest.mark.redis
 
@@ -33,9 +34,8 @@ DEPOSIT_JS = """async () => {
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     env = {"SPA_DIST": str(SPA_DIST), "EVENTS_INTERVAL_S": str(INTERVAL_S), "EVENTS_CONNECTS_PER_MINUTE": "1000"}
-    running = start_cluster(tmp_path_factory.mktemp("stream"), instances=2, env=env)
-    yield running
-    running.stop()
+    with cluster_running(tmp_path_factory.mktemp("stream"), instances=2, env=env, never=None) as running:
+        yield running
     ARTIFACTS.mkdir(exist_ok=True)
     for gateway in running.gateways:
         (ARTIFACTS / f"stream-{gateway.name}.log").write_text(gateway.log.read_text())
@@ -75,7 +75,7 @@ def tabs(context: BrowserContext, cluster: Cluster) -> list[Page]:
 
 
 def balance_calls(cluster: Cluster) -> int:
-    return int(httpx.get(cluster.sandbox.url + "/_sandbox/calls").json().get("balance", 0))
+    return upstream_calls(cluster.sandbox.url, "balance")
 
 
 def test_a_deposit_in_one_tab_shows_in_all_three_within_a_second_for_one_poll_an_interval(

@@ -27,7 +27,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.conftest import ARTIFACTS, SPA_DIST, Site
 from tests.support.browser import Browser as Player
-from tests.support.cluster import Process
+from tests.support.cluster import Process, gateway_process
+from tests.support.fixtures import sandbox_url_fixture
 from tests.support.nginx import Nginx, ServerCertificate, require_nginx, start_nginx
 from tests.support.stack import free_port
 
@@ -101,8 +102,7 @@ def start_gateway(workdir: Path, skins: str, ca_file: Path) -> Process:
         "EVENTS_INTERVAL_S": "2",
         "EVENTS_CONNECTS_PER_MINUTE": "1000",
     }
-    argv = [sys.executable, "-m", "gateway", "--port", str(port)]
-    gateway = Process("gateway", argv, env, f"http://127.0.0.1:{port}", workdir / "gateway.log")
+    gateway = gateway_process(workdir, env, port=port)
     gateway.start("/bff/health")
     return gateway
 
@@ -128,10 +128,8 @@ def platform(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealPlatform]
         (ARTIFACTS / f"real-platform-nginx-{profile}.log").write_text(front.errors()[-20_000:])
 
 
-@pytest.fixture
-def sandbox_url(platform: RealPlatform) -> str:
-    """Where `control` (tests/conftest.py) reaches the sandbox: directly, not through nginx."""
-    return platform.sandbox.url
+sandbox_url = sandbox_url_fixture("platform")
+"""Where `control` (tests/conftest.py) reaches the sandbox: directly, not through nginx."""
 
 
 @pytest.fixture

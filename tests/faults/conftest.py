@@ -2,12 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
+from tests.support.fixtures import sandbox_url_fixture
 
-from tests.support.cluster import Cluster
-
-
-@pytest.fixture
-def sandbox_url(cluster: Cluster) -> str:
-    """Where `control` (tests/conftest.py) reaches the cluster's sandbox."""
-    return cluster.sandbox.url
+sandbox_url = sandbox_url_fixture("cluster")

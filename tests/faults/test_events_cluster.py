@@ -11,8 +11,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.support.cluster import ADMIN_TOKEN, Cluster, start_cluster
+from tests.support.cluster import ADMIN_TOKEN, Cluster
 from tests.support.events import EventReader
+from tests.support.fixtures import cluster_fixture, upstream_calls
 
 pytestmark = pytest.mark.redis
 
@@ -22,12 +23,7 @@ Answer = httpx.Response
 DEPOSIT = {"paymentMethod": 300, "paymentType": "deposit", "currency": "INR", "amount": 1000}
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    running = start_cluster(tmp_path_factory.mktemp("events"), instances=2, env=ENV)
-    yield running
-    running.stop()
-    running.assert_clean_logs("ASGI callable returned without completing response")
+cluster = cluster_fixture("events", instances=2, env=ENV, never=["ASGI callable returned without completing response"])
 
 
 @pytest.fixture
@@ -61,10 +57,6 @@ class Player:
         return EventReader(self.urls[instance], self.http.cookies)
 
 
-def balance_calls(control: httpx.Client) -> int:
-    return int(control.get("/_sandbox/calls").json().get("balance", 0))
-
-
 def feed_keys(cluster: Cluster, login: str) -> list[bytes]:
     """The player's lease and newest balance, and whether an instance still listens for them."""
     with cluster.redis.client() as client:
@@ -87,12 +79,6 @@ def wait_for(check: object, within_s: float, what: str) -> float:
     return time.monotonic() - started
 
 
-def revive(cluster: Cluster, instance: int) -> None:
-    gateway = cluster.gateways[instance]
-    if gateway.process is None or gateway.process.poll() is not None:
-        gateway.start("/bff/health")
-
-
 def test_three_tabs_on_two_instances_cost_one_poll_an_interval_and_see_a_deposit_at_once(
     cluster: Cluster, control: httpx.Client
 ) -> None:
@@ -101,9 +87,9 @@ def test_three_tabs_on_two_instances_cost_one_poll_an_interval_and_see_a_deposit
         for tab in (one, two, three):
             assert float(tab.next("balance").json()["values"][0]["cash"]["value"]) == 500
         time.sleep(0.5)
-        before = balance_calls(control)
+        before = upstream_calls(control, "balance")
         time.sleep(6 * INTERVAL_S)
-        polls = balance_calls(control) - before
+        polls = upstream_calls(control, "balance") - before
         assert 4 <= polls <= 7, f"{polls} platform balance calls in 6 intervals for three tabs"
         answer = player.post(1, "/api/cashier/buy", DEPOSIT, {"Idempotency-Key": "evtabs-deposit-1"})
         assert answer.json()["success"] is True
@@ -154,15 +140,19 @@ def test_the_poller_killed_with_sigkill_moves_to_the_other_instance_within_an_in
                 second.next("balance")
                 time.sleep(2 * INTERVAL_S)
                 assert lease_of(cluster, "evkill") == holder, "the first instance kept polling"
-                before = balance_calls(control)
+                before = upstream_calls(control, "balance")
                 cluster.gateways[0].kill()
                 killed = time.monotonic()
                 took = wait_for(lambda: lease_of(cluster, "evkill") not in (None, holder), INTERVAL_S, "takeover")
-                wait_for(lambda: balance_calls(control) > before, INTERVAL_S * 1.2 - took, "a poll from the new holder")
+                wait_for(
+                    lambda: upstream_calls(control, "balance") > before,
+                    INTERVAL_S * 1.2 - took,
+                    "a poll from the new holder",
+                )
                 assert time.monotonic() - killed <= INTERVAL_S * 1.2
                 second.next("comment")  # the tab on the living instance streams on
     finally:
-        revive(cluster, 0)
+        cluster.revive(0)
 
 
 def test_redis_killed_closes_the_streams_refuses_new_ones_with_503_and_they_resume_after(

@@ -24,7 +24,8 @@ from gateway.store.address import SharedRedis
 from gateway.store.redis import FailFast, RedisShared, connect
 from gateway.store.sentinel import close
 from tests.support.browser import Browser
-from tests.support.cluster import Cluster, RedisServer, require_redis_server, start_cluster
+from tests.support.cluster import Cluster, RedisServer, require_redis_server
+from tests.support.fixtures import cluster_running
 from tests.support.sentinels import SERVICE, ReplicaSet, online_replicas, start_replica_set
 from tests.support.stack import free_port
 
@@ -54,10 +55,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory, replicas: ReplicaSet) -> I
         "REDIS_WAIT_REPLICAS": "1",
         "UPSTREAM_TIMEOUTS": "exclusive=1/8/10",
     }
-    running = start_cluster(tmp_path_factory.mktemp("failover"), env=env, redis=replicas.primary)
-    yield running
-    running.stop()
-    running.assert_clean_logs()
+    with cluster_running(tmp_path_factory.mktemp("failover"), env=env, redis=replicas.primary) as running:
+        yield running
 
 
 @dataclass

@@ -18,7 +18,8 @@ from gateway.monitoring.instances import BEAT_COMMANDS
 from tests.faults import rogue
 from tests.faults.rogue import RogueUpstream
 from tests.support.browser import Browser
-from tests.support.cluster import Cluster, commands_between, start_cluster
+from tests.support.cluster import Cluster, commands_between
+from tests.support.fixtures import cluster_running
 from tests.support.rawhttp import exchange
 
 pytestmark = pytest.mark.redis
@@ -54,10 +55,8 @@ sbapi = "{bomb_platform.url}"
 rest = "{bomb_platform.url}"
 """
     env = {"UPSTREAM_TIMEOUTS": f"exclusive=1/8/{EXCLUSIVE_DEADLINE_S:g}", "DRAIN_TIMEOUT_S": f"{DRAIN_TIMEOUT_S:g}"}
-    running = start_cluster(tmp_path_factory.mktemp("instances"), env=env, extra_skins=hostile)
-    yield running
-    running.stop()
-    running.assert_clean_logs()
+    with cluster_running(tmp_path_factory.mktemp("instances"), env=env, extra_skins=hostile) as running:
+        yield running
 
 
 def new_player(cluster: Cluster, control: httpx.Client, login: str, source: str, instance: int = 0) -> Browser:
@@ -82,12 +81,6 @@ def wait_ready(cluster: Cluster, within_s: float = 15.0) -> None:
         while httpx.get(gateway.url + "/bff/ready").status_code != 200:
             assert time.monotonic() < deadline, f"{gateway.name} is not ready {within_s} s after the store returned"
             time.sleep(0.1)
-
-
-def revive(cluster: Cluster, instance: int) -> None:
-    gateway = cluster.gateways[instance]
-    if gateway.process is None or gateway.process.poll() is not None:
-        gateway.start("/bff/health")
 
 
 def test_a_withdrawal_retried_after_its_instance_was_killed_is_never_paid_twice(
@@ -119,7 +112,7 @@ def test_a_withdrawal_retried_after_its_instance_was_killed_is_never_paid_twice(
         assert fresh.json()["success"] is True, "a new action with a new key goes through"
     finally:
         player.close()
-        revive(cluster, 0)
+        cluster.revive(0)
     print(f"retry after kill -9 answered {retry.status_code} {retry.json()['code']} in {took:.2f} s")
 
 
@@ -142,7 +135,7 @@ def test_a_retry_waiting_on_a_slow_withdrawal_does_not_hold_up_shutdown(
             assert interrupted.status_code == 502 and interrupted.json()["code"] == "OUTCOME_UNKNOWN"
             assert first.result(timeout=15).json()["success"] is True
         finally:
-            revive(cluster, 2)
+            cluster.revive(2)
     assert withdrawals(control, "drain01")[0] == 1
     replay = player.post(CASHOUT, WITHDRAWAL, key, on=0)
     assert replay.json()["success"] is True and replay.headers["idempotent-replayed"] == "true"

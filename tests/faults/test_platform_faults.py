@@ -5,15 +5,14 @@ platform's ledger shows every withdrawal exactly as often as a player was told i
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 
 import httpx
-import pytest
 
 from tests.support.browser import Browser
-from tests.support.cluster import Cluster, start_cluster
+from tests.support.cluster import Cluster
+from tests.support.fixtures import cluster_fixture
 
 CASHOUT = "/api/cashier/cashout12"
 WITHDRAWAL = {"paymentMethod": "paykassma", "amount": 1000, "accountType": "Paytm", "personalNumber": "demo@upi"}
@@ -21,12 +20,7 @@ FINE = {200, 502, 503, 504}  # an answer, or the common error JSON for a platfor
 PLAYERS = 12
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    running = start_cluster(tmp_path_factory.mktemp("faults"), instances=2)
-    yield running
-    running.stop()
-    running.assert_clean_logs()
+cluster = cluster_fixture("faults", instances=2)
 
 
 def players(cluster: Cluster, control: httpx.Client, prefix: str) -> list[tuple[str, Browser]]:

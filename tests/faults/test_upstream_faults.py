@@ -5,7 +5,6 @@ serves again as soon as the platform does."""
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +14,7 @@ import pytest
 from tests.faults import rogue
 from tests.faults.rogue import RogueUpstream
 from tests.support.browser import Browser
-from tests.support.cluster import Process, skins_toml
+from tests.support.cluster import Process, gateway_process, skins_toml
 from tests.support.stack import free_port
 
 DEADLINE_S = 2.0  # UPSTREAM_TIMEOUTS below: connect 0.5 s, read 1 s, deadline 2 s for every class
@@ -50,13 +49,7 @@ def gateway(platform: RogueUpstream, tmp_path_factory: pytest.TempPathFactory) -
         # (tests/integration/test_operations.py covers the breaker).
         "BREAKER": "failures=100000,rate=1,min_calls=100000,window=10,open=1",
     }
-    process = Process(
-        "gateway",
-        [sys.executable, "-m", "gateway", "--port", str(port)],
-        env,
-        f"http://127.0.0.1:{port}",
-        workdir / "gateway.log",
-    )
+    process = gateway_process(workdir, env, port=port)
     process.start("/bff/health")
     yield process
     process.stop()

@@ -7,6 +7,7 @@ import httpx
 import pytest
 
 from tests.support.browser import Browser
+from tests.support.fixtures import sandbox_url_fixture
 from tests.support.stack import Stack, start_stack
 
 
@@ -17,10 +18,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     assert running.stop() == 0, "a clean shutdown on Ctrl-C"
 
 
-@pytest.fixture
-def sandbox_url(stack: Stack) -> str:
-    """Where `control` (tests/conftest.py) reaches the stack's sandbox."""
-    return stack.sandbox_url
+sandbox_url = sandbox_url_fixture("stack")
 
 
 @pytest.fixture

@@ -6,13 +6,13 @@ the shared trail as refused (docs/allowed-hosts.md)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.support.cluster import ADMIN_TOKEN, Cluster, extra_skin, given_redis, start_cluster
+from tests.support.cluster import ADMIN_TOKEN, Cluster, extra_skin, given_redis
+from tests.support.fixtures import cluster_fixture
 
 pytestmark = pytest.mark.redis
 
@@ -23,14 +23,14 @@ ENV = "aurora=localhost;*=*.shared.test"
 UNPROBED = {"probe": False, "override": {"reason": "made-up hosts: the list is what this test is about"}}
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    workdir = tmp_path_factory.mktemp("allowed-hosts")
-    env = {"BFF_ALLOWED_HOSTS": ENV}
-    running = start_cluster(workdir, instances=2, env=env, extra_skins=TALLY, redis=given_redis(workdir))
-    yield running
-    running.stop()
-    running.assert_clean_logs(ADMIN_TOKEN)
+cluster = cluster_fixture(
+    "allowed-hosts",
+    instances=2,
+    env={"BFF_ALLOWED_HOSTS": ENV},
+    extra_skins=TALLY,
+    redis=given_redis,
+    never=[ADMIN_TOKEN],
+)
 
 
 def call(cluster: Cluster, instance: int, method: str, path: str, body: Any = None) -> httpx.Response:

@@ -17,8 +17,9 @@ import pytest
 
 from gateway.accounts.audit import AuditEntry
 from gateway.accounts.trail_file import FileTrail
-from tests.support.cluster import ADMIN_TOKEN, Cluster, bound_client, start_cluster
+from tests.support.cluster import ADMIN_TOKEN, Cluster, bound_client
 from tests.support.console import write_operators
+from tests.support.fixtures import cluster_running
 
 ADMIN = {"authorization": f"Bearer {ADMIN_TOKEN}"}
 
@@ -41,10 +42,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Cluster,
     audit_file, operators = workdir / "audit.jsonl", write_operators(workdir / "operators.toml")
     filed = _file_trail(audit_file)
     env = {"AUDIT_FILE": str(audit_file), "OPERATORS_FILE": str(operators), "SKINS_POLL_S": "0.2"}
-    running = start_cluster(workdir, instances=3, env=env)
-    yield running, operators, filed
-    running.stop()
-    running.assert_clean_logs(ADMIN_TOKEN)
+    with cluster_running(workdir, instances=3, env=env, never=[ADMIN_TOKEN]) as running:
+        yield running, operators, filed
 
 
 def trail(cluster: Cluster, instance: int, **params: str) -> list[dict[str, Any]]:

@@ -23,6 +23,7 @@ from gateway.canary.routing import fraction
 from gateway.store import keys
 from tests.support.browser import Browser
 from tests.support.cluster import Cluster, Process, another_sandbox, given_redis, start_cluster
+from tests.support.fixtures import upstream_calls
 
 pytestmark = pytest.mark.redis
 SHARE = 0.1
@@ -102,7 +103,7 @@ def a_canary(sites: Sites, id_: str, shares: tuple[float, ...] = (SHARE, 1.0)) -
 
 
 def calls(site: Process, route: str) -> int:
-    return int(httpx.get(site.url + "/_sandbox/calls").json().get(f"aurora {route}", 0))
+    return upstream_calls(site.url, f"aurora {route}")
 
 
 def sessions_on(site: Process, login: str) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.cluster import Process
+from tests.support.cluster import Process, gateway_process
 from tests.support.console import ADMIN_TOKEN, PASSWORDS, SECRETS, hashes, write_operators
 from tests.support.stack import ROOT, free_port
 
@@ -58,13 +58,7 @@ def _gateway(workdir: Path, operators_file: Path, audit_file: Path) -> Running:
         "SKINS_POLL_S": "0.2",
     }
     env.pop("REDIS_URL", None)
-    process = Process(
-        "gateway",
-        [sys.executable, "-m", "gateway", "--port", str(port)],
-        env,
-        f"http://127.0.0.1:{port}",
-        workdir / "gateway.log",
-    )
+    process = gateway_process(workdir, env, port=port)
     process.start("/bff/health")
     return Running(process, f"http://127.0.0.1:{admin_port}", operators_file, audit_file)
 

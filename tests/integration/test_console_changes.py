@@ -21,7 +21,8 @@ import pytest
 
 from gateway.accounts.operators import token_digest
 from tests.support.browser import Browser
-from tests.support.cluster import TALLY, Cluster, start_cluster
+from tests.support.cluster import TALLY, Cluster
+from tests.support.fixtures import cluster_running
 from tests.support.rawhttp import exchange
 
 pytestmark = pytest.mark.redis
@@ -47,13 +48,12 @@ def operators_file(path: Path) -> Path:
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     workdir = tmp_path_factory.mktemp("console-changes")
     env = {"OPERATORS_FILE": str(operators_file(workdir / "operators.toml")), "AUDIT_FILE": str(workdir / "audit")}
-    running = start_cluster(workdir, env=env, extra_skins=TALLY)
-    yield running
-    for gateway in running.gateways:  # a test that failed while one was paused leaves it paused
-        if gateway.process is not None and gateway.process.poll() is None:
-            gateway.process.send_signal(signal.SIGCONT)
-    running.stop()
-    running.assert_clean_logs(*(token for _, token in TOKENS.values()))
+    never = [token for _, token in TOKENS.values()]
+    with cluster_running(workdir, env=env, extra_skins=TALLY, never=never) as running:
+        yield running
+        for gateway in running.gateways:  # a test that failed while one was paused leaves it paused
+            if gateway.process is not None and gateway.process.poll() is None:
+                gateway.process.send_signal(signal.SIGCONT)
 
 
 def call(cluster: Cluster, instance: int, who: str, method: str, path: str, body: Any = None) -> httpx.Response:

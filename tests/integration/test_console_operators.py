@@ -5,14 +5,15 @@ instances, each refusal in the one trail; a one-time sign-in link made on A work
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.support.cluster import PAMPA_SKIN, Cluster, given_redis, start_cluster
+from tests.support.cluster import PAMPA_SKIN, Cluster, given_redis
 from tests.support.console import PASSWORDS, write_operators
 from tests.support.console import signed_in as sign_in
+from tests.support.fixtures import cluster_fixture
 
 pytestmark = pytest.mark.redis
 
@@ -20,15 +21,19 @@ PIA_PASSWORD = "a harbour at dawn 7"
 REASON = {"reason": "checking the limits"}
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    workdir = tmp_path_factory.mktemp("console-operators")
+def operators_env(workdir: Path) -> dict[str, str]:
     operators = write_operators(workdir / "operators.toml")
-    env = {"OPERATORS_FILE": str(operators), "SKINS_POLL_S": "30"}  # no help from the poll: each request looks
-    running = start_cluster(workdir, instances=2, env=env, extra_skins=PAMPA_SKIN, redis=given_redis(workdir))
-    yield running
-    running.stop()
-    running.assert_clean_logs(*PASSWORDS.values(), PIA_PASSWORD)
+    return {"OPERATORS_FILE": str(operators), "SKINS_POLL_S": "30"}  # no help from the poll: each request looks
+
+
+cluster = cluster_fixture(
+    "console-operators",
+    instances=2,
+    env=operators_env,
+    extra_skins=PAMPA_SKIN,
+    redis=given_redis,
+    never=[*PASSWORDS.values(), PIA_PASSWORD],
+)
 
 
 def test_an_operator_disabled_on_one_instance_is_refused_on_the_other_at_once(cluster: Cluster) -> None:

@@ -22,6 +22,7 @@ from gateway.store.memory import MemoryShared
 from gateway.store.redis import FailFast, RedisShared, connect
 from tests.support.browser import Browser
 from tests.support.cluster import RedisServer, commands_between, require_redis_server, start_cluster
+from tests.support.fixtures import sandbox_url_fixture, upstream_calls
 from tests.support.stack import free_port, start_stack
 
 CASHOUT = "/api/cashier/cashout12"
@@ -56,10 +57,7 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         stack.stop()
 
 
-@pytest.fixture
-def sandbox_url(site: Site) -> str:
-    """Where `control` (tests/conftest.py) reaches this site's sandbox."""
-    return site.sandbox_url
+sandbox_url = sandbox_url_fixture("site")
 
 
 class Player(Browser):
@@ -101,7 +99,7 @@ def test_the_same_withdrawal_sent_to_two_instances_at_once_is_paid_once(site: Si
                 assert pair[0].json() == pair[1].json() and pair[0].json()["success"] is True
                 replayed = [a.headers.get("idempotent-replayed") for a in pair]
                 assert replayed.count("true") <= 1, "one made the call, the other got its answer"
-    assert control.get("/_sandbox/calls").json().get("cashout12") == len(players) * rounds
+    assert upstream_calls(control, "cashout12") == len(players) * rounds
     for p in players:
         assert withdrawals(control, p.name) == (rounds, Decimal(100000 - rounds * 1000)), p.name
         p.close()

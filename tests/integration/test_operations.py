@@ -8,7 +8,6 @@ import asyncio
 import json
 import os
 import signal
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.cluster import Process, skins_toml, slow_call_in_flight
+from tests.support.cluster import Process, gateway_process, sandbox_process, skins_toml, slow_call_in_flight
 from tests.support.stack import TEST_ALLOWED_HOSTS, free_port
 
 TOKEN = "ops-test-token"
@@ -44,14 +43,7 @@ class Ops:
 
 
 def _sandbox(name: str, workdir: Path) -> Process:
-    port = free_port()
-    process = Process(
-        name,
-        [sys.executable, "-m", "sandbox", "--port", str(port)],
-        {**os.environ},
-        f"http://127.0.0.1:{port}",
-        workdir / f"{name}.log",
-    )
+    process = sandbox_process(workdir, name, options=())
     process.start("/_sandbox/health")
     return process
 
@@ -73,13 +65,7 @@ def _gateway(workdir: Path, skins_file: Path, **env: str) -> tuple[Process, str]
     }
     environment.pop("REDIS_URL", None)
     environment["CONFIG_HISTORY_FILE"] = str(workdir / f"history-{port}.jsonl")  # not the checkout's var/
-    process = Process(
-        "gateway",
-        [sys.executable, "-m", "gateway", "--port", str(port)],
-        environment,
-        f"http://127.0.0.1:{port}",
-        workdir / f"gateway-{port}.log",
-    )
+    process = gateway_process(workdir, environment, port=port, log=f"gateway-{port}.log")
     process.start("/bff/health")
     return process, f"http://127.0.0.1:{admin_port}"
 

@@ -11,6 +11,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support.browser import Browser
+from tests.support.fixtures import sandbox_url_fixture, upstream_calls
 from tests.support.stack import Stack, free_port, start_stack
 
 TOKEN = "platform-errors-admin-token-0123456789"
@@ -30,9 +31,7 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stack, h
     assert stack.stop() == 0
 
 
-@pytest.fixture
-def sandbox_url(running: tuple[Stack, httpx.Client]) -> str:
-    return running[0].sandbox_url
+sandbox_url = sandbox_url_fixture("running")
 
 
 def test_a_session_expired_storm_shows_in_the_figures_and_the_metrics(
@@ -57,7 +56,7 @@ def test_a_session_expired_storm_shows_in_the_figures_and_the_metrics(
         player.close()
     assert sent >= PLAYERS // 2, "most balance calls were refused"
     expired = _sample(admin.get("/metrics").text, skin="aurora", route_class="read", code="SESSION_EXPIRED")
-    platform_sent = control.get("/_sandbox/calls").json().get("aurora balance", 0)
+    platform_sent = upstream_calls(control, "aurora balance")
     assert 0 < expired <= platform_sent and expired == sent, "each the platform's, none the gateway's own"
 
     figures = admin.get("/admin/api/series", params={"minutes": 5}).json()["skins"]["aurora"]

@@ -12,22 +12,14 @@ import httpx
 import pytest
 
 from tests.support.browser import Browser
-from tests.support.cluster import ADMIN_TOKEN, Cluster, start_cluster
+from tests.support.cluster import ADMIN_TOKEN, Cluster
+from tests.support.fixtures import cluster_fixture, sandbox_url_fixture, upstream_calls
 
 pytestmark = pytest.mark.redis
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    running = start_cluster(tmp_path_factory.mktemp("cluster"))
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def sandbox_url(cluster: Cluster) -> str:
-    """Where `control` (tests/conftest.py) reaches this cluster's sandbox."""
-    return cluster.sandbox.url
+cluster = cluster_fixture("cluster", never=None)
+sandbox_url = sandbox_url_fixture("cluster")
 
 
 @pytest.fixture
@@ -35,10 +27,6 @@ def player(cluster: Cluster, control: httpx.Client) -> Iterator[Browser]:
     b = Browser.on(cluster)
     yield b
     b.close()
-
-
-def _calls(control: httpx.Client, route: str) -> int:
-    return int(control.get("/_sandbox/calls").json().get(route, 0))
 
 
 def test_a_session_made_on_one_instance_works_on_the_others(player: Browser) -> None:
@@ -61,7 +49,7 @@ def test_identical_reads_spread_over_three_instances_reach_the_platform_once_per
         answers = list(pool.map(lambda n: player.post("/api/cashier/balance", on=n % 3), range(30)))
     assert {a.status_code for a in answers} == {200}
     assert {a.json()["values"][0]["cash"]["value"] for a in answers} == {5000.0}
-    assert 1 <= _calls(control, "balance") <= 3
+    assert 1 <= upstream_calls(control, "balance") <= 3
 
 
 def test_identical_content_reads_spread_over_three_instances_reach_the_platform_once(
@@ -73,7 +61,7 @@ def test_identical_content_reads_spread_over_three_instances_reach_the_platform_
     with concurrent.futures.ThreadPoolExecutor(30) as pool:
         answers = list(pool.map(lambda n: player.get(path, on=n % 3), range(30)))
     assert {a.status_code for a in answers} == {200}
-    assert _calls(control, "headerLinks") == 1
+    assert upstream_calls(control, "headerLinks") == 1
 
 
 def test_a_withdrawal_sent_to_two_instances_at_once_is_made_once(player: Browser, control: httpx.Client) -> None:
@@ -83,7 +71,7 @@ def test_a_withdrawal_sent_to_two_instances_at_once_is_made_once(player: Browser
     body = {"paymentMethod": "paykassma", "amount": 1000, "accountType": "Paytm", "personalNumber": "demo@upi"}
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         first, second = pool.map(lambda n: player.post("/api/cashier/cashout12", body, on=n), (0, 1))
-    assert _calls(control, "cashout12") == 1
+    assert upstream_calls(control, "cashout12") == 1
     assert first.status_code == second.status_code == 200
     assert first.json() == second.json() and first.json()["success"] is True
     cash = control.get("/_sandbox/sites/aurora/players/demo1").json()["wallets"]["INR"]["cash"]
@@ -99,7 +87,7 @@ def test_an_idempotent_replay_reaches_no_upstream(player: Browser, control: http
     replay = player.post("/api/cashier/cashout12", body, headers=key, on=2)
     assert replay.json() == first.json()
     assert replay.headers["idempotent-replayed"] == "true"
-    assert _calls(control, "cashout12") == 0
+    assert upstream_calls(control, "cashout12") == 0
 
 
 def test_content_is_cached_across_instances(player: Browser, control: httpx.Client) -> None:
@@ -107,7 +95,7 @@ def test_content_is_cached_across_instances(player: Browser, control: httpx.Clie
     control.delete("/_sandbox/calls")
     states = [player.get(path, on=n).headers["x-cache"] for n in (0, 1, 2)]
     assert states == ["MISS", "HIT", "HIT"]
-    assert _calls(control, "headerLinks") == 1
+    assert upstream_calls(control, "headerLinks") == 1
 
 
 def test_a_follower_completes_when_its_leader_dies(cluster: Cluster, player: Browser, control: httpx.Client) -> None:
@@ -126,7 +114,7 @@ def test_a_follower_completes_when_its_leader_dies(cluster: Cluster, player: Bro
         with pytest.raises(httpx.TransportError):
             leader.result(timeout=20)
     assert answer.status_code == 200 and answer.json()
-    assert _calls(control, "headerLinks") == 2, "the follower took over once its leader was gone"
+    assert upstream_calls(control, "headerLinks") == 2, "the follower took over once its leader was gone"
     cluster.gateways[0].start("/bff/health")
 
 

@@ -12,22 +12,14 @@ import httpx
 import pytest
 
 from tests.support.browser import Browser
-from tests.support.cluster import ADMIN_TOKEN, Cluster, commands_between, start_cluster
+from tests.support.cluster import ADMIN_TOKEN, Cluster, commands_between
+from tests.support.fixtures import cluster_fixture, sandbox_url_fixture, upstream_calls
 
 pytestmark = pytest.mark.redis
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    running = start_cluster(tmp_path_factory.mktemp("copies"), instances=2)
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def sandbox_url(cluster: Cluster) -> str:
-    """Where `control` (tests/conftest.py) reaches this cluster's sandbox."""
-    return cluster.sandbox.url
+cluster = cluster_fixture("copies", instances=2, never=None)
+sandbox_url = sandbox_url_fixture("cluster")
 
 
 class Player(Browser):
@@ -107,7 +99,7 @@ def test_a_logout_on_one_instance_is_refused_on_another_within_a_second(player: 
 
     assert seconds_until(refused_on_1, within_s=1.0) < 1.0
     old.close()
-    assert control.get("/_sandbox/calls").json().get("balance", 0) == 0, "refused by the gateway, not the platform"
+    assert upstream_calls(control, "balance") == 0, "refused by the gateway, not the platform"
 
 
 def test_a_copy_never_outlives_its_keys_ttl(cluster: Cluster, player: Player) -> None:

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
 
 from gateway.monitoring.instances import BEAT_S
-from tests.support.cluster import ADMIN_TOKEN, Cluster, start_cluster
+from tests.support.cluster import ADMIN_TOKEN, Cluster
+from tests.support.fixtures import cluster_fixture
 
 pytestmark = pytest.mark.redis
 
@@ -22,14 +23,7 @@ WITHIN_S = 10.0
 BEARER = {"authorization": f"Bearer {ADMIN_TOKEN}"}
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    running = start_cluster(tmp_path_factory.mktemp("status"), instances=2)
-    try:
-        yield running
-    finally:
-        running.stop()
-    running.assert_clean_logs()
+cluster = cluster_fixture("status", instances=2)
 
 
 def admin(cluster: Cluster, path: str, on: int = 0, **params: Any) -> Any:

@@ -25,7 +25,9 @@ from tests.support.cluster import (
     ADMIN_TOKEN,
     Process,
     RedisServer,
+    gateway_process,
     require_redis_server,
+    sandbox_process,
     skins_toml,
     slow_call_in_flight,
 )
@@ -56,14 +58,7 @@ class Served:
 
 
 def _sandbox(name: str, workdir: Path) -> Process:
-    port = free_port()
-    return Process(
-        name,
-        [sys.executable, "-m", "sandbox", "--port", str(port)],
-        {**os.environ},
-        f"http://127.0.0.1:{port}",
-        workdir / f"{name}.log",
-    )
+    return sandbox_process(workdir, name, options=())
 
 
 def _supervisor(workdir: Path, redis_url: str, sandbox_url: str, **env: str) -> tuple[Process, str]:
@@ -83,13 +78,7 @@ def _supervisor(workdir: Path, redis_url: str, sandbox_url: str, **env: str) -> 
         **env,
     }
     environment.pop("SECRET_KEY", None)  # the supervisor gives its workers one key
-    process = Process(
-        "supervisor",
-        [sys.executable, "-m", "gateway", "--port", str(port), "--workers", "2"],
-        environment,
-        f"http://127.0.0.1:{port}",
-        workdir / "supervisor.log",
-    )
+    process = gateway_process(workdir, environment, name="supervisor", port=port, options=("--workers", "2"))
     return process, f"http://127.0.0.1:{admin_port}"
 
 

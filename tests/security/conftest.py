@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
+from tests.support.fixtures import sandbox_url_fixture
 from tests.support.stack import Stack, start_stack
 
 
@@ -43,15 +43,7 @@ def production(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     assert running.stop() == 0
 
 
-@pytest.fixture
-def sandbox_url(stack: Stack) -> str:
-    """Where `control` (tests/conftest.py) reaches the stack's sandbox."""
-    return stack.sandbox_url
-
-
-def upstream_calls(control: httpx.Client) -> int:
-    calls: dict[str, int] = control.get("/_sandbox/calls").json()
-    return sum(calls.values())
+sandbox_url = sandbox_url_fixture("stack")
 
 
 def log_dir(stack: Stack) -> Path:

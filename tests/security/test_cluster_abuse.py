@@ -9,36 +9,22 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.support.browser import Browser
-from tests.support.cluster import Cluster, start_cluster
+from tests.support.cluster import Cluster
+from tests.support.fixtures import cluster_fixture, sandbox_url_fixture, upstream_calls
 from tests.support.rawhttp import exchange
 
 pytestmark = pytest.mark.redis
 JSON = {"content-type": "application/json"}
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    running = start_cluster(tmp_path_factory.mktemp("abuse"))
-    yield running
-    running.stop()
-    running.assert_clean_logs("guessed-sid")  # no session id it was given
-
-
-@pytest.fixture
-def sandbox_url(cluster: Cluster) -> str:
-    """Where `control` (tests/conftest.py) reaches this cluster's sandbox."""
-    return cluster.sandbox.url
-
-
-def platform_calls(control: httpx.Client, route: str) -> int:
-    return int(control.get("/_sandbox/calls").json().get(route, 0))
+cluster = cluster_fixture("abuse", never=["guessed-sid"])  # no session id it was given
+sandbox_url = sandbox_url_fixture("cluster")
 
 
 async def visit(url: str, source: str) -> dict[str, str]:
@@ -82,7 +68,7 @@ def test_guesses_at_one_account_reach_the_platform_at_most_its_allowance(
         return list(await asyncio.gather(*(guess(n) for n in range(200))))
 
     statuses = asyncio.run(attack())
-    reached = platform_calls(control, "login")
+    reached = upstream_calls(control, "login")
     print(f"200 concurrent guesses from 200 addresses on 3 instances: {reached} reached the platform")
     assert reached <= 8, f"{reached} guesses reached the platform"
     assert statuses.count(200) == reached and set(statuses) <= {200, 409, 429}, "the rest were refused unsent"
@@ -103,7 +89,7 @@ def test_guessing_session_ids_through_adoption_is_limited_and_logged_without_the
     guesser.close()
     assert [a.status_code for a in answers[:5]] == [401] * 5
     assert {a.status_code for a in answers[5:]} == {429}
-    assert platform_calls(control, "getProfile") == 5, "only the allowance was asked of the platform"
+    assert upstream_calls(control, "getProfile") == 5, "only the allowance was asked of the platform"
     logs = "".join(Path(g.log).read_text() for g in cluster.gateways)
     assert logs.count('"session.adopt_refused"') == 5 and '"session.adopt_limited"' in logs
 
@@ -186,7 +172,7 @@ def test_answers_the_platform_marks_private_are_never_shared_across_instances(
             pool.map(lambda n: visitor.get(f"{cluster.gateways[n % 3].url}/capi/home-banners?p=1"), range(30))
         )
         assert {a.headers["x-cache"] for a in answers} == {"MISS"}
-        assert platform_calls(control, "homeBanners") == 30
+        assert upstream_calls(control, "homeBanners") == 30
         control.put("/_sandbox/faults/homeBanners", json={"headers": {"Cache-Control": "public, s-maxage=2"}})
         states = [visitor.get(f"{g.url}/capi/home-banners?p=2").headers["x-cache"] for g in cluster.gateways]
         time.sleep(2.5)

@@ -15,8 +15,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.support.cluster import Cluster, bound_client, start_cluster
+from tests.support.cluster import Cluster, bound_client
 from tests.support.console import ADMIN_TOKEN, OPERATORS, PASSWORDS, SECRETS, bearer, hashes, write_operators
+from tests.support.fixtures import cluster_running
 from tests.support.rawhttp import exchange
 
 pytestmark = pytest.mark.redis
@@ -41,10 +42,9 @@ def cookies() -> list[str]:
 def cluster(tmp_path_factory: pytest.TempPathFactory, cookies: list[str]) -> Iterator[Cluster]:
     workdir = tmp_path_factory.mktemp("console")
     operators = write_operators(workdir / "operators.toml", {**OPERATORS, "target": "operator"}, {"target": TARGET})
-    running = start_cluster(workdir, env={"OPERATORS_FILE": str(operators), "ADMIN_TOKEN": ADMIN_TOKEN})
-    yield running
-    running.stop()
-    running.assert_clean_logs(*SECRETS, *hashes(), TARGET, *cookies)
+    env = {"OPERATORS_FILE": str(operators), "ADMIN_TOKEN": ADMIN_TOKEN}
+    with cluster_running(workdir, env=env, never=lambda: [*SECRETS, *hashes(), TARGET, *cookies]) as running:
+        yield running
 
 
 def sign_in(cluster: Cluster, instance: int, name: str, source: str, cookies: list[str]) -> httpx.Client:

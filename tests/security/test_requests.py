@@ -18,9 +18,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.security.conftest import upstream_calls
 from tests.support.browser import Browser
 from tests.support.cluster import RedisServer, require_redis_server
+from tests.support.fixtures import upstream_calls
 from tests.support.rawhttp import raw, request
 from tests.support.stack import ROOT, Stack, free_port
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.security.conftest import upstream_calls
 from tests.support.browser import Browser
+from tests.support.fixtures import upstream_calls
 from tests.support.stack import Stack
 
 BALANCE = "/api/cashier/balance"

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -185,6 +185,12 @@ class Cluster:
             process.settle()
         self.redis.stop()
 
+    def revive(self, instance: int) -> None:
+        """Starts the `instance`th gateway again if a test killed or stopped it."""
+        gateway = self.gateways[instance]
+        if gateway.process is None or gateway.process.poll() is not None:
+            gateway.start("/bff/health")
+
     def assert_clean_logs(self, *never: str) -> None:
         """No gateway answered 500 or met an error it did not handle, and none logged `never`."""
         for gateway in self.gateways:
@@ -266,13 +272,7 @@ def start_cluster(
     sandbox_port = free_port()
     sandbox_url = f"http://127.0.0.1:{sandbox_port}"
     base_env = {**os.environ}
-    sandbox = Process(
-        "sandbox",
-        [sys.executable, "-m", "sandbox", "--port", str(sandbox_port), "--deposit-delay", "0.2"],
-        base_env,
-        sandbox_url,
-        workdir / "sandbox.log",
-    )
+    sandbox = sandbox_process(workdir, port=sandbox_port, env=base_env)
     sandbox.start("/_sandbox/health")
     skins = workdir / "skins.toml"
     skins.write_text(skins_toml(sandbox_url) + extra_skins.replace("{sandbox}", sandbox_url))
@@ -292,15 +292,9 @@ def start_cluster(
         **(env or {}),
     }
     for n in range(instances):
-        port, admin_port = free_port(), free_port()
+        admin_port = free_port()
         cluster.admin_urls.append(f"http://127.0.0.1:{admin_port}")
-        gateway = Process(
-            f"gateway-{n}",
-            [sys.executable, "-m", "gateway", "--port", str(port)],
-            {**gateway_env, "ADMIN_PORT": str(admin_port)},
-            f"http://127.0.0.1:{port}",
-            workdir / f"gateway-{n}.log",
-        )
+        gateway = gateway_process(workdir, {**gateway_env, "ADMIN_PORT": str(admin_port)}, name=f"gateway-{n}")
         gateway.start("/bff/health")
         cluster.gateways.append(gateway)
     return cluster
@@ -309,11 +303,41 @@ def start_cluster(
 def another_sandbox(workdir: Path, name: str = "sandbox-new") -> Process:
     """A second sandbox, started: a skin's other platform (a canary's new one), with its own
     players, sessions, call counts and ledgers."""
-    port = free_port()
-    argv = [sys.executable, "-m", "sandbox", "--port", str(port), "--deposit-delay", "0.2"]
-    sandbox = Process(name, argv, {**os.environ}, f"http://127.0.0.1:{port}", workdir / f"{name}.log")
+    sandbox = sandbox_process(workdir, name)
     sandbox.start("/_sandbox/health")
     return sandbox
+
+
+def gateway_process(
+    workdir: Path,
+    env: dict[str, str],
+    *,
+    name: str = "gateway",
+    port: int | None = None,
+    options: Iterable[str] = (),
+    log: str | None = None,
+) -> Process:
+    """`python -m gateway` on `port` (a free one by default) with `options`, not started yet;
+    `env` is its whole environment; it logs to `<workdir>/<log>` (`<name>.log` by default)."""
+    port = port or free_port()
+    argv = [sys.executable, "-m", "gateway", "--port", str(port), *options]
+    return Process(name, argv, env, f"http://127.0.0.1:{port}", workdir / (log or f"{name}.log"))
+
+
+def sandbox_process(
+    workdir: Path,
+    name: str = "sandbox",
+    *,
+    port: int | None = None,
+    env: dict[str, str] | None = None,
+    options: Iterable[str] = ("--deposit-delay", "0.2"),
+) -> Process:
+    """`python -m sandbox` on `port` (a free one by default) with `options`, not started yet; it
+    logs to `<workdir>/<name>.log`."""
+    port = port or free_port()
+    argv = [sys.executable, "-m", "sandbox", "--port", str(port), *options]
+    environment = {**os.environ} if env is None else env
+    return Process(name, argv, environment, f"http://127.0.0.1:{port}", workdir / f"{name}.log")
 
 
 @contextlib.contextmanager

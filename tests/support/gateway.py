@@ -15,6 +15,7 @@ from gateway.config.allowed_hosts import AllowedHosts
 from gateway.config.settings import Settings
 from gateway.edge.entry import FrontDoor
 from tests.support.browser import AsyncBrowser
+from tests.support.healthy import healthy
 from tests.support.respx_platform import RespxPlatform
 from tests.support.stack import TEST_ALLOWED_HOSTS, free_port
 
@@ -90,10 +91,28 @@ async def browser_on(app: FrontDoor) -> AsyncIterator[AsyncBrowser]:
                 await platform.aclose()
 
 
-def operator_on(app: FrontDoor, token: str) -> httpx.AsyncClient:
-    """A client of the app's admin listener with a bearer token (from an operator's address)."""
+def operator_on(app: FrontDoor, token: str | None) -> httpx.AsyncClient:
+    """A client of the app's admin listener with a bearer token (from an operator's address); with
+    None, one that sends none (each call says its own)."""
     transport = httpx.ASGITransport(app=admin_app(app), client=("10.0.0.9", 50000))
-    return httpx.AsyncClient(transport=transport, base_url="http://admin", headers={"authorization": f"Bearer {token}"})
+    headers = {} if token is None else {"authorization": f"Bearer {token}"}
+    return httpx.AsyncClient(transport=transport, base_url="http://admin", headers=headers)
+
+
+@asynccontextmanager
+async def admin_on(
+    upstream: respx.Router, token: str, *, bearer: bool = True, **settings: Any
+) -> AsyncIterator[tuple[AsyncBrowser, httpx.AsyncClient]]:
+    """A gateway on `upstream` whose admin token is `token`, with `settings`: a started browser on
+    it and a client of its admin listener (`operator_on`, sending the token unless not `bearer`).
+    Its platform answers the overview's and `/metrics`' health checks, and `/` with a 404 (the
+    status page asks each upstream for any answer)."""
+    upstream.get("/").mock(return_value=httpx.Response(404))
+    healthy(upstream)
+    app = gateway_app(upstream, admin_token=token, **settings)
+    async with browser_on(app) as browser, operator_on(app, token if bearer else None) as ops:
+        await browser.start()
+        yield browser, ops
 
 
 Handler = Callable[[httpx.Request], httpx.Response]

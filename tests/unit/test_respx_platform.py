@@ -17,19 +17,12 @@ import respx
 from respx.models import AllMockedAssertionError
 
 from gateway.upstream.transport import Pool, StaleConnection, Timeouts
+from tests.support.fixtures import asyncio_and_uvloop  # noqa: F401  (the `anyio_backend`: each test on both loops)
 from tests.support.respx_platform import RespxPlatform
 
 pytestmark = pytest.mark.anyio
 UPSTREAM = "http://127.0.0.1:8001"
 QUICK = Timeouts(connect=1.0, read=1.0)
-
-
-@pytest.fixture(
-    params=[("asyncio", {"use_uvloop": False}), ("asyncio", {"use_uvloop": True})], ids=["asyncio", "uvloop"]
-)
-def anyio_backend(request: pytest.FixtureRequest) -> tuple[str, dict[str, bool]]:
-    backend: tuple[str, dict[str, bool]] = request.param
-    return backend
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ chosen: docs/benchmarks.md, "Figures with no script here").
 A proxy to a known platform needs little of what they do: no redirects, no cookie jar (each
 session's cookies travel in its own `Cookie` header; a shared jar once leaked one player's
 upstream cookies into another's calls), no proxies, no decoding of answers it forwards. What it
-does need is here and tested (tests/unit/gateway/test_transport.py):
+does need is here and tested (tests/unit/gateway/upstream/test_transport.py):
 
 - a pool per origin: idle connections reused newest first, closed after `keepalive_s` idle or
   when the platform says `connection: close`; at most `max_connections` open, callers beyond

@@ -16,8 +16,9 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.layout import translation_keys
-from tests.support.cluster import ADMIN_TOKEN, Cluster, start_cluster
+from tests.support.cluster import ADMIN_TOKEN, Cluster
 from tests.support.console import PASSWORDS, SECRETS, hashes, write_operators
+from tests.support.fixtures import cluster_running
 from tests.support.stack import ROOT
 
 CONSOLE_DIST = ROOT / "spa" / "dist-console"
@@ -34,10 +35,9 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         pytest.fail(reason) if os.environ.get("REQUIRE_BROWSER") == "1" else pytest.skip(reason)
     workdir = tmp_path_factory.mktemp("console-e2e")
     operators = write_operators(workdir / "operators.toml", OPERATORS, PASSWORD)  # type: ignore[arg-type]
-    running = start_cluster(workdir, env={"OPERATORS_FILE": str(operators), "AUDIT_FILE": str(workdir / "audit")})
-    yield running
-    running.stop()
-    running.assert_clean_logs(*SECRETS, PASSWORD["olga"], *hashes())
+    env = {"OPERATORS_FILE": str(operators), "AUDIT_FILE": str(workdir / "audit")}
+    with cluster_running(workdir, env=env, never=lambda: [*SECRETS, PASSWORD["olga"], *hashes()]) as running:
+        yield running
 
 
 class ConsoleTab:

@@ -15,8 +15,9 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.console.conftest import CONSOLE_DIST, CONSOLE_KEYS, OPERATORS, PASSWORD, ConsoleTab, artifacts
 from tests.e2e.layout import describe, run_checks
-from tests.support.cluster import PAMPA_SKIN, Cluster, given_redis, start_cluster
+from tests.support.cluster import PAMPA_SKIN, Cluster, given_redis
 from tests.support.console import SECRETS, write_operators
+from tests.support.fixtures import cluster_running
 
 pytestmark = pytest.mark.redis
 PIA_PASSWORD = "a harbour at dawn 7"
@@ -31,10 +32,11 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     workdir = tmp_path_factory.mktemp("console-operators-e2e")
     operators = write_operators(workdir / "operators.toml", OPERATORS, PASSWORD)  # type: ignore[arg-type]
     env = {"OPERATORS_FILE": str(operators), "SKINS_POLL_S": "30"}
-    running = start_cluster(workdir, instances=2, env=env, extra_skins=PAMPA_SKIN, redis=given_redis(workdir))
-    yield running
-    running.stop()
-    running.assert_clean_logs(*SECRETS, PIA_PASSWORD)
+    redis = given_redis(workdir)
+    with cluster_running(
+        workdir, instances=2, env=env, extra_skins=PAMPA_SKIN, redis=redis, never=[*SECRETS, PIA_PASSWORD]
+    ) as running:
+        yield running
 
 
 def layout_problems(page: Page, where: str) -> list[str]:

@@ -15,8 +15,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.console.conftest import PASSWORD, ConsoleTab, admin_api, artifacts, other_url
-from tests.support.cluster import Cluster, extra_skin, start_cluster
+from tests.support.cluster import Cluster, extra_skin
 from tests.support.console import OPERATORS, hashes, write_operators
+from tests.support.fixtures import cluster_running
 
 pytestmark = pytest.mark.redis
 VAULT = extra_skin("vault", "Vault", "approval = true")
@@ -27,10 +28,10 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     workdir = tmp_path_factory.mktemp("console-plans")
     operators = write_operators(workdir / "operators.toml", {**OPERATORS, "olga": "operator"}, PASSWORD)
     env = {"OPERATORS_FILE": str(operators), "AUDIT_FILE": str(workdir / "audit")}
-    running = start_cluster(workdir, instances=2, env=env, extra_skins=VAULT)
-    yield running
-    running.stop()
-    running.assert_clean_logs(*PASSWORD.values(), *hashes())
+    with cluster_running(
+        workdir, instances=2, env=env, extra_skins=VAULT, never=lambda: [*PASSWORD.values(), *hashes()]
+    ) as running:
+        yield running
 
 
 def player_page(browser: Browser, cluster: Cluster, language: str) -> Page:

@@ -6,7 +6,6 @@ language in a browser set to another; at 390, 768 and 1366 px without overflow."
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.e2e.console.conftest import CONSOLE_DIST, CONSOLE_KEYS, ConsoleTab
 from tests.e2e.layout import describe, run_checks
-from tests.support.cluster import Process
+from tests.support.cluster import gateway_process
 from tests.support.console import ADMIN_TOKEN, SECRETS, write_operators
 from tests.support.stack import free_port
 
@@ -42,10 +41,7 @@ def file_mode(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, P
     }
     env.pop("REDIS_URL", None)
     port = free_port()
-    gateway = Process(
-        "gateway", [sys.executable, "-m", "gateway", "--port", str(port)], env, f"http://127.0.0.1:{port}",
-        workdir / "gateway.log",
-    )  # fmt: skip
+    gateway = gateway_process(workdir, env, port=port)
     gateway.start("/bff/health")
     yield f"http://127.0.0.1:{admin_port}", audit_file
     gateway.stop()

@@ -9,13 +9,9 @@ import respx
 
 from tests.support.browser import AsyncBrowser
 from tests.support.cluster import RedisServer, require_redis_server
+from tests.support.fixtures import asyncio_backend  # noqa: F401  (the `anyio_backend` of these tests)
 from tests.support.gateway import UPSTREAM, browser_on, gateway_app
 from tests.support.stack import free_port
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.fixture(scope="module")

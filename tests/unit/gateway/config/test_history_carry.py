@@ -13,18 +13,11 @@ import redis.asyncio
 
 from gateway.config.history import Author, FileVersions, entry
 from gateway.config.history_carry import CarriedVersions
-from gateway.config.settings import Settings
-from gateway.monitoring.observability import configure_logging
 from gateway.store import keys
 from tests.support.cluster import RedisServer
+from tests.support.fixtures import logging_to_this_test  # noqa: F401  (autouse)
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(autouse=True)
-def logging_to_this_test() -> None:
-    """The log goes to this test's output: a test before may have left it bound to a capture it closed."""
-    configure_logging(Settings(log_format="json"))
 
 
 ANN = Author("ann", "console", "moving to Redis")

@@ -8,7 +8,7 @@ import pytest
 
 from gateway.config import skins
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "deploy" / "skins.example.toml"
+EXAMPLE = Path(__file__).resolve().parents[4] / "deploy" / "skins.example.toml"
 
 
 def test_the_example_file_maps_hosts_to_skins() -> None:

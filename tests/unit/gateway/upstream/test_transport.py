@@ -18,18 +18,10 @@ from aiohttp import web
 
 from gateway.upstream.pools import UpstreamClients
 from gateway.upstream.transport import Pool, Timeouts
+from tests.support.fixtures import asyncio_and_uvloop  # noqa: F401  (the `anyio_backend`: each test on both loops)
 
 pytestmark = pytest.mark.anyio
 QUICK = Timeouts(connect=1.0, read=1.0)
-
-
-@pytest.fixture(
-    params=[("asyncio", {"use_uvloop": False}), ("asyncio", {"use_uvloop": True})], ids=["asyncio", "uvloop"]
-)
-def anyio_backend(request: pytest.FixtureRequest) -> tuple[str, dict[str, bool]]:
-    """The gateway serves on uvloop, whose transports differ from asyncio's (one broke the pool)."""
-    backend: tuple[str, dict[str, bool]] = request.param
-    return backend
 
 
 @pytest.fixture

@@ -15,14 +15,9 @@ from gateway.accounts.audit import AuditEntry, Query
 from gateway.config.settings import Settings
 from gateway.monitoring.observability import configure_logging
 from tests.support.console import ADMIN_TOKEN, Listener, admin_listener, bearer
+from tests.support.fixtures import logging_to_this_test  # noqa: F401  (autouse)
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(autouse=True)
-def logging_to_this_test() -> None:
-    """The log goes to this test's output: a test before may have left it bound to a capture it closed."""
-    configure_logging(Settings(log_format="json"))
 
 
 @pytest.fixture

@@ -14,11 +14,6 @@ from gateway.store.redis import FailFast
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def test_any_error_of_the_redis_client_is_store_unavailable() -> None:
     """Seen when Redis died at the wrong moment: redis-py leaked the event loop's own
     `RuntimeError('handler is closed')`, which escaped the guard and two players got 500."""

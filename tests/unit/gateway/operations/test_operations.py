@@ -16,7 +16,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from contracts.catalogue import retries_of
-from gateway.app import admin_app, create_app
+from gateway.app import create_app
 from gateway.config import skins
 from gateway.config.live import LiveConfig
 from gateway.config.timings import BreakerConfig, parse_timings
@@ -25,9 +25,8 @@ from gateway.upstream.resilience import Breaker, may_retry
 from sandbox.state import Wire
 from tests.support.browser import AsyncBrowser
 from tests.support.cms import banners
-from tests.support.gateway import ONE_SKIN, UPSTREAM, browser_on, gateway_app
+from tests.support.gateway import ONE_SKIN, UPSTREAM, admin_on, browser_on, gateway_app
 from tests.support.gateway import test_settings as settings_for_tests
-from tests.support.healthy import healthy
 from tests.support.respx_platform import RespxPlatform
 from tests.unit.gateway.conftest import calls
 
@@ -198,12 +197,8 @@ async def test_an_open_breaker_answers_at_once_without_calling(upstream: respx.R
 
 @pytest.fixture
 async def admin(upstream: respx.Router, tmp_path: Path) -> AsyncIterator[tuple[AsyncBrowser, httpx.AsyncClient]]:
-    upstream.get("/").mock(return_value=httpx.Response(404))  # the status page probes each upstream
-    healthy(upstream)  # /metrics checks each upstream's health with a documented call
-    app = gateway_app(upstream, admin_token=TOKEN, probe_upstreams=False, audit_file=tmp_path / "audit.jsonl")
-    transport = httpx.ASGITransport(app=admin_app(app), client=("10.0.0.9", 50000))
-    async with browser_on(app) as browser, httpx.AsyncClient(transport=transport, base_url="http://admin") as ops:
-        await browser.start()
+    settings = {"probe_upstreams": False, "audit_file": tmp_path / "audit.jsonl"}
+    async with admin_on(upstream, TOKEN, bearer=False, **settings) as (browser, ops):
         yield browser, ops
 
 

@@ -14,11 +14,11 @@ import msgspec
 import pytest
 import respx
 
-from gateway.app import admin_app, create_app
+from gateway.app import create_app
 from gateway.config import skins
 from gateway.config.skins import SkinsFileError
 from gateway.edge.entry import FrontDoor
-from tests.support.gateway import UPSTREAM
+from tests.support.gateway import UPSTREAM, operator_on
 from tests.support.gateway import test_settings as gateway_settings
 from tests.support.healthy import ANSWERS, healthy
 from tests.support.respx_platform import RespxPlatform
@@ -63,12 +63,7 @@ async def admin(router: respx.Router, tmp_path: Path, request: pytest.FixtureReq
     app = create_app(
         gateway_settings(skins_file=skins_file(tmp_path / "skins.toml", platform.url, health), admin_token=TOKEN)
     )
-    transport = httpx.ASGITransport(app=admin_app(app), client=("10.0.0.9", 50000))
-    headers = {"authorization": f"Bearer {TOKEN}"}
-    async with (
-        platform,
-        httpx.AsyncClient(transport=transport, base_url="http://admin", headers=headers) as ops,
-    ):
+    async with platform, operator_on(app, TOKEN) as ops:
         yield Admin(router, ops, app)
     await app.gateway.clients.aclose()
 

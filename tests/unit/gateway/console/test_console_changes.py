@@ -24,12 +24,10 @@ from gateway.config import skins
 from gateway.config.history import Author, Change, FileVersions, RedisVersions
 from gateway.config.live import LiveConfig
 from gateway.config.probe import probe
-from gateway.config.settings import Settings
 from gateway.config.timings import BreakerConfig
 from gateway.console import changes, conflicts, history, overview
 from gateway.monitoring.figures import p95_ms
 from gateway.monitoring.instances import Instances
-from gateway.monitoring.observability import configure_logging
 from gateway.monitoring.series import Series
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.state.presence import Presence
@@ -38,19 +36,13 @@ from gateway.store.redis import connect
 from gateway.upstream.resilience import Breakers
 from tests.support.browser import AsyncBrowser
 from tests.support.cluster import RedisServer
-from tests.support.gateway import ALLOWED, ONE_SKIN, UPSTREAM, browser_on, gateway_app, operator_on
-from tests.support.healthy import healthy
+from tests.support.fixtures import logging_to_this_test  # noqa: F401  (autouse)
+from tests.support.gateway import ALLOWED, ONE_SKIN, UPSTREAM, admin_on
 from tests.support.stack import free_port
 
 pytestmark = pytest.mark.anyio
 
 SKIN = ONE_SKIN.format(api="http://api-1.test")
-
-
-@pytest.fixture(autouse=True)
-def logging_to_this_test() -> None:
-    """The log goes to this test's output: a test before may have left it bound to a capture it closed."""
-    configure_logging(Settings(log_format="json", secret_key="x"))
 
 
 ANN = Author("ann", "console", "moving the wallet")
@@ -325,13 +317,9 @@ VIEWER = "console-changes-viewer-token"
 
 @pytest.fixture
 async def admin(upstream: respx.Router, tmp_path: Path) -> AsyncIterator[tuple[AsyncBrowser, httpx.AsyncClient]]:
-    upstream.get("/").mock(return_value=httpx.Response(404))  # the status page asks each origin for any answer
-    healthy(upstream)  # the overview checks each upstream with a documented call
     operators = tmp_path / "operators.toml"
     operators.write_text(f'[[tokens]]\nname = "vic"\nrole = "viewer"\ntoken_sha256 = "{token_digest(VIEWER)}"\n')
-    app = gateway_app(upstream, admin_token=TOKEN, operators_file=operators, breaker=BreakerConfig(failures=2))
-    async with browser_on(app) as browser, operator_on(app, TOKEN) as ops:
-        await browser.start()
+    async with admin_on(upstream, TOKEN, operators_file=operators, breaker=BreakerConfig(failures=2)) as (browser, ops):
         yield browser, ops
 
 

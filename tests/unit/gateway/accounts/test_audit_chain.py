@@ -22,19 +22,12 @@ from gateway.accounts.audit import Action, AuditEntry, Query, StreamTrail
 from gateway.accounts.carry_over import carry_over
 from gateway.accounts.chain import linked
 from gateway.accounts.trail_file import FileTrail
-from gateway.config.settings import Settings
-from gateway.monitoring.observability import configure_logging
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.store import keys
 from tests.support.cluster import RedisServer
+from tests.support.fixtures import logging_to_this_test  # noqa: F401  (autouse)
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(autouse=True)
-def logging_to_this_test() -> None:
-    """The log goes to this test's output: a test before may have left it bound to a capture it closed."""
-    configure_logging(Settings(log_format="json"))
 
 
 def entry(who: str = "otto", action: str = "purge", skin: str | None = "aurora") -> AuditEntry:
@@ -200,7 +193,7 @@ async def test_a_rollback_is_found_by_the_skins_it_touched_and_names_by_a_part(t
 
 def test_every_action_is_offered_and_named_in_every_language_of_the_console() -> None:
     """Adding an action to `Action` is one line there; this says what else the console needs."""
-    console = Path(__file__).resolve().parents[3] / "spa" / "src" / "console"
+    console = Path(__file__).resolve().parents[4] / "spa" / "src" / "console"
     actions = set(typing.get_args(Action))
     offered = (console / "features" / "audit" / "auditQuery.ts").read_text()
     typed = (console / "api" / "types.ts").read_text() + (console / "api" / "types.gen.ts").read_text()

@@ -12,7 +12,7 @@ from gateway.app import create_app
 from gateway.config import skins
 from gateway.config.settings import Settings
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 EXAMPLE = ROOT / "deploy" / "skins.example.toml"
 MOVED = "http://127.0.0.1:9101"
 

@@ -18,8 +18,8 @@ from gateway.config.history import Author, FileVersions
 from gateway.config.live import LiveConfig
 from gateway.config.settings import Settings
 from gateway.config.skins import SkinsFileError
-from gateway.monitoring.observability import configure_logging
 from tests.support.console import Listener, admin_listener, bearer
+from tests.support.fixtures import logging_to_this_test  # noqa: F401  (autouse)
 from tests.support.gateway import ONE_SKIN, UPSTREAM
 
 pytestmark = pytest.mark.anyio
@@ -27,12 +27,6 @@ pytestmark = pytest.mark.anyio
 SKIN = ONE_SKIN.format(api="http://api-1.test")
 ANN = Author("ann", "console", "moving")
 UNPROBED = {"probe": False, "override": {"reason": "made-up hosts: the list is what this test is about"}}
-
-
-@pytest.fixture(autouse=True)
-def logging_to_this_test() -> None:
-    """The log goes to this test's output: a test before may have left it bound to a capture it closed."""
-    configure_logging(Settings(log_format="json", secret_key="x"))
 
 
 # --- patterns ---------------------------------------------------------------------------
