@@ -45,7 +45,7 @@ SPA_SOURCES := $(shell find spa/src spa/public -type f -not -path 'spa/src/conso
 # few player-site modules it imports.
 CONSOLE_SOURCES := $(shell find spa/src/console -type f 2>/dev/null) spa/console.html spa/vite.console.config.ts \
   spa/vite.shared.ts spa/tsconfig.json spa/src/api/xsrf.ts spa/src/api/locales.gen.ts spa/src/components/Dialog.tsx \
-  spa/src/utils/errorBody.ts
+  spa/src/components/TextField.tsx spa/src/utils/errorBody.ts
 
 # The build prints the initial JS of /home (gzip) and fails over its 170 kB budget.
 # `npm run build` type-checks first; `make test` does that once for both builds (spa-typecheck).

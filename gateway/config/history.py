@@ -66,21 +66,6 @@ class HistoryEntry(msgspec.Struct, kw_only=True):
     id: str = ""
     """Set by the store: the stream entry's id (`<ms>-<n>`), newest last."""
 
-    def public(self) -> dict[str, Any]:
-        """What the console shows of it."""
-        return {
-            "id": self.id,
-            "version": self.version,
-            "previous": self.previous,
-            "at": iso(self.at),
-            "who": self.who,
-            "via": self.via,
-            "reason": self.reason,
-            "action": self.action,
-            "changes": msgspec.to_builtins(self.changes),
-            "skins": self.skins,
-        }
-
 
 @dataclass(frozen=True)
 class Author:

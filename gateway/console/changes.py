@@ -32,9 +32,10 @@ from gateway.config.allowed_hosts import HostPattern, allows
 from gateway.config.base_urls import BaseUrlError, base_url
 from gateway.config.history import Change, Overrides
 from gateway.config.live import Commit
-from gateway.config.probe import Probed, probe
+from gateway.config.probe import probe
 from gateway.console import conflicts
-from gateway.console.contract import Checked, Override, conformities, contract
+from gateway.console.answers.versions import Applied, Preview, RollbackPreview, RolledBack, VersionConflict
+from gateway.console.contract import Override, conformities, contract
 from gateway.console.plans.intake import Wanted, defer
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, decoded_as, error, invalid
@@ -187,26 +188,23 @@ def canary_busy(gateway: Gateway, skins: list[str], ctx: RequestContext) -> Outg
 
 
 async def preview(gateway: Gateway, base: str, changes: list[Change], ctx: RequestContext, **more: Any) -> Outgoing:
+    """The preview's answer; `more`: a rollback's `to` and `file_differs`."""
     trust = gateway.clients.ssl_context  # the calls' own CAs: a probe refuses what they would refuse
     probing = asyncio.gather(*(probe(url, context=trust) for url in sorted({c.after for c in changes if c.after})))
     probes, checks = await asyncio.gather(probing, conformities(gateway, changes))
     moved = await gateway.config.moved_skins(base, sorted({c.skin for c in changes}))
-    answer = {
-        "baseVersion": base,
-        "current": gateway.config.version,
-        "stale": moved is None or bool(moved),
-        "changes": msgspec.to_builtins(changes),
-        "probe": _first(probes),
-        "probes": msgspec.to_builtins(probes),
-        "check": _first(checks),
-        "checks": msgspec.to_builtins(checks),
+    answer = (RollbackPreview if more else Preview)(
+        base_version=base,
+        current=gateway.config.version,
+        stale=moved is None or bool(moved),
+        changes=changes,
+        probe=probes[0] if probes else None,
+        probes=probes,
+        check=checks[0] if checks else None,
+        checks=checks,
         **more,
-    }
+    )
     return Outgoing.json(200, answer, ctx)
-
-
-def _first(found: list[Probed] | list[Checked]) -> Any:
-    return msgspec.to_builtins(found[0]) if found else None
 
 
 async def respond_to_commit(
@@ -215,29 +213,23 @@ async def respond_to_commit(
     """The answer to a change or rollback `LiveConfig.commit` made (or refused), and its outcome for the audit."""
     if commit.result == "applied":
         live = await gateway.instances.wait_for_version(commit.version)
-        answer = {
-            "outcome": "applied",  # what the bearer API answered before it was versioned: scripts read it
-            "version": commit.version,
-            "previous": commit.previous,
-            "changes": msgspec.to_builtins(commit.changes),
-            "live": live,
-            **more,
-        }
-        return Outgoing.json(200, answer, ctx), "ok"
+        made = (RolledBack if more else Applied)(
+            version=commit.version, previous=commit.previous, changes=commit.changes, live=live, **more
+        )
+        return Outgoing.json(200, made, ctx), "ok"
     if commit.result == "conflict":
         changed = await conflicts.since(gateway.config, base, commit) if base else []
         if changed is None:
             return invalid(
                 ctx, [FieldError("baseVersion", "UNKNOWN_VERSION", f"No version {base} is known")]
             ), "refused"
-        answer = {
-            "code": "VERSION_CONFLICT",
-            "message": conflicts.sentence(changed),
-            "requestId": ctx.request_id,
-            "current": commit.version,
-            "skins": commit.moved,
-            "changes": msgspec.to_builtins(changed),
-        }
+        answer = VersionConflict(
+            message=conflicts.sentence(changed),
+            request_id=ctx.request_id,
+            current=commit.version,
+            skins=commit.moved,
+            changes=changed,
+        )
         return Outgoing.json(409, answer, ctx, (b"cache-control", b"no-store")), "conflict"
     code = {"unchanged": "UNCHANGED", "invalid": "URL_INVALID", "unreachable": "URL_UNREACHABLE"}[commit.result]
     message = commit.error or "It changes nothing"

@@ -23,6 +23,7 @@ from gateway.accounts import scopes
 from gateway.accounts.caller import Actor
 from gateway.config.history import Change, HistoryEntry, diff
 from gateway.config.skins import compose
+from gateway.console.answers.versions import HistoryPage, shown
 from gateway.console.changes import (
     Asked,
     asked_in,
@@ -58,11 +59,9 @@ async def history(request: Request[Any, Any, Any], gateway: NamedDependency[Gate
             return invalid(ctx, [FieldError("before", "UNKNOWN_VERSION", f"No version {before} in the history")])
         before = found.id
     page = await versions.page(int(limit), before)
-    answer = {
-        "current": gateway.config.version,
-        "versions": [entry.public() for entry in page],
-        "next": page[-1].id if len(page) == int(limit) else None,
-    }
+    answer = HistoryPage(
+        gateway.config.version, [shown(entry) for entry in page], page[-1].id if len(page) == int(limit) else None
+    )
     return Outgoing.json(200, answer, ctx)
 
 
@@ -74,7 +73,7 @@ async def one_version(
     found = await gateway.config.versions.find(version)
     if found is None:
         return error(404, "UNKNOWN_VERSION", f"No version {version} in the history", ctx)
-    return Outgoing.json(200, found.public(), ctx)
+    return Outgoing.json(200, shown(found), ctx)
 
 
 async def rollback_target(gateway: Gateway, asked: Asked) -> tuple[HistoryEntry, list[Change]] | list[FieldError]:
@@ -106,7 +105,7 @@ async def preview_rollback(request: Request[Any, Any, Any], gateway: NamedDepend
     entry, changes = target
     await scopes.require(request, [c.skin for c in changes])
     differs = entry.file != gateway.config.current.file
-    return await preview(gateway, asked.baseVersion or "", changes, ctx, to=entry.version, fileDiffers=differs)
+    return await preview(gateway, asked.baseVersion or "", changes, ctx, to=entry.version, file_differs=differs)
 
 
 @post("/admin/api/rollback", status_code=200, opt={"role": "operator"})
@@ -169,8 +168,11 @@ async def rolled_back(
         author=caller.author(asked.reason),
         action="rollback",
     )
-    more = {"to": entry.version, "fileDiffers": entry.file != current.file}
-    answer, outcome = await respond_to_commit(gateway, made, asked.baseVersion, "to", ctx, **more)
+    differs = entry.file != current.file
+    more = {"to": entry.version, "fileDiffers": differs}
+    answer, outcome = await respond_to_commit(
+        gateway, made, asked.baseVersion, "to", ctx, to=entry.version, file_differs=differs
+    )
     versions = {"before": current.version, "after": made.version}
     detail = {"changes": msgspec.to_builtins(made.changes), "contract": checked, **more}
     await caller.record("rollback", outcome, asked.reason, target=entry.version, **versions, detail=detail)

@@ -16,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Protocol, runtime_checkable
 
+import msgspec
 from litestar import Request, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath
@@ -26,6 +27,23 @@ from gateway.accounts.caller import API_REASON, Actor
 from gateway.accounts.roles import Operator
 from gateway.config.history import iso
 from gateway.config.skins import Skin
+from gateway.console.answers.overview import (
+    BreachScope,
+    BreakerState,
+    ConfigState,
+    ContractBreach,
+    FileState,
+    InstanceList,
+    Overview,
+    PlatformError,
+    PurgeCounts,
+    Purged,
+    Revoked,
+    SkinView,
+    StoreState,
+    UpstreamHealth,
+    UpstreamView,
+)
 from gateway.console.changes import allowed_hosts, asked_in, reason_errors, unknown_skin
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, invalid
@@ -49,23 +67,23 @@ class Aggregate(Protocol):
     def metrics(self) -> bytes: ...
 
 
-def breaches(text: bytes) -> dict[str, list[dict[str, Any]]]:
+def breaches(text: bytes) -> dict[str, list[ContractBreach]]:
     """Per skin, the platform answers refused as breaking their route's contract, by route, most
     first (`bff_upstream_contract_breaches_total` as `/metrics` says it)."""
-    counted: dict[str, list[dict[str, Any]]] = {}
+    counted: dict[str, list[ContractBreach]] = {}
     for labels, count in _samples(text, BREACHES):
-        counted.setdefault(labels["skin"], []).append({"route": labels["route"], "count": count})
-    return {skin: sorted(routes, key=lambda r: (-r["count"], r["route"])) for skin, routes in counted.items()}
+        counted.setdefault(labels["skin"], []).append(ContractBreach(labels["route"], count))
+    return {skin: sorted(routes, key=lambda r: (-r.count, r.route)) for skin, routes in counted.items()}
 
 
-def refusals(text: bytes) -> dict[str, list[dict[str, Any]]]:
+def refusals(text: bytes) -> dict[str, list[PlatformError]]:
     """Per skin, the platform's own refusals (`success: false`) by route class and code, most first
     (`bff_platform_errors_total` as `/metrics` says it)."""
-    counted: dict[str, list[dict[str, Any]]] = {}
+    counted: dict[str, list[PlatformError]] = {}
     for labels, count in _samples(text, REFUSALS):
-        refused = {"routeClass": labels["route_class"], "code": labels["code"], "count": count}
+        refused = PlatformError(labels["route_class"], labels["code"], count)
         counted.setdefault(labels["skin"], []).append(refused)
-    return {skin: sorted(found, key=lambda r: (-r["count"], r["code"])) for skin, found in counted.items()}
+    return {skin: sorted(found, key=lambda r: (-r.count, r.code)) for skin, found in counted.items()}
 
 
 def _samples(text: bytes, counter: str) -> Iterator[tuple[dict[str, str], int]]:
@@ -98,15 +116,10 @@ def _breakers(records: list[InstanceRecord]) -> dict[str, dict[str, Any]]:
     return worst
 
 
-def _health(probe: Probe | None) -> dict[str, Any]:
+def _health(probe: Probe | None) -> UpstreamHealth:
     if probe is None:
-        return {"status": "unknown", "latencyMs": None, "checkedAt": None, "detail": None}
-    return {
-        "status": "up" if probe.up else "down",
-        "latencyMs": probe.latency_ms,
-        "checkedAt": iso(probe.checked_at),
-        "detail": probe.detail,
-    }
+        return UpstreamHealth("unknown")
+    return UpstreamHealth("up" if probe.up else "down", probe.latency_ms, iso(probe.checked_at), probe.detail)
 
 
 def _skin(
@@ -114,8 +127,8 @@ def _skin(
     skin: Skin,
     probes: dict[tuple[str, str], Probe],
     breakers: dict[str, dict[str, Any]],
-    counted: tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]],
-) -> Any:
+    counted: tuple[dict[str, list[ContractBreach]], dict[str, list[PlatformError]]],
+) -> SkinView:
     broken, refused = counted
     current = gateway.config.current
     from_file, overrides = current.file_bases.get(skin.id, {}), current.overrides.get(skin.id, {})
@@ -125,26 +138,26 @@ def _skin(
         tripped = breakers.get(f"{skin.id}/{name}", {"state": "closed", "since": None})
         since = tripped["since"]
         upstreams.append(
-            {
-                "name": name,
-                "url": url,
-                "overridden": name in overrides,
-                "fileUrl": from_file.get(name),
-                "health": _health(probes.get((skin.id, name))),
-                "breaker": {"state": tripped["state"], "since": iso(since) if since is not None else None},
-            }
+            UpstreamView(
+                name=name,
+                url=url,
+                overridden=name in overrides,
+                file_url=from_file.get(name),
+                health=_health(probes.get((skin.id, name))),
+                breaker=BreakerState(tripped["state"], iso(since) if since is not None else None),
+            )
         )
-    return {
-        "id": skin.id,
-        "name": skin.name,
-        "siteId": skin.site_id,
-        "hosts": list(skin.hosts),
-        "upstreams": upstreams,
-        "allowedHosts": [str(pattern) for pattern in allowed_hosts(gateway, skin.id)],  # docs/allowed-hosts.md
-        "contractBreaches": broken.get(skin.id, []),
-        "platformErrors": refused.get(skin.id, []),
-        "approval": skin.approval,
-    }
+    return SkinView(
+        id=skin.id,
+        name=skin.name,
+        site_id=skin.site_id,
+        hosts=list(skin.hosts),
+        upstreams=upstreams,
+        allowed_hosts=[str(pattern) for pattern in allowed_hosts(gateway, skin.id)],  # docs/allowed-hosts.md
+        contract_breaches=broken.get(skin.id, []),
+        platform_errors=refused.get(skin.id, []),
+        approval=skin.approval,
+    )
 
 
 @get("/admin/api/overview", opt={"role": "viewer"})
@@ -161,16 +174,18 @@ async def overview(
     counted = breaches(text), refusals(text)
     store = await gateway.health.store()
     config = gateway.config.describe()
-    operators = {"error": None, "errorAt": None}
+    operators = FileState()
     if operator.may("admin") and gateway.accounts is not None:
-        operators = gateway.accounts.operators.describe()  # type: ignore[assignment]
-    answer = {
-        "config": {k: config[k] for k in ("version", "source", "changedAt", "error", "errorAt")},
-        "operatorsFile": operators,
-        "store": {"kind": "redis" if gateway.stores.shared.distributed else "memory", "status": store or "ok"},
-        "contractBreaches": {"scope": "workers" if workers is not None else "instance"},
-        "skins": [_skin(gateway, skin, probes, breakers, counted) for skin in gateway.config.skins.all],
-    }
+        operators = msgspec.convert(gateway.accounts.operators.describe(), FileState)
+    answer = Overview(
+        config=msgspec.convert(
+            {k: config[k] for k in ("version", "source", "changedAt", "error", "errorAt")}, ConfigState
+        ),
+        operators_file=operators,
+        store=StoreState("redis" if gateway.stores.shared.distributed else "memory", store or "ok"),
+        contract_breaches=BreachScope("workers" if workers is not None else "instance"),
+        skins=[_skin(gateway, skin, probes, breakers, counted) for skin in gateway.config.skins.all],
+    )
     return Outgoing.json(200, answer, RequestContext.of(request.scope))
 
 
@@ -189,7 +204,7 @@ async def series(request: Request[Any, Any, Any], gateway: NamedDependency[Gatew
 async def instances(request: Request[Any, Any, Any], gateway: NamedDependency[Gateway]) -> Outgoing:
     current, now = gateway.config.version, time.time()
     live = await gateway.instances.live()
-    answer = {"current": current, "instances": [r.public(current, now) for r in live]}
+    answer = InstanceList(current, [r.public(current, now) for r in live])
     return Outgoing.json(200, answer, RequestContext.of(request.scope))
 
 
@@ -217,17 +232,17 @@ async def measure(gateway: Gateway) -> bytes:
 # --- a skin's cache, a player's sessions ------------------------------------------------
 
 
-async def _purge_skin(gateway: Gateway, caller: Actor, skin_id: str, reason: str) -> dict[str, Any]:
+async def _purge_skin(gateway: Gateway, caller: Actor, skin_id: str, reason: str) -> Purged:
     """The skin's cached content dropped in the shared store and on every instance."""
     prefix = keys.content_prefix(skin_id)
     local = await gateway.cache.purge(prefix)
     shared = await gateway.stores.shared.delete_prefix(prefix)
     await gateway.config.broadcast_purge(skin_id)
     await caller.record("purge", "ok", reason, skin=skin_id, detail={"local": local, "shared": shared})
-    return {"skin": skin_id, "purged": {"local": local, "shared": shared}}
+    return Purged(skin_id, PurgeCounts(local, shared))
 
 
-async def _revoke_player(gateway: Gateway, caller: Actor, player: tuple[str, str], reason: str) -> dict[str, Any]:
+async def _revoke_player(gateway: Gateway, caller: Actor, player: tuple[str, str], reason: str) -> Revoked:
     """Every gateway session the player logged in with on the skin, ended, and their sign-ins refused for
     `SIGN_IN_BLOCK_S`; `found`: whether there was any session to end (a mistyped login finds none)."""
     skin_id, login = player
@@ -240,7 +255,7 @@ async def _revoke_player(gateway: Gateway, caller: Actor, player: tuple[str, str
     blocked = iso(until) if until else None
     detail = {"sessionsEnded": ended, "found": ended > 0, "blockedUntil": blocked}
     await caller.record("revoke", "ok", reason, skin=skin_id, target=login, detail=detail)
-    return {"skin": skin_id, "login": login, "sessionsEnded": ended, "found": ended > 0, "blockedUntil": blocked}
+    return Revoked(skin_id, login, ended, ended > 0, blocked)
 
 
 async def _reason(request: Request[Any, Any, Any], ctx: RequestContext) -> str | Outgoing:
@@ -291,7 +306,7 @@ async def revoke(
 
 
 async def _skin_action(
-    request: Request[Any, Any, Any], gateway: Gateway, skin_id: str, act: Callable[[str], Awaitable[dict[str, Any]]]
+    request: Request[Any, Any, Any], gateway: Gateway, skin_id: str, act: Callable[[str], Awaitable[Purged | Revoked]]
 ) -> Outgoing:
     ctx = RequestContext.of(request.scope)
     reason = await _reason(request, ctx)

@@ -4,7 +4,8 @@ resolutions they are kept at, and the figures of a range (rates, shares, the p95
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+import msgspec
 
 REQUESTS, ERRORS, CONTENT, HITS, FIRST_BUCKET = range(5)
 BOUNDS_S = tuple(0.00025 * 1.25**k for k in range(59))
@@ -57,37 +58,38 @@ class Recent:
         return self.expired / self.answers if self.answers else 0.0
 
 
-def figures(
-    counts: Counts, skin: str, span: tuple[int, int], resolution: Resolution, now: float
-) -> dict[str, list[Any]]:
+class SkinFigures(msgspec.Struct, rename="camel"):
+    """One skin's charts: per step, its start (epoch seconds) and figures (None: nothing to share)."""
+
+    t: list[int]
+    requests: list[int]
+    rps: list[float]
+    error_rate: list[float | None]
+    platform_error_rate: list[float | None]
+    """Answers the platform refused (HTTP 200 `success: false`) over all answers."""
+    session_expired_rate: list[float | None]
+    """Those refused as `SESSION_EXPIRED` over all answers."""
+    p95_ms: list[float | None]
+    cache_hit_ratio: list[float | None]
+
+
+def figures(counts: Counts, skin: str, span: tuple[int, int], resolution: Resolution, now: float) -> SkinFigures:
     """The skin's figures for every step from `span`'s first to its last (the one under way)."""
     first, last = span
-    out: dict[str, list[Any]] = {
-        name: []
-        for name in (
-            "t",
-            "requests",
-            "rps",
-            "errorRate",
-            "platformErrorRate",
-            "sessionExpiredRate",
-            "p95Ms",
-            "cacheHitRatio",
-        )
-    }
+    out = SkinFigures([], [], [], [], [], [], [], [])
     step_s = resolution.step_s
     for step in range(first, last + 1):
         values = counts.get((skin, step)) or [0] * WIDTH
         n = values[REQUESTS]
         seconds = step_s if step < last else max(1.0, now - step * step_s)  # the step under way, so far
-        out["t"].append(step * step_s)
-        out["requests"].append(n)
-        out["rps"].append(round(n / seconds, 2))
-        out["errorRate"].append(_share(values[ERRORS], n))
-        out["platformErrorRate"].append(_share(values[REFUSED], n))
-        out["sessionExpiredRate"].append(_share(values[EXPIRED], n))
-        out["p95Ms"].append(p95_ms(values[FIRST_BUCKET:REFUSED]) if n else None)
-        out["cacheHitRatio"].append(_share(values[HITS], values[CONTENT]))
+        out.t.append(step * step_s)
+        out.requests.append(n)
+        out.rps.append(round(n / seconds, 2))
+        out.error_rate.append(_share(values[ERRORS], n))
+        out.platform_error_rate.append(_share(values[REFUSED], n))
+        out.session_expired_rate.append(_share(values[EXPIRED], n))
+        out.p95_ms.append(p95_ms(values[FIRST_BUCKET:REFUSED]) if n else None)
+        out.cache_hit_ratio.append(_share(values[HITS], values[CONTENT]))
     return out
 
 

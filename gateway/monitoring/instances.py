@@ -21,7 +21,7 @@ import importlib.metadata
 import os
 import socket
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 import structlog
@@ -79,24 +79,58 @@ class InstanceRecord(msgspec.Struct, rename="camel"):
     seen_at: float | None = None
     """Its last beat, as `live` read it (None: not beaten yet); never written."""
 
-    def public(self, current: str, now: float) -> dict[str, Any]:
+    def public(self, current: str, now: float) -> InstanceView:
         seen = self.seen_at
         last_seen = round(max(0.0, now - seen), 1) if seen is not None else None
         stale = seen is not None and is_stale(seen, now)
-        return {
-            "id": self.id,
-            "host": self.host,
-            "pid": self.pid,
-            "appVersion": self.app_version,
-            "startedAt": iso(self.started_at) if self.started_at else None,
-            "uptimeS": round(now - self.started_at) if self.started_at else None,
-            "configVersion": self.config_version,
-            "draining": self.draining,
-            "workers": self.workers,
-            "sameVersion": self.config_version == current,
-            "lastSeenS": last_seen,
-            "state": "stale" if stale else "draining" if self.draining else "serving",
-        }
+        return InstanceView(
+            id=self.id,
+            host=self.host,
+            pid=self.pid,
+            app_version=self.app_version,
+            started_at=iso(self.started_at) if self.started_at else None,
+            uptime_s=round(now - self.started_at) if self.started_at else None,
+            config_version=self.config_version,
+            draining=self.draining,
+            workers=self.workers,
+            same_version=self.config_version == current,
+            last_seen_s=last_seen,
+            state="stale" if stale else "draining" if self.draining else "serving",
+        )
+
+
+class InstanceView(msgspec.Struct, rename="camel"):
+    """What the console shows of an instance (`InstanceRecord.public`)."""
+
+    id: str
+    host: str | None
+    pid: int | None
+    app_version: str | None
+    started_at: str | None
+    uptime_s: int | None
+    config_version: str | None
+    draining: bool
+    workers: int | None
+    same_version: bool
+    last_seen_s: float | None
+    """Seconds since its last beat (None: none yet); past `STALE_AFTER_S` it is stale."""
+    state: Literal["serving", "draining", "stale"]
+
+
+class Lagging(msgspec.Struct):
+    """A live instance that does not run a version yet."""
+
+    id: str
+    host: str | None
+
+
+class Acknowledged(msgspec.Struct, rename="camel"):
+    """On how many live instances a change runs (`Instances.acknowledged`), and which do not yet."""
+
+    acknowledged: int
+    total: int
+    missing: list[Lagging]
+    waited_s: float
 
 
 _record = msgspec.json.Decoder(InstanceRecord)
@@ -231,7 +265,7 @@ class Instances:
         beaten = (msgspec.structs.replace(r, seen_at=seen[r.id]) for r in others)
         return [own, *sorted(beaten, key=lambda r: r.started_at or 0)]
 
-    async def wait_for_version(self, version: str, within_s: float = ACK_WITHIN_S) -> dict[str, Any]:
+    async def wait_for_version(self, version: str, within_s: float = ACK_WITHIN_S) -> Acknowledged:
         """On how many live instances `version` runs, waiting up to `within_s` for all of them."""
         loop = asyncio.get_running_loop()
         started = loop.time()
@@ -242,9 +276,9 @@ class Instances:
             if not missing or waited >= within_s:
                 break
             await asyncio.sleep(POLL_S)
-        return {
-            "acknowledged": len(live) - len(missing),
-            "total": len(live),
-            "missing": [{"id": r.id, "host": r.host} for r in missing],
-            "waitedS": round(waited, 2),
-        }
+        return Acknowledged(
+            acknowledged=len(live) - len(missing),
+            total=len(live),
+            missing=[Lagging(r.id, r.host) for r in missing],
+            waited_s=round(waited, 2),
+        )

@@ -23,8 +23,9 @@ import asyncio
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Coroutine
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
+import msgspec
 import structlog
 from redis.asyncio import Redis
 
@@ -44,6 +45,7 @@ from gateway.monitoring.figures import (
     Counts,
     Recent,
     Resolution,
+    SkinFigures,
     figures,
 )
 from gateway.store import StoreUnavailable, keys, or_unavailable
@@ -113,6 +115,17 @@ class Batched(Generic[K]):
         if time.time() - self._failed_at > 60:
             self._failed_at = time.time()
             log.warning(event, error=str(exc))
+
+
+class Chart(msgspec.Struct, rename="camel"):
+    """The charts' answer: every skin's figures per step of `step_s`, from `from_` to `to` (epoch
+    seconds, the step under way last); `cluster`: every instance's counts (Redis), else this one's."""
+
+    step_s: int
+    scope: Literal["cluster", "instance"]
+    from_: int = msgspec.field(name="from")
+    to: int
+    skins: dict[str, SkinFigures]
 
 
 class Series(Batched[tuple[str, int]]):
@@ -188,7 +201,7 @@ class Series(Batched[tuple[str, int]]):
 
     # --- read ----------------------------------------------------------------------
 
-    async def read(self, skins: list[str], minutes: int) -> dict[str, Any]:
+    async def read(self, skins: list[str], minutes: int) -> Chart:
         """The charts' figures of the last `minutes` (up to `MAX_MINUTES`): fine steps up to an hour,
         coarse ones beyond."""
         now = self.clock()
@@ -199,13 +212,13 @@ class Series(Batched[tuple[str, int]]):
             counts = await self._read_stored(skins, resolution, first, last)
         else:
             counts = self._counts if resolution is FINE else self._coarse_so_far()
-        return {
-            "stepS": resolution.step_s,
-            "scope": "instance" if self.redis is None else "cluster",
-            "from": first * resolution.step_s,
-            "to": last * resolution.step_s,
-            "skins": {skin: figures(counts, skin, (first, last), resolution, now) for skin in skins},
-        }
+        return Chart(
+            step_s=resolution.step_s,
+            scope="instance" if self.redis is None else "cluster",
+            from_=first * resolution.step_s,
+            to=last * resolution.step_s,
+            skins={skin: figures(counts, skin, (first, last), resolution, now) for skin in skins},
+        )
 
     def _coarse_so_far(self) -> Counts:
         """The coarse steps with the fine step under way folded in (a copy of the last one)."""

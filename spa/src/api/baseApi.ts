@@ -1,6 +1,7 @@
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs } from "@reduxjs/toolkit/query/react";
 import type { FetchBaseQueryError } from "@reduxjs/toolkit/query";
 
+import { codeOf } from "../utils/errorBody";
 import { SESSION_EXPIRED } from "./errors";
 import { needsXsrf, readCookie, XSRF_COOKIE, XSRF_HEADER } from "./xsrf";
 
@@ -18,11 +19,11 @@ const bffQuery = fetchBaseQuery({
 export const MAINTENANCE = "MAINTENANCE";
 
 function isMaintenance(data: unknown): boolean {
-  return typeof data === "object" && data !== null && (data as { code?: unknown }).code === MAINTENANCE;
+  return codeOf(data) === MAINTENANCE;
 }
 
 function isSessionExpired(data: unknown): boolean {
-  return typeof data === "object" && data !== null && (data as { code?: unknown }).code === SESSION_EXPIRED;
+  return codeOf(data) === SESSION_EXPIRED;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FetchBaseQueryError } from "@reduxjs/toolkit/query";
 import { createApi, fetchBaseQuery, type BaseQueryApi, type BaseQueryFn, type FetchArgs } from "@reduxjs/toolkit/query/react";
 
 import { needsXsrf, readCookie } from "../../api/xsrf";
+import { codeOf, record } from "../../utils/errorBody";
 import { sessionEnded } from "./sessionEvents";
 
 /** The console's CSRF double submit: the readable `console-csrf` cookie echoed on unsafe calls. */
@@ -42,11 +43,6 @@ function asPoll(args: string | FetchArgs): FetchArgs {
   return { ...request, headers };
 }
 
-function codeOf(data: unknown): string | null {
-  const code = typeof data === "object" && data !== null ? (data as { code?: unknown }).code : null;
-  return typeof code === "string" ? code : null;
-}
-
 /**
  * The admin listener's query: a 401 other than a failed sign-in tells the shell the session is
  * gone (it opens the sign-in dialog over the page); a 403 FORBIDDEN has the session asked for again
@@ -64,7 +60,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
   }
   if (error?.status === 429) {
     const retryAfter = Number(result.meta?.response?.headers.get("retry-after") ?? Number.NaN);
-    const data = typeof error.data === "object" && error.data !== null ? error.data : {};
+    const data = record(error.data);
     const retryAfterS = Number.isFinite(retryAfter) ? retryAfter : null;
     return { error: { status: 429, data: { ...data, retryAfterS } }, meta: result.meta };
   }

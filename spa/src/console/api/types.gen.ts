@@ -4,13 +4,104 @@
  * The console API's bodies and answers, from the gateway's types.
  */
 export interface ConsoleApi {
+  Acknowledged?: Acknowledged;
+  Applied?: Applied;
+  BreachScope?: BreachScope;
+  BreakerState?: BreakerState;
   Called?: Called;
   Certificate?: Certificate;
   Change?: Change;
   Changed?: Changed;
+  Chart?: Chart;
   Checked?: Checked;
+  ConfigState?: ConfigState;
+  ContractBreach?: ContractBreach;
+  FileState?: FileState;
+  HistoryPage?: HistoryPage;
+  InstanceList?: InstanceList;
+  InstanceView?: InstanceView;
+  Lagging?: Lagging;
+  Overview?: Overview;
+  PlatformError?: PlatformError;
+  Preview?: Preview;
   Probed?: Probed;
+  PurgeCounts?: PurgeCounts;
+  Purged?: Purged;
+  Revoked?: Revoked;
+  RollbackPreview?: RollbackPreview;
+  RolledBack?: RolledBack;
   SignInForm?: SignInForm;
+  SkinFigures?: SkinFigures;
+  SkinView?: SkinView;
+  StoreState?: StoreState;
+  UpstreamHealth?: UpstreamHealth;
+  UpstreamView?: UpstreamView;
+  VersionConflict?: VersionConflict;
+  VersionView?: VersionView;
+}
+/**
+ * On how many live instances a change runs (`Instances.acknowledged`), and which do not yet.
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "Acknowledged".
+ */
+export interface Acknowledged {
+  acknowledged: number;
+  total: number;
+  missing: Lagging[];
+  waitedS: number;
+}
+/**
+ * A live instance that does not run a version yet.
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "Lagging".
+ */
+export interface Lagging {
+  id: string;
+  host: string | null;
+}
+/**
+ * What an applied change or rollback answers.
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "Applied".
+ */
+export interface Applied {
+  outcome: string;
+  version: string;
+  previous: string;
+  changes: Change[];
+  live: Acknowledged;
+}
+/**
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "Change".
+ */
+export interface Change {
+  skin: string;
+  upstream: string;
+  before: string | null;
+  after: string | null;
+}
+/**
+ * Whose counts the skins' `contractBreaches` are: this process's, or its workers' summed.
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "BreachScope".
+ */
+export interface BreachScope {
+  scope: "instance" | "workers";
+}
+/**
+ * The worst state any live instance reports of an upstream's breaker, and since when (ISO 8601).
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "BreakerState".
+ */
+export interface BreakerState {
+  state: "closed" | "half-open" | "open";
+  since: string | null;
 }
 /**
  * One documented call and what became of it.
@@ -37,16 +128,6 @@ export interface Certificate {
   daysLeft: number;
 }
 /**
- * This interface was referenced by `ConsoleApi`'s JSON-Schema
- * via the `definition` "Change".
- */
-export interface Change {
-  skin: string;
-  upstream: string;
-  before: string | null;
-  after: string | null;
-}
-/**
  * One upstream changed since the write's base, and the history entry that changed it last.
  *
  * This interface was referenced by `ConsoleApi`'s JSON-Schema
@@ -62,6 +143,38 @@ export interface Changed {
   at: string | null;
   version: string | null;
   action: ("change" | "file" | "rollback" | "start") | null;
+}
+/**
+ * The charts' answer: every skin's figures per step of `step_s`, from `from_` to `to` (epoch
+ *     seconds, the step under way last); `cluster`: every instance's counts (Redis), else this one's.
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "Chart".
+ */
+export interface Chart {
+  stepS: number;
+  scope: "cluster" | "instance";
+  from: number;
+  to: number;
+  skins: {
+    [k: string]: SkinFigures | undefined;
+  };
+}
+/**
+ * One skin's charts: per step, its start (epoch seconds) and figures (None: nothing to share).
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "SkinFigures".
+ */
+export interface SkinFigures {
+  t: number[];
+  requests: number[];
+  rps: number[];
+  errorRate: (number | null)[];
+  platformErrorRate: (number | null)[];
+  sessionExpiredRate: (number | null)[];
+  p95Ms: (number | null)[];
+  cacheHitRatio: (number | null)[];
 }
 /**
  * A new base URL's check for one skin's upstream.
@@ -81,6 +194,184 @@ export interface Checked {
 }
 /**
  * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "ConfigState".
+ */
+export interface ConfigState {
+  version: string;
+  source: string;
+  changedAt: string | null;
+  error: string | null;
+  errorAt: string | null;
+}
+/**
+ * Platform answers refused (a 502 for that call) as breaking their route's contract.
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "ContractBreach".
+ */
+export interface ContractBreach {
+  route: string;
+  count: number;
+}
+/**
+ * The operators file's last refusal (admins only; else none).
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "FileState".
+ */
+export interface FileState {
+  error: string | null;
+  errorAt: string | null;
+}
+/**
+ * The configuration's versions, newest first, and the version now current.
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "HistoryPage".
+ */
+export interface HistoryPage {
+  current: string;
+  versions: VersionView[];
+  next: string | null;
+}
+/**
+ * What the console shows of a version (`shown`).
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "VersionView".
+ */
+export interface VersionView {
+  id: string;
+  version: string;
+  previous: string | null;
+  at: string;
+  who: string;
+  via: string;
+  reason: string | null;
+  action: "change" | "file" | "rollback" | "start";
+  changes: Change[];
+  skins: {
+    [k: string]: string | undefined;
+  };
+}
+/**
+ * Every live instance, and the configuration version now current.
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "InstanceList".
+ */
+export interface InstanceList {
+  current: string;
+  instances: InstanceView[];
+}
+/**
+ * What the console shows of an instance (`InstanceRecord.public`).
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "InstanceView".
+ */
+export interface InstanceView {
+  id: string;
+  host: string | null;
+  pid: number | null;
+  appVersion: string | null;
+  startedAt: string | null;
+  uptimeS: number | null;
+  configVersion: string | null;
+  draining: boolean;
+  workers: number | null;
+  sameVersion: boolean;
+  lastSeenS: number | null;
+  state: "draining" | "serving" | "stale";
+}
+/**
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "Overview".
+ */
+export interface Overview {
+  config: ConfigState;
+  operatorsFile: FileState;
+  store: StoreState;
+  contractBreaches: BreachScope;
+  skins: SkinView[];
+}
+/**
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "StoreState".
+ */
+export interface StoreState {
+  kind: "memory" | "redis";
+  status: string;
+}
+/**
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "SkinView".
+ */
+export interface SkinView {
+  id: string;
+  name: string;
+  siteId: string;
+  hosts: string[];
+  upstreams: UpstreamView[];
+  allowedHosts: string[];
+  contractBreaches: ContractBreach[];
+  platformErrors: PlatformError[];
+  approval: boolean;
+}
+/**
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "UpstreamView".
+ */
+export interface UpstreamView {
+  name: string;
+  url: string;
+  overridden: boolean;
+  fileUrl: string | null;
+  health: UpstreamHealth;
+  breaker: BreakerState;
+}
+/**
+ * An upstream's last probe (`unknown`: none yet).
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "UpstreamHealth".
+ */
+export interface UpstreamHealth {
+  status: "down" | "unknown" | "up";
+  latencyMs: number | null;
+  checkedAt: string | null;
+  detail: string | null;
+}
+/**
+ * The platform's refusals (`success: false`) of one route class with one code.
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "PlatformError".
+ */
+export interface PlatformError {
+  routeClass: string;
+  code: string;
+  count: number;
+}
+/**
+ * changes/preview and rollback/preview: what a write would change, each new base URL probed and
+ *     checked against the platform's contract (the first of them also as `probe` and `check`).
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "Preview".
+ */
+export interface Preview {
+  baseVersion: string;
+  current: string;
+  stale: boolean;
+  changes: Change[];
+  probe: Probed | null;
+  probes: Probed[];
+  check: Checked | null;
+  checks: Checked[];
+}
+/**
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
  * via the `definition` "Probed".
  */
 export interface Probed {
@@ -94,11 +385,87 @@ export interface Probed {
 }
 /**
  * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "PurgeCounts".
+ */
+export interface PurgeCounts {
+  local: number;
+  shared: number;
+}
+/**
+ * A skin's cached content dropped: in this process (`local`) and in the shared store.
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "Purged".
+ */
+export interface Purged {
+  skin: string;
+  purged: PurgeCounts;
+}
+/**
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "Revoked".
+ */
+export interface Revoked {
+  skin: string;
+  login: string;
+  sessionsEnded: number;
+  found: boolean;
+  blockedUntil: string | null;
+}
+/**
+ * rollback/preview's.
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "RollbackPreview".
+ */
+export interface RollbackPreview {
+  baseVersion: string;
+  current: string;
+  stale: boolean;
+  changes: Change[];
+  probe: Probed | null;
+  probes: Probed[];
+  check: Checked | null;
+  checks: Checked[];
+  to: string;
+  fileDiffers: boolean;
+}
+/**
+ * What an applied rollback answers.
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "RolledBack".
+ */
+export interface RolledBack {
+  outcome: string;
+  version: string;
+  previous: string;
+  changes: Change[];
+  live: Acknowledged;
+  to: string;
+  fileDiffers: boolean;
+}
+/**
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
  * via the `definition` "SignInForm".
  */
 export interface SignInForm {
   name: string;
   password: string;
+}
+/**
+ * 409 VERSION_CONFLICT: a skin the write touches changed since its `baseVersion`.
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "VersionConflict".
+ */
+export interface VersionConflict {
+  code: string;
+  message: string;
+  requestId: string;
+  current: string;
+  skins: string[];
+  changes: Changed[];
 }
 
 export type Role = "admin" | "operator" | "viewer";

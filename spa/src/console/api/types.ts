@@ -1,23 +1,49 @@
 /**
  * The console API's JSON, as the issue 27 contract (docs/console-api.md) writes it.
  * Times are ISO 8601 strings unless named `...S` (seconds) or given as epoch seconds.
- * The types the gateway declares come from types.gen.ts (`make contracts`); the rest are written here.
+ * The types the gateway declares come from types.gen.ts (`make contracts`), under the names the console
+ * uses; the rest are written here (see each one's comment for why).
  */
 import type {
-  AuditAction,
-  AuditResult,
+  Acknowledged,
+  Applied as ChangeApplied,
+  BreakerState,
   Called,
-  Change,
+  Chart,
   Changed,
   Checked,
+  HistoryPage,
+  InstanceList,
+  InstanceView,
+  Preview as ChangePreview,
   Probed,
-  Role,
+  RollbackPreview,
+  RolledBack,
   SignInForm,
+  SkinFigures,
+  SkinView,
+  UpstreamHealth,
+  UpstreamView,
+  VersionConflict,
+  VersionView,
+} from "./types.gen";
+import type { AuditAction, AuditResult, Role } from "./types.gen";
+
+export type {
+  AuditAction,
+  AuditResult,
+  Change,
+  ContractBreach,
+  Overview,
+  PlatformError,
+  ProbeErrorCode,
+  Purged,
+  Revoked,
+  Role,
   VersionAction,
 } from "./types.gen";
 
-export type { AuditAction, AuditResult, Change, ProbeErrorCode, Role, VersionAction } from "./types.gen";
-
+/** Written here, for now: the gateway builds it as a dict (gateway/console/admin.py). */
 export interface ConsoleSession {
   name: string;
   role: Role;
@@ -36,135 +62,26 @@ export type SignIn = SignInForm;
  */
 export type ConflictChange = Changed;
 
-/** 409 VERSION_CONFLICT: a skin the write touches changed since its `baseVersion`. */
-export interface Conflict {
-  /** The configuration version now current: the base to start again from. */
-  current: string;
-  /** The skins the write touches that moved meanwhile (a change to another skin never conflicts). */
-  skins: string[];
-  changes: ConflictChange[];
-}
+/** 409 VERSION_CONFLICT: a skin the write touches changed since its `baseVersion` (what the console keeps of it). */
+export type Conflict = Pick<VersionConflict, "current" | "skins" | "changes">;
 
-export interface Health {
-  status: "up" | "down" | "unknown";
-  latencyMs: number | null;
-  checkedAt: string | null;
-  detail: string | null;
-}
+export type Health = UpstreamHealth;
+export type Breaker = BreakerState;
+export type Upstream = UpstreamView;
+export type Skin = SkinView;
+export type SkinSeries = SkinFigures;
+export type Series = Chart;
+export type Instance = InstanceView;
+export type Instances = InstanceList;
+export type ConfigVersion = VersionView;
+export type History = HistoryPage;
+export type Live = Acknowledged;
 
-export interface Breaker {
-  state: "closed" | "half-open" | "open";
-  since: string | null;
-}
+/** changes/preview and rollback/preview (a rollback's also says `to` and `fileDiffers`). */
+export type Preview = ChangePreview & Partial<Pick<RollbackPreview, "to" | "fileDiffers">>;
 
-export interface Upstream {
-  name: string;
-  url: string;
-  overridden: boolean;
-  fileUrl: string;
-  health: Health;
-  breaker: Breaker;
-}
-
-/** Platform answers refused (a 502 for that call) as breaking their route's contract. */
-export interface ContractBreach {
-  route: string;
-  count: number;
-}
-
-export interface Skin {
-  id: string;
-  name: string;
-  siteId: string;
-  hosts: string[];
-  upstreams: Upstream[];
-  /** Hosts (`*.domain`, either with `:port`) its upstreams may point at: the deployment's, read only. */
-  allowedHosts?: string[];
-  /** Per route, most first; empty when none broke it. */
-  contractBreaches?: ContractBreach[];
-  /** The platform's refusals (`success: false`) by route class and code, most first (this listener's counts). */
-  platformErrors?: PlatformError[];
-  /** Its changes wait for a second operator's approval (the skins file's `approval = true`). */
-  approval?: boolean;
-}
-
-export interface PlatformError {
-  routeClass: string;
-  /** A code the contracts know, `other` or `none`. */
-  code: string;
-  count: number;
-}
-
-export interface Overview {
-  config: { version: string; source: string; changedAt: string | null; error: string | null; errorAt: string | null };
-  operatorsFile: { error: string | null; errorAt: string | null };
-  store: { kind: "memory" | "redis"; status: string };
-  /** Whose counts the skins' `contractBreaches` are: this process's, or its workers' summed. */
-  contractBreaches?: { scope: "instance" | "workers" };
-  skins: Skin[];
-}
-
-export interface SkinSeries {
-  t: number[];
-  rps: number[];
-  errorRate: (number | null)[];
-  /** Answers the platform refused (HTTP 200 `success: false`) over all answers; and those `SESSION_EXPIRED`. */
-  platformErrorRate: (number | null)[];
-  sessionExpiredRate: (number | null)[];
-  p95Ms: (number | null)[];
-  cacheHitRatio: (number | null)[];
-}
-
-export interface Series {
-  stepS: number;
-  scope: "cluster" | "instance";
-  from: number;
-  to: number;
-  skins: Record<string, SkinSeries>;
-}
-
-export interface Instance {
-  id: string;
-  host: string;
-  pid: number;
-  appVersion: string;
-  startedAt: string;
-  uptimeS: number;
-  configVersion: string;
-  draining: boolean;
-  workers: number | null;
-  sameVersion: boolean;
-  /** Seconds since its last heartbeat (null: none yet); past 6 s it is stale. */
-  lastSeenS: number | null;
-  state: "serving" | "draining" | "stale";
-}
-
-export interface Instances {
-  current: string;
-  instances: Instance[];
-}
-
-export interface ConfigVersion {
-  /** The history entry's own id (a version can come back: the same file and overrides again). */
-  id?: string;
-  version: string;
-  previous: string | null;
-  at: string;
-  who: string | null;
-  via: string | null;
-  reason: string | null;
-  action: VersionAction;
-  changes: Change[];
-  /** Each skin's own version in this one: what a write made from it is checked against. */
-  skins?: Record<string, string>;
-}
-
-export interface History {
-  current: string;
-  versions: ConfigVersion[];
-  /** The next (older) page's cursor; null on the last page. */
-  next?: string | null;
-}
+/** What an applied change or rollback answers (a rollback's also says `to` and `fileDiffers`). */
+export type Applied = ChangeApplied & Partial<Pick<RolledBack, "to" | "fileDiffers">>;
 
 export type Probe = Probed;
 
@@ -182,36 +99,7 @@ export interface Override {
   reason: string;
 }
 
-/** changes/preview and rollback/preview. A rollback may probe and check several URLs (`probes`, `checks`). */
-export interface Preview {
-  baseVersion: string;
-  current: string;
-  stale: boolean;
-  changes: Change[];
-  probe?: Probe | null;
-  probes?: Probe[];
-  check?: Check | null;
-  checks?: Check[];
-  fileDiffers?: boolean;
-}
-
-
-export interface Live {
-  acknowledged: number;
-  total: number;
-  missing: { id: string; host: string }[];
-  waitedS: number;
-}
-
-/** What an applied change or rollback answers. */
-export interface Applied {
-  version: string;
-  previous: string;
-  changes: Change[];
-  live: Live;
-  fileDiffers?: boolean;
-}
-
+/** What the console sends for a change (the gateway reads it with its own `Asked`, shared by every write). */
 export interface UpstreamEdit {
   skin: string;
   upstream: string;
@@ -246,27 +134,13 @@ export interface AuditPage {
   next: string | null;
 }
 
+/** The client's own: the audit view's filters, sent as the query. */
 export interface AuditFilters {
   action?: string;
   who?: string;
   skin?: string;
   since?: string;
   until?: string;
-}
-
-export interface Purged {
-  skin: string;
-  purged: { local: number; shared: number };
-}
-
-export interface Revoked {
-  skin: string;
-  login: string;
-  sessionsEnded: number;
-  /** false: the login had no live session (mistyped?); nothing was ended. */
-  found?: boolean;
-  /** Until when the player's sign-ins on the skin are refused (null: `SIGN_IN_BLOCK_S` is 0). */
-  blockedUntil?: string | null;
 }
 
 /** A skin's maintenance window (GET /admin/api/maintenance; epoch seconds). */

@@ -47,9 +47,10 @@ export class FakeConsole {
   csrf = "csrf-token-1";
   version = "v1-aaaaaaaaaaaa";
   overrides: Record<string, string> = {};
-  history: ConfigVersion[] = [
-    { version: "v1-aaaaaaaaaaaa", previous: null, at: new Date(NOW - 3600_000).toISOString(), who: null, via: null,
-      reason: null, action: "start", changes: [] },
+  /** The start's entry has no one (the gateway's says `system`): the console words either. */
+  history: (Omit<ConfigVersion, "who" | "via"> & { who: string | null; via: string | null })[] = [
+    { id: "1-0", version: "v1-aaaaaaaaaaaa", previous: null, at: new Date(NOW - 3600_000).toISOString(), who: null,
+      via: null, reason: null, action: "start", changes: [], skins: {} },
   ];
   audit: AuditEntry[] = [];
   /** What `GET /admin/api/audit/verify` answers (the chain's check). */
@@ -109,7 +110,8 @@ export class FakeConsole {
     return [
       { id: "aurora", name: "Aurora Casino", siteId: "aurora", hosts: ["127.0.0.1", "localhost"],
         upstreams: ["api", "capi", "sbapi", "rest"].map((n) => upstream(n, url(n), `aurora/${n}` in this.overrides)),
-        allowedHosts: ["127.0.0.1:8001", "*.example"], contractBreaches: this.breaches, platformErrors: this.platformErrors },
+        allowedHosts: ["127.0.0.1:8001", "*.example"], contractBreaches: this.breaches, platformErrors: this.platformErrors,
+        approval: false },
     ];
   }
 
@@ -128,7 +130,7 @@ export class FakeConsole {
     const t = Array.from({ length: 360 }, (_, i) => to - (359 - i) * 10);
     return {
       stepS: 10, scope: "cluster", from: t[0]!, to,
-      skins: { aurora: { t, rps: t.map((_, i) => i % 7), errorRate: t.map((_, i) => (i % 7 ? 0.01 : null)),
+      skins: { aurora: { t, requests: t.map((_, i) => (i % 7) * 10), rps: t.map((_, i) => i % 7), errorRate: t.map((_, i) => (i % 7 ? 0.01 : null)),
                          platformErrorRate: t.map((_, i) => (i % 7 ? 0.3 : null)),
                          sessionExpiredRate: t.map((_, i) => (i % 7 ? 0.25 : null)),
                          p95Ms: t.map((_, i) => (i % 7 ? 40 + i : null)), cacheHitRatio: t.map(() => 0.8) } },
@@ -157,8 +159,8 @@ export class FakeConsole {
     }
     const previous = this.version;
     this.version = `v${this.history.length + 1}-${"b".repeat(12)}`;
-    this.history.unshift({ version: this.version, previous, at: new Date(NOW).toISOString(), who, via: "console",
-                           reason, action, changes });
+    this.history.unshift({ id: `${this.history.length + 1}-0`, version: this.version, previous,
+                           at: new Date(NOW).toISOString(), who, via: "console", reason, action, changes, skins: {} });
     this.audit.unshift({ id: `a${this.audit.length + 1}`, at: new Date(NOW).toISOString(), action, who, via: "console",
                          address: "127.0.0.1", outcome: "ok", skin: "aurora", target: changes[0]?.upstream ?? null, reason,
                          before: changes[0]?.before ?? null, after: changes[0]?.after ?? null, detail: null });

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 import respx
 import trustme
@@ -159,7 +160,7 @@ async def test_figures_per_step_from_what_the_access_path_counted() -> None:
     clock.now += 10
     series.add("aurora", 200, 0.002, "STALE")
     clock.now += 12  # 2 s into the step after
-    figures = (await series.read(["aurora", "pampa"], 1))["skins"]
+    figures = msgspec.to_builtins(await series.read(["aurora", "pampa"], 1))["skins"]
     aurora = figures["aurora"]
     assert aurora["requests"][-3:] == [100, 1, 0] and aurora["rps"][-3:] == [10.0, 0.1, 0.0]
     assert aurora["errorRate"][-3] == 0.05 and aurora["cacheHitRatio"][-3] == 0.75
@@ -168,7 +169,9 @@ async def test_figures_per_step_from_what_the_access_path_counted() -> None:
     assert figures["pampa"]["requests"] == [0] * 6 and len(aurora["t"]) == 6
     clock.now += 3600
     series.add("aurora", 200, 0.01, None)
-    assert sum((await series.read(["aurora"], 60))["skins"]["aurora"]["requests"]) == 1, "an hour is kept, no more"
+    assert sum(msgspec.to_builtins(await series.read(["aurora"], 60))["skins"]["aurora"]["requests"]) == 1, (
+        "an hour is kept, no more"
+    )
 
 
 async def test_the_step_under_way_has_its_rate_so_far() -> None:
@@ -177,7 +180,7 @@ async def test_the_step_under_way_has_its_rate_so_far() -> None:
     clock.now += 4  # 4 s into a step
     for _ in range(8):
         series.add("aurora", 200, 0.01, None)
-    assert (await series.read(["aurora"], 1))["skins"]["aurora"]["rps"][-1] == 2.0
+    assert msgspec.to_builtins(await series.read(["aurora"], 1))["skins"]["aurora"]["rps"][-1] == 2.0
 
 
 def test_a_p95_is_read_within_its_bucket() -> None:
@@ -202,13 +205,13 @@ async def test_instances_add_their_counts_in_redis_only_when_they_counted_someth
     for n in range(30):
         (one if n % 3 else two).add("aurora", 200, 0.01, "HIT")
     for _ in range(100):  # both writes are due a quarter of a second after their first count
-        if sum((await one.read(["aurora"], 1))["skins"]["aurora"]["requests"]) == 30:
+        if sum(msgspec.to_builtins(await one.read(["aurora"], 1))["skins"]["aurora"]["requests"]) == 30:
             break
         await asyncio.sleep(0.05)
     written = await redis.dbsize()
     await asyncio.sleep(1.0)
     assert await redis.dbsize() == written == 2, "one hour key, one day key, nothing more while nothing is counted"
-    figures = (await one.read(["aurora"], 1))["skins"]["aurora"]
+    figures = msgspec.to_builtins(await one.read(["aurora"], 1))["skins"]["aurora"]
     assert sum(figures["requests"]) == 30 and figures["cacheHitRatio"][-1] == 1.0
 
 
@@ -288,7 +291,7 @@ async def test_live_instances_are_the_subscribed_ones_and_one_that_did_not_take_
         assert not await redis.hexists("bff:instances", "dead"), "and is forgotten"
         versions["one1"].version = "v2"
         one.on_change()
-        missing = await one.wait_for_version("v2", within_s=0.5)
+        missing = msgspec.to_builtins(await one.wait_for_version("v2", within_s=0.5))
         assert (
             missing
             == {
@@ -301,7 +304,7 @@ async def test_live_instances_are_the_subscribed_ones_and_one_that_did_not_take_
         )
         versions["two2"].version = "v2"
         two.on_change()
-        taken = await one.wait_for_version("v2", within_s=2)
+        taken = msgspec.to_builtins(await one.wait_for_version("v2", within_s=2))
         assert (taken["acknowledged"], taken["total"], taken["missing"]) == (2, 2, []) and taken["waitedS"] < 1
     finally:
         for task in tasks:

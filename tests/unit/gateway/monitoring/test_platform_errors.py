@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 import respx
 from prometheus_client.parser import text_string_to_metric_families
@@ -152,8 +153,8 @@ async def test_a_day_of_coarse_steps_keeps_what_the_hour_let_go() -> None:
     series.add("aurora", 200, 0.01, None)
     now[0] += 3 * 3600  # three hours on: gone from the hour, in the day
     series.add("aurora", 200, 0.01, None)
-    hour: dict[str, Any] = (await series.read(["aurora"], 60))["skins"]["aurora"]
-    day = await series.read(["aurora"], 24 * 60)
+    hour: dict[str, Any] = msgspec.to_builtins(await series.read(["aurora"], 60))["skins"]["aurora"]
+    day = msgspec.to_builtins(await series.read(["aurora"], 24 * 60))
     figures = day["skins"]["aurora"]
     assert sum(hour["requests"]) == 1 and day["stepS"] == 120 and len(figures["t"]) == 720
     assert sum(figures["requests"]) == 3, "the step under way included"

@@ -67,7 +67,7 @@ export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose, can
                    testId="change-dialog">
       {editable && (
         <form className="change-form" onSubmit={submitPreview} noValidate>
-          <TextField name="url" type="url" label={t("url")} value={backToFile ? upstream.fileUrl : url}
+          <TextField name="url" type="url" label={t("url")} value={backToFile ? (upstream.fileUrl ?? "") : url}
                      disabled={backToFile} onValue={(value) => edit(() => setUrl(value))} errors={urlErrors}
                      hint={t("urlHint")} spellCheck={false} autoComplete="off" data-autofocus />
           <AllowedHosts hosts={skin.allowedHosts} />
@@ -89,7 +89,7 @@ export function ChangeUpstreamDialog({ skin, upstream, baseVersion, onClose, can
         </form>
       )}
       {asCanary && canary ? (
-        canary({ skin: skin.id, upstream: upstream.name, url: target().url ?? upstream.fileUrl, flow, onBack: () => setAsCanary(false), onClose })
+        canary({ skin: skin.id, upstream: upstream.name, url: target().url ?? upstream.fileUrl ?? "", flow, onBack: () => setAsCanary(false), onClose })
       ) : (
         <WriteSteps flow={flow} editFields={["url", "at"]} onClose={onClose} onCanary={canary && (() => setAsCanary(true))} />
       )}

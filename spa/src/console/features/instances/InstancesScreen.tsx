@@ -79,9 +79,11 @@ function InstanceRow({ instance }: { instance: Instance }) {
         {instance.host} <span className="muted">pid {instance.pid}</span>
       </td>
       <td>{instance.appVersion}</td>
-      <td title={format.dateTime(instance.startedAt)}>{format.duration(instance.uptimeS)}</td>
+      <td title={instance.startedAt === null ? undefined : format.dateTime(instance.startedAt)}>
+        {instance.uptimeS === null ? "–" : format.duration(instance.uptimeS)}
+      </td>
       <td>
-        <code title={instance.configVersion}>{shortVersion(instance.configVersion)}</code>
+        <code title={instance.configVersion ?? undefined}>{shortVersion(instance.configVersion)}</code>
         {!instance.sameVersion && (
           <span className="badge badge--flag" data-testid="instance-other-version">
             {t("otherVersion")}
