@@ -1,4 +1,4 @@
-"""Server-side sessions: own copies per request, rotation (one Redis read for a burst: test_session_copies)."""
+"""Server-side sessions: own copies per request, rotation (one Redis read for a burst: test_session_replicas)."""
 
 from __future__ import annotations
 
