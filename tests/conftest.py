@@ -11,6 +11,8 @@ import httpx
 import pytest
 import redis
 
+from gateway.config.settings import Settings
+from gateway.monitoring.observability import configure_logging
 from tests.support.cluster import RedisServer, lift_sign_in_blocks
 
 
@@ -27,6 +29,15 @@ def control(sandbox_url: str) -> Iterator[httpx.Client]:
         yield client
         client.delete("/_sandbox/faults")
         client.delete("/_sandbox/wire")
+
+
+@pytest.fixture(autouse=True)
+def _logging_to_this_test() -> None:
+    """Every test's log goes to its own output. Logging is configured per process, on the stdout of
+    the moment: a test before may have left it writing to a capture pytest has since closed, and a
+    line written there raised inside whatever logged it (under xdist, in whichever test came next,
+    and inside an event loop's shutdown it left anyio's runner unusable for the rest of the worker)."""
+    configure_logging(Settings(log_format="json"))
 
 
 @pytest.fixture(autouse=True)

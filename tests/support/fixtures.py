@@ -12,8 +12,6 @@ from typing import Any
 import httpx
 import pytest
 
-from gateway.config.settings import Settings
-from gateway.monitoring.observability import configure_logging
 from tests.support.cluster import Cluster, RedisServer, start_cluster
 
 Never = Iterable[str] | Callable[[], Iterable[str]] | None
@@ -40,13 +38,6 @@ def asyncio_and_uvloop(request: pytest.FixtureRequest) -> tuple[str, dict[str, b
     differ from asyncio's (one broke the pool)."""
     backend: tuple[str, dict[str, bool]] = request.param
     return backend
-
-
-@pytest.fixture(autouse=True)
-def logging_to_this_test() -> None:
-    """The log goes to this test's output: a test before may have left it bound to a capture it
-    closed (for a module whose code logs without making an app, which would configure it)."""
-    configure_logging(Settings(log_format="json"))
 
 
 @contextlib.contextmanager

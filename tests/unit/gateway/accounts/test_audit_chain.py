@@ -25,7 +25,6 @@ from gateway.accounts.trail_file import FileTrail
 from gateway.runtime.lifecycle import Lifecycle
 from gateway.store import keys
 from tests.support.cluster import RedisServer
-from tests.support.fixtures import logging_to_this_test  # noqa: F401  (autouse)
 
 pytestmark = pytest.mark.anyio
 

@@ -15,7 +15,6 @@ from gateway.accounts.audit import AuditEntry, Query
 from gateway.config.settings import Settings
 from gateway.monitoring.observability import configure_logging
 from tests.support.console import ADMIN_TOKEN, Listener, admin_listener, bearer
-from tests.support.fixtures import logging_to_this_test  # noqa: F401  (autouse)
 
 pytestmark = pytest.mark.anyio
 

@@ -21,7 +21,6 @@ from gateway.store.address import SharedRedis
 from gateway.store.memory import MemoryShared
 from gateway.store.redis import FailFast, RedisShared, connect
 from tests.support.cluster import RedisServer
-from tests.support.fixtures import logging_to_this_test  # noqa: F401  (autouse)
 
 pytestmark = pytest.mark.anyio
 T = TypeVar("T")

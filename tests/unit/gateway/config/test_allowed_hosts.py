@@ -19,7 +19,6 @@ from gateway.config.live import LiveConfig
 from gateway.config.settings import Settings
 from gateway.config.skins import SkinsFileError
 from tests.support.console import Listener, admin_listener, bearer
-from tests.support.fixtures import logging_to_this_test  # noqa: F401  (autouse)
 from tests.support.gateway import ONE_SKIN, UPSTREAM
 
 pytestmark = pytest.mark.anyio

@@ -15,7 +15,6 @@ from gateway.config.history import Author, FileVersions, entry
 from gateway.config.history_carry import CarriedVersions
 from gateway.store import keys
 from tests.support.cluster import RedisServer
-from tests.support.fixtures import logging_to_this_test  # noqa: F401  (autouse)
 
 pytestmark = pytest.mark.anyio
 

@@ -37,7 +37,6 @@ from gateway.store.redis import connect
 from gateway.upstream.resilience import Breakers
 from tests.support.browser import AsyncBrowser
 from tests.support.cluster import RedisServer
-from tests.support.fixtures import logging_to_this_test  # noqa: F401  (autouse)
 from tests.support.gateway import ALLOWED, ONE_SKIN, UPSTREAM, admin_on
 from tests.support.stack import free_port
 
