@@ -28,7 +28,7 @@ from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from gateway.accounts.audit import Audit, AuditEntry
-from gateway.accounts.operators import Account, OperatorsFile, Passwords
+from gateway.accounts.operators import Account, OperatorsFile, Passwords, Role
 from gateway.accounts.roles import CSRF_COOKIE, SESSION_COOKIE, TOKEN_LIMITS, Operator, Refused, Signed, signed_out
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.clients import TrustedProxies, address_key
@@ -167,15 +167,28 @@ def _iso(t: float | None) -> str | None:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t)) if t is not None else None
 
 
-def _described(operator: Operator, accounts: Accounts, record: SessionRecord | Signed | None) -> dict[str, Any]:
+class ConsoleSession(msgspec.Struct, rename="camel"):
+    """Who is signed in to the console and until when (GET and POST /admin/api/session)."""
+
+    name: str
+    role: Role
+    skins: list[str]
+    """The skins they may change; empty: every skin."""
+    idle_expires_at: str | None
+    """When the session ends unless used before (ISO 8601, UTC); None for a bearer token."""
+    expires_at: str | None
+    """When it ends whatever happens; None for a bearer token."""
+
+
+def _described(operator: Operator, accounts: Accounts, record: SessionRecord | Signed | None) -> ConsoleSession:
     ends = accounts.sessions.ends(record.created, record.seen) if record is not None else None
-    return {
-        "name": operator.name,
-        "role": operator.role,
-        "skins": list(operator.skins),
-        "idleExpiresAt": _iso(ends),
-        "expiresAt": _iso(record.created + accounts.sessions.max_s) if record is not None else None,
-    }
+    return ConsoleSession(
+        name=operator.name,
+        role=operator.role,
+        skins=list(operator.skins),
+        idle_expires_at=_iso(ends),
+        expires_at=_iso(record.created + accounts.sessions.max_s) if record is not None else None,
+    )
 
 
 @post("/admin/api/session", status_code=200, opt={"public": True})

@@ -96,11 +96,16 @@ def query_of(params: Any, operator: Operator, limit: int | None = None) -> Query
     )
 
 
-def _shown(entry: AuditEntry, operator: Operator) -> dict[str, Any]:
-    shown = msgspec.structs.asdict(entry)
-    if not operator.may("admin"):
-        shown["address"] = None
-    return shown
+class AuditPage(msgspec.Struct):
+    """A page of the trail, newest first; `next`: the id to ask for the page after it (None: the last)."""
+
+    entries: list[AuditEntry]
+    next: str | None
+
+
+def _shown(entry: AuditEntry, operator: Operator) -> AuditEntry:
+    """An entry as this operator may read it: the address only to admins."""
+    return entry if operator.may("admin") else msgspec.structs.replace(entry, address=None)
 
 
 @get("/admin/api/audit", opt={"role": "viewer"})
@@ -112,7 +117,7 @@ async def entries(
     if isinstance(query, list):
         return invalid(ctx, query)
     found, after = await audit.page(query) if query.actions != frozenset() else ([], None)
-    body = {"entries": [_shown(entry, operator) for entry in found], "next": after}
+    body = AuditPage([_shown(entry, operator) for entry in found], after)
     return Outgoing.json(200, body, ctx, (b"cache-control", b"no-store"))
 
 

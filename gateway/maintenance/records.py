@@ -65,8 +65,8 @@ class Approval(Planned, kw_only=True):
         return "expired" if self.state == "pending" and now >= self.expires else self.state
 
 
-def public(record: Planned, now: float) -> dict[str, Any]:
-    answer: dict[str, Any] = msgspec.to_builtins(record)
+def public(record: Item | Approval, now: float) -> Item | Approval:
+    """What the console reads: every field, an approval's state as of `now` (expired once past it)."""
     if isinstance(record, Approval):
-        answer["state"] = record.state_at(now)
-    return answer
+        return msgspec.structs.replace(record, state=record.state_at(now))
+    return record

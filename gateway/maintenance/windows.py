@@ -40,9 +40,20 @@ class Window(msgspec.Struct, rename="camel", frozen=True):
         """What the console reads (every field, epoch seconds)."""
         return msgspec.to_builtins(self)  # type: ignore[no-any-return]
 
+    def view(self, now: float) -> WindowView:
+        """What the console reads: every field, epoch seconds, and whether it is on."""
+        return WindowView(**msgspec.structs.asdict(self), active=self.on(now))
+
     def for_players(self) -> dict[str, Any]:
         """What the player site reads: the expected end and the message, never who or why."""
         return {"until": self.until, "message": dict(self.message) or None}
+
+
+class WindowView(Window, kw_only=True, frozen=True):
+    """A window as the console lists it."""
+
+    active: bool
+    """On now (else still to come)."""
 
 
 def refused_in_maintenance(route: Route) -> bool:
@@ -84,8 +95,6 @@ class Maintenance:
         """The coming moments a window starts or ends (the runner writes them to the timeline)."""
         return sorted(t for w in self.shelf.records.values() for t in (w.start, w.until) if t > now)
 
-    def listed(self, now: float) -> dict[str, dict[str, Any]]:
+    def listed(self, now: float) -> dict[str, WindowView]:
         """Every window not over yet, for the console, with whether it is on."""
-        return {
-            skin: {**w.public(), "active": w.on(now)} for skin, w in sorted(self.shelf.records.items()) if w.until > now
-        }
+        return {skin: w.view(now) for skin, w in sorted(self.shelf.records.items()) if w.until > now}

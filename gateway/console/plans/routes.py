@@ -103,7 +103,7 @@ async def set_maintenance(
     await gateway.plans.maintenance.set(window)
     after = window.public()
     await caller.record("maintenance-set", "ok", reason, skin=skin_id, before=before and before.public(), after=after)
-    return Outgoing.json(200, {"maintenance": {**after, "active": window.on(time.time())}}, ctx)
+    return Outgoing.json(200, {"maintenance": window.view(time.time())}, ctx)
 
 
 @delete("/admin/api/skins/{skin_id:str}/maintenance", status_code=200, opt={"role": "operator"})

@@ -6,6 +6,9 @@
 export interface ConsoleApi {
   Acknowledged?: Acknowledged;
   Applied?: Applied;
+  Approval?: Approval;
+  AuditEntry?: AuditEntry;
+  AuditPage?: AuditPage;
   BreachScope?: BreachScope;
   BreakerState?: BreakerState;
   Called?: Called;
@@ -15,11 +18,13 @@ export interface ConsoleApi {
   Chart?: Chart;
   Checked?: Checked;
   ConfigState?: ConfigState;
+  ConsoleSession?: ConsoleSession;
   ContractBreach?: ContractBreach;
   FileState?: FileState;
   HistoryPage?: HistoryPage;
   InstanceList?: InstanceList;
   InstanceView?: InstanceView;
+  Item?: Item;
   Lagging?: Lagging;
   Overview?: Overview;
   PlatformError?: PlatformError;
@@ -38,6 +43,7 @@ export interface ConsoleApi {
   UpstreamView?: UpstreamView;
   VersionConflict?: VersionConflict;
   VersionView?: VersionView;
+  WindowView?: WindowView;
 }
 /**
  * On how many live instances a change runs (`Instances.acknowledged`), and which do not yet.
@@ -83,6 +89,106 @@ export interface Change {
   upstream: string;
   before: string | null;
   after: string | null;
+}
+/**
+ * A change waiting for another operator; `at`: scheduled once approved (None: run then).
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "Approval".
+ */
+export interface Approval {
+  id: string;
+  kind: "canary" | "change" | "rollback";
+  skin: string;
+  upstream: string | null;
+  url: string | null;
+  by: string;
+  via: string;
+  reason: string;
+  asked: Record<string, unknown>;
+  created: number;
+  outcome: string | null;
+  version: string | null;
+  ended: number | null;
+  endedBy: string | null;
+  endedReason: string | null;
+  state: "approved" | "expired" | "pending" | "rejected";
+  at: number | null;
+  expires: number;
+}
+/**
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "AuditEntry".
+ */
+export interface AuditEntry {
+  action:
+    | "approval-approved"
+    | "approval-asked"
+    | "approval-rejected"
+    | "canary-abort"
+    | "canary-pause"
+    | "canary-promote"
+    | "canary-resume"
+    | "canary-rollback"
+    | "canary-start"
+    | "canary-step"
+    | "change"
+    | "export"
+    | "maintenance-end"
+    | "maintenance-set"
+    | "operator-add"
+    | "operator-disable"
+    | "operator-enable"
+    | "operator-link"
+    | "operator-link-used"
+    | "operator-password"
+    | "operator-remove"
+    | "operator-role"
+    | "operator-sessions-ended"
+    | "operator-skins"
+    | "operator-token"
+    | "operators-file-rejected"
+    | "purge"
+    | "refused"
+    | "reload"
+    | "revoke"
+    | "rollback"
+    | "schedule"
+    | "schedule-cancel"
+    | "schedule-run"
+    | "sign-in"
+    | "sign-in-failed"
+    | "sign-in-limited"
+    | "sign-out"
+    | "skin-refused"
+    | "token-limited"
+    | "token-use"
+    | "trail-altered"
+    | "trail-imported";
+  who: string;
+  via: string;
+  address: string | null;
+  outcome: "conflict" | "failed" | "ok" | "refused";
+  skin: string | null;
+  target: string | null;
+  reason: string | null;
+  before: unknown;
+  after: unknown;
+  detail: unknown;
+  at: string | null;
+  id: string | null;
+  prev: string | null;
+  hash: string | null;
+}
+/**
+ * A page of the trail, newest first; `next`: the id to ask for the page after it (None: the last).
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "AuditPage".
+ */
+export interface AuditPage {
+  entries: AuditEntry[];
+  next: string | null;
 }
 /**
  * Whose counts the skins' `contractBreaches` are: this process's, or its workers' summed.
@@ -204,6 +310,19 @@ export interface ConfigState {
   errorAt: string | null;
 }
 /**
+ * Who is signed in to the console and until when (GET and POST /admin/api/session).
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "ConsoleSession".
+ */
+export interface ConsoleSession {
+  name: string;
+  role: "admin" | "operator" | "viewer";
+  skins: string[];
+  idleExpiresAt: string | null;
+  expiresAt: string | null;
+}
+/**
  * Platform answers refused (a 502 for that call) as breaking their route's contract.
  *
  * This interface was referenced by `ConsoleApi`'s JSON-Schema
@@ -283,6 +402,31 @@ export interface InstanceView {
   sameVersion: boolean;
   lastSeenS: number | null;
   state: "draining" | "serving" | "stale";
+}
+/**
+ * A change to run at `at` (once, on one instance).
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "Item".
+ */
+export interface Item {
+  id: string;
+  kind: "canary" | "change" | "rollback";
+  skin: string;
+  upstream: string | null;
+  url: string | null;
+  by: string;
+  via: string;
+  reason: string;
+  asked: Record<string, unknown>;
+  created: number;
+  outcome: string | null;
+  version: string | null;
+  ended: number | null;
+  endedBy: string | null;
+  endedReason: string | null;
+  at: number;
+  state: "cancelled" | "done" | "failed" | "pending";
 }
 /**
  * This interface was referenced by `ConsoleApi`'s JSON-Schema
@@ -466,6 +610,24 @@ export interface VersionConflict {
   current: string;
   skins: string[];
   changes: Changed[];
+}
+/**
+ * A window as the console lists it.
+ *
+ * This interface was referenced by `ConsoleApi`'s JSON-Schema
+ * via the `definition` "WindowView".
+ */
+export interface WindowView {
+  skin: string;
+  from: number;
+  until: number;
+  reason: string;
+  by: string;
+  at: number;
+  message: {
+    [k: string]: string | undefined;
+  };
+  active: boolean;
 }
 
 export type Role = "admin" | "operator" | "viewer";

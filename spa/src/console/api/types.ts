@@ -7,6 +7,9 @@
 import type {
   Acknowledged,
   Applied as ChangeApplied,
+  Approval,
+  Item,
+  WindowView,
   BreakerState,
   Called,
   Chart,
@@ -27,9 +30,12 @@ import type {
   VersionConflict,
   VersionView,
 } from "./types.gen";
-import type { AuditAction, AuditResult, Role } from "./types.gen";
 
 export type {
+  Approval,
+  AuditEntry,
+  AuditPage,
+  ConsoleSession,
   AuditAction,
   AuditResult,
   Change,
@@ -42,16 +48,6 @@ export type {
   Role,
   VersionAction,
 } from "./types.gen";
-
-/** Written here, for now: the gateway builds it as a dict (gateway/console/admin.py). */
-export interface ConsoleSession {
-  name: string;
-  role: Role;
-  /** The skins they may change; empty (or absent): every skin. */
-  skins?: string[];
-  idleExpiresAt: string;
-  expiresAt: string;
-}
 
 export type SignIn = SignInForm;
 
@@ -113,27 +109,6 @@ export interface RollbackEdit {
   baseVersion: string;
 }
 
-export interface AuditEntry {
-  id: string;
-  at: string;
-  action: AuditAction;
-  who: string;
-  via: string;
-  address: string | null;
-  outcome: AuditResult;
-  skin: string | null;
-  target: string | null;
-  reason: string | null;
-  before: unknown;
-  after: unknown;
-  detail: unknown;
-}
-
-export interface AuditPage {
-  entries: AuditEntry[];
-  next: string | null;
-}
-
 /** The client's own: the audit view's filters, sent as the query. */
 export interface AuditFilters {
   action?: string;
@@ -144,44 +119,11 @@ export interface AuditFilters {
 }
 
 /** A skin's maintenance window (GET /admin/api/maintenance; epoch seconds). */
-export interface MaintenanceWindow {
-  skin: string;
-  from: number;
-  until: number;
-  reason: string;
-  by: string;
-  at: number;
-  message: Partial<Record<"es" | "pt" | "en", string>>;
-  /** On now (else still to come). */
-  active: boolean;
-}
+export type MaintenanceWindow = WindowView;
 
-/** A change, rollback or canary start kept for later: at a time, or for a second operator. */
-export interface Planned {
-  id: string;
-  kind: "change" | "rollback" | "canary";
-  skin: string;
-  upstream: string | null;
-  url: string | null;
-  by: string;
-  reason: string;
-  created: number;
-  outcome: string | null;
-  ended: number | null;
-  endedBy: string | null;
-  endedReason: string | null;
-}
-
-export interface Scheduled extends Planned {
-  at: number;
-  state: "pending" | "done" | "failed" | "cancelled";
-}
-
-export interface Approval extends Planned {
-  at: number | null;
-  state: "pending" | "approved" | "rejected" | "expired";
-  expires: number;
-}
+/** A change, rollback or canary start kept for later: at a time (`Scheduled`), or for a second operator. */
+export type Planned = Scheduled | Approval;
+export type Scheduled = Item;
 
 /** A change's answer when it did not run at once (202). */
 export type Deferred = { scheduled: Scheduled } | { approval: Approval };

@@ -90,7 +90,7 @@ export class FakeConsole {
   }
 
   signInAs(name: keyof typeof OPERATORS) {
-    this.session = { name, role: OPERATORS[name]!.role, idleExpiresAt: "2026-11-26T10:30:00Z", expiresAt: "2026-11-26T22:00:00Z" };
+    this.session = { name, role: OPERATORS[name]!.role, skins: [], idleExpiresAt: "2026-11-26T10:30:00Z", expiresAt: "2026-11-26T22:00:00Z" };
     this.expired = false;
     document.cookie = `console-csrf=${this.csrf}; path=/admin`;
     return this;
@@ -163,7 +163,7 @@ export class FakeConsole {
                            at: new Date(NOW).toISOString(), who, via: "console", reason, action, changes, skins: {} });
     this.audit.unshift({ id: `a${this.audit.length + 1}`, at: new Date(NOW).toISOString(), action, who, via: "console",
                          address: "127.0.0.1", outcome: "ok", skin: "aurora", target: changes[0]?.upstream ?? null, reason,
-                         before: changes[0]?.before ?? null, after: changes[0]?.after ?? null, detail: null });
+                         before: changes[0]?.before ?? null, after: changes[0]?.after ?? null, detail: null, prev: null, hash: null });
     return { version: this.version, previous, changes };
   }
 
@@ -311,7 +311,7 @@ export class FakeConsole {
     this.audit.unshift({ id: `a${this.audit.length + 1}`, at: new Date(NOW).toISOString(), action, who: this.session!.name,
                          via: "console", address: "127.0.0.1", outcome: "ok", skin: String(answer.skin),
                          target: (answer.login as string | undefined) ?? null, reason: text(body.reason), before: null,
-                         after: null, detail: answer });
+                         after: null, detail: answer, prev: null, hash: null });
     return json(200, answer);
   }
 }

@@ -12,7 +12,7 @@ function withEntries() {
   server.changeBehindTheBack({ skin: "aurora", upstream: "api", before: null, after: "https://wallet-2.example" }, "bob");
   server.audit.unshift({ id: "s1", at: new Date().toISOString(), action: "sign-in-failed", who: "mallory", via: "console",
                          address: "203.0.113.9", outcome: "refused", skin: null, target: null, reason: null, before: null,
-                         after: null, detail: null });
+                         after: null, detail: null, prev: null, hash: null });
   return server;
 }
 

@@ -34,7 +34,8 @@ export function AuditTable({ entries, showAddress }: { entries: AuditEntry[]; sh
           {entries.map((entry) => (
             <tr key={entry.id} data-testid="audit-entry" data-action={entry.action} data-who={entry.who}>
               <td>
-                <time dateTime={entry.at}>{format.dateTime(entry.at)}</time>
+                {/* Every entry read back from the trail has its time (`at` is None only before it is kept). */}
+                <time dateTime={entry.at ?? undefined}>{entry.at !== null && format.dateTime(entry.at)}</time>
               </td>
               <td>{t(`actions.${entry.action}`, { defaultValue: entry.action })}</td>
               <td>
