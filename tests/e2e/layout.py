@@ -32,17 +32,16 @@ class Route:
     """As written in the route table, e.g. `games/:category?`."""
     url: str
     guarded: bool
-    """`screen(..., true)`: a logged-out visitor is sent to /home."""
+    """`guardedScreen(...)`: a logged-out visitor is sent to /home."""
 
 
 def route_table(source: str | None = None) -> list[Route]:
-    """Every route of `router.tsx`: its `screen("path", load, namespaces, guarded)` calls and
-    its `{ path: "..." }` objects, each as the URLs to open."""
+    """Every route of `router.tsx`: its `screen("path", ...)` and `guardedScreen("path", ...)`
+    calls and its `{ path: "..." }` objects, each as the URLs to open."""
     source = ROUTER.read_text() if source is None else source
     found: list[tuple[str, bool]] = []
-    for args in _calls(source, "screen"):
-        pattern = json.loads(args[0])
-        found.append((pattern, len(args) > 3 and args[3] == "true"))
+    for name, guarded in (("screen", False), ("guardedScreen", True)):
+        found += [(json.loads(args[0]), guarded) for args in _calls(source, name)]
     found += [(match.group(1), False) for match in re.finditer(r'\bpath:\s*"([^"]*)"', source)]
     routes: list[Route] = []
     for pattern, guarded in found:

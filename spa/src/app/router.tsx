@@ -1,4 +1,4 @@
-import type { ComponentType } from "react";
+import { lazy, Suspense, type ComponentType } from "react";
 import { Navigate, type RouteObject } from "react-router";
 
 import i18n from "../i18n";
@@ -15,42 +15,42 @@ import { RouteErrorScreen } from "./routes/RouteErrorScreen";
 type Loader = () => Promise<ComponentType>;
 
 /**
- * A screen loaded on demand, with the translation namespaces it renders fetched at the same
- * time (otherwise the screen's first render would suspend on them: one more round trip before
- * its content is even asked for). `guarded` sends a logged-out visitor to /home; a screen of the
- * deposit or withdrawal flow goes home when its flow is off (lib/access).
+ * A screen's code with the translation namespaces it renders fetched at the same time
+ * (otherwise its first render would suspend on them: one more round trip before its content is
+ * even asked for); a screen of the deposit or withdrawal flow goes home when its flow is off
+ * (lib/access).
  */
-function screen(
-  path: string,
-  load: Loader,
-  namespaces: readonly string[] = [],
-  guarded = false,
-): RouteObject {
+async function loadScreen(path: string, load: Loader, namespaces: readonly string[]): Promise<ComponentType> {
   const flow = flowOf(`/${path}`);
+  const [Loaded] = await Promise.all([load(), i18n.loadNamespaces([...namespaces]).catch(() => undefined)]);
+  if (!flow) return Loaded;
+  return () => (
+    <FlowGate flow={flow}>
+      <Loaded />
+    </FlowGate>
+  );
+}
+
+/** A screen loaded on demand, when the router matches its path. */
+function screen(path: string, load: Loader, namespaces: readonly string[] = []): RouteObject {
+  return { path, lazy: async () => ({ Component: await loadScreen(path, load, namespaces) }) };
+}
+
+/**
+ * A screen for players only: a logged-out visitor is sent to /home before its code or its texts
+ * are asked for (a route's `lazy` would load them on the match, before the guard renders).
+ */
+function guardedScreen(path: string, load: Loader, namespaces: readonly string[] = []): RouteObject {
+  const Loaded = lazy(async () => ({ default: await loadScreen(path, load, namespaces) }));
   return {
     path,
-    lazy: async () => {
-      const [Loaded] = await Promise.all([
-        load(),
-        i18n.loadNamespaces([...namespaces]).catch(() => undefined),
-      ]);
-      const Screen = flow
-        ? () => (
-            <FlowGate flow={flow}>
-              <Loaded />
-            </FlowGate>
-          )
-        : Loaded;
-      return {
-        Component: guarded
-          ? () => (
-              <RequireSession>
-                <Screen />
-              </RequireSession>
-            )
-          : Screen,
-      };
-    },
+    Component: () => (
+      <RequireSession>
+        <Suspense fallback={<PageLoader />}>
+          <Loaded />
+        </Suspense>
+      </RequireSession>
+    ),
   };
 }
 
@@ -104,26 +104,23 @@ export const appRoutes: RouteObject[] = [
           GAMES,
         ),
       ),
-      screen(
+      guardedScreen(
         "mybalance",
         async () =>
           (await import("../features/account/MyBalanceScreen")).MyBalanceScreen,
         ["account"],
-        true,
       ),
-      screen(
+      guardedScreen(
         "profile",
         async () =>
           (await import("../features/profile/ProfileScreen")).ProfileScreen,
         ["profile", "forms"],
-        true,
       ),
-      screen(
+      guardedScreen(
         "deposit",
         async () =>
           (await import("../features/cashier/DepositScreen")).DepositScreen,
         CASHIER_FORMS,
-        true,
       ),
       screen(
         "deposit-success",
@@ -146,28 +143,25 @@ export const appRoutes: RouteObject[] = [
             .DepositPendingScreen,
         CASHIER,
       ),
-      screen(
+      guardedScreen(
         "withdraw",
         async () =>
           (await import("../features/cashier/WithdrawScreen")).WithdrawScreen,
         CASHIER_FORMS,
-        true,
       ),
-      screen(
+      guardedScreen(
         "transactionhistory",
         async () =>
           (await import("../features/history/HistoryScreens"))
             .TransactionHistoryScreen,
         HISTORY,
-        true,
       ),
-      screen(
+      guardedScreen(
         "casinogamehistory",
         async () =>
           (await import("../features/history/HistoryScreens"))
             .GameHistoryScreen,
         HISTORY,
-        true,
       ),
       screen(
         "contactus",
@@ -270,11 +264,10 @@ export const appRoutes: RouteObject[] = [
     ],
   },
   // The first entry of the route table: a launched game on the whole page, outside the layout.
-  screen(
+  guardedScreen(
     "opentab",
     async () => (await import("../features/games/OpenTabScreen")).OpenTabScreen,
     GAMES,
-    true,
   ),
   {
     path: "lobby/lobbyflash",

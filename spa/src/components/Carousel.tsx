@@ -1,8 +1,9 @@
-import { useRef, useState, type ReactNode } from "react";
+import { useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 import { Icon } from "./icons/Icon";
-import { nextIndex, offsetFor, prevIndex, visibleCards } from "./carousel";
+import { nextIndex, offsetFor, prevIndex } from "./carousel";
+import { useCardsInView } from "./useCardsInView";
 
 export const MISSING_ELEMENTS = "Carousel elements not found";
 
@@ -18,20 +19,21 @@ interface CarouselProps {
 }
 
 /**
- * A row of fixed-width cards (225 px, 10 px gap): next moves one card and wraps to the start
- * at the end, prev moves back one card until the start.
+ * A row of cards 10 px apart, 2 to 7 in view by the screen's width (`carousel.ts`): next moves
+ * one card and wraps to the start at the end, prev moves back one card until the start.
  */
 export function Carousel({ title, count, children, testId, onNext, countAfterNext }: CarouselProps) {
   const { t } = useTranslation("lobby");
   const viewport = useRef<HTMLDivElement>(null);
   const [index, setIndex] = useState(0);
+  const cards = useCardsInView();
 
   function visible(): number | null {
     if (!viewport.current) {
       console.warn(MISSING_ELEMENTS);
       return null;
     }
-    return visibleCards(viewport.current.clientWidth);
+    return cards;
   }
 
   function next() {
@@ -47,7 +49,7 @@ export function Carousel({ title, count, children, testId, onNext, countAfterNex
   }
 
   return (
-    <section className="carousel" aria-label={title} data-testid={testId}>
+    <section className="carousel" aria-label={title} data-testid={testId} style={cardsStyle(cards)}>
       <header className="carousel__head">
         <h2 className="carousel__title">{title}</h2>
         <div className="carousel__arrows">
@@ -60,10 +62,20 @@ export function Carousel({ title, count, children, testId, onNext, countAfterNex
         </div>
       </header>
       <div className="carousel__viewport" ref={viewport}>
-        <ul className="carousel__track" style={{ transform: `translateX(${offsetFor(index)}px)` }} data-index={index}>
+        <ul className="carousel__track" style={{ transform: offsetFor(index, cards) }} data-index={index}>
           {children}
         </ul>
       </div>
     </section>
   );
+}
+
+/** The number of cards in view, for the stylesheet's card width (`--carousel-cards`). */
+export function cardsStyle(cards: number): CSSProperties {
+  return { "--carousel-cards": cards } as CSSProperties;
+}
+
+/** The space a game row holds while it loads: its heading and one row of cards as wide as its own will be. */
+export function CarouselPlaceholder() {
+  return <div className="carousel carousel--pending" aria-hidden="true" style={cardsStyle(useCardsInView())} />;
 }

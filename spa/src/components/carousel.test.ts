@@ -1,20 +1,27 @@
 import { describe, expect, it } from "vitest";
 
-import { nextIndex, offsetFor, prevIndex, rowGames, STEP, visibleCards } from "./carousel";
+import { cardsInView, nextIndex, offsetFor, prevIndex, rowGames } from "./carousel";
 
 describe("carousel arithmetic", () => {
-  it("moves one card of 225 px plus the 10 px gap", () => {
-    expect(STEP).toBe(235);
-    expect(offsetFor(0)).toBe(-0);
-    expect(offsetFor(3)).toBe(-705);
+  it("moves one card and its 10 px gap: the track's width plus a gap, shared by the cards in view", () => {
+    expect(offsetFor(0, 5)).toBe("translateX(calc(0 * (100% + 10px) / 5))");
+    expect(offsetFor(3, 7)).toBe("translateX(calc(-3 * (100% + 10px) / 7))");
   });
 
-  it("counts the whole cards that fit", () => {
-    expect(visibleCards(225)).toBe(1);
-    expect(visibleCards(459)).toBe(1);
-    expect(visibleCards(460)).toBe(2);
-    expect(visibleCards(1200)).toBe(5);
-    expect(visibleCards(0)).toBe(1);
+  it.each([
+    [320, 2],
+    [390, 2],
+    [550, 2],
+    [551, 3],
+    [767, 3],
+    [768, 5],
+    [990, 5],
+    [991, 6],
+    [1199, 6],
+    [1200, 7],
+    [1920, 7],
+  ])("shows the spec's 2, 3, 5, 6 or 7 cards: %i px wide, %i", (width, cards) => {
+    expect(cardsInView(width)).toBe(cards);
   });
 
   it("next moves by one and wraps to the start once the last card is visible", () => {

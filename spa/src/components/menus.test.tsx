@@ -55,6 +55,15 @@ describe("top menu", () => {
     await userEvent.click(screen.getByTestId("nav-events"));
     expect(await screen.findByTestId("nav-blackjackleague")).toHaveAttribute("href", "/blackjackleague");
   });
+  it("hides Poker in the top bar and the side menu while evenbetpoker is off (a departure)", async () => {
+    const off = [...providers.map((p) => ({ name: p.name, status: true })), { name: "evenbetpoker", status: false }];
+    renderApp("/home", { ...player, "/api/player/getPlayerProviderList": off });
+    await screen.findByTestId("profile-name");
+    await waitFor(() => expect(screen.queryByTestId("nav-poker")).not.toBeInTheDocument());
+    await userEvent.click(screen.getByTestId("menu-toggle"));
+    expect(await screen.findByTestId("side-slots")).toBeInTheDocument();
+    expect(screen.queryByTestId("side-poker")).not.toBeInTheDocument();
+  });
 });
 
 describe("header links from the CMS", () => {

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 
 import { AfterFirstPaint } from "../../components/AfterFirstPaint";
+import { CarouselPlaceholder } from "../../components/Carousel";
 import { useGetConfigQuery } from "../../lib/config/configApi";
 import { GameRow } from "../../features/games/GameRow";
 import { LIVE_TABLES } from "../../features/games/launch";
@@ -47,7 +48,7 @@ export function HomeScreen() {
         </AfterFirstPaint>
       )}
       {HOME_ROWS.filter((provider) => providerOn(flags, provider)).map((provider) => (
-        <AfterFirstPaint key={provider} waitFor={top.shown} fallback={<div className="carousel carousel--pending" aria-hidden="true" />}>
+        <AfterFirstPaint key={provider} waitFor={top.shown} fallback={<CarouselPlaceholder />}>
           <GameRow provider={provider} title={tl("games.rowTitle", { provider: providerLabel(provider) })} />
         </AfterFirstPaint>
       ))}

@@ -2,7 +2,7 @@ import { useState } from "react";
 
 import { useLocale } from "../../i18n/useLocale";
 import { useGetGamesQuery } from "../../lib/content/contentApi";
-import { Carousel } from "../../components/Carousel";
+import { Carousel, CarouselPlaceholder } from "../../components/Carousel";
 import { GameCard } from "./GameCard";
 import { rowGames } from "../../components/carousel";
 import { useGameLauncher } from "./useLaunchGame";
@@ -15,7 +15,7 @@ export function GameRow({ provider, category, title }: { provider: string; categ
   const [expanded, setExpanded] = useState(false);
   const { launchGame, launching } = useGameLauncher();
   const shown = rowGames(games, expanded);
-  if (isLoading) return <div className="carousel carousel--pending" aria-hidden="true" />;
+  if (isLoading) return <CarouselPlaceholder />;
   if (games.length === 0) return null;
   return (
     <Carousel
