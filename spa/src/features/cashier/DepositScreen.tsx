@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
+import { PageLoader } from "../../components/PageLoader";
 import { PayChoice } from "./PayChoice";
 import { useGetDepositSystemQuery, useGetPaymentSystemsQuery } from "./cashierApi";
 import { DepositFlow } from "./components/DepositFlow";
@@ -21,8 +22,9 @@ export function DepositScreen() {
   const [method, setMethod] = useState<DepositFormId>("328");
   const [payMethod, setPayMethod] = useState<PayMethod>("phone_pe");
   const chosen = methods.includes(method) ? method : methods[0];
+  // `currentData`: the chosen method's own answer; choosing another clears the last one's limits (a loader until it answers).
   const chosenSystem = useGetDepositSystemQuery(Number(chosen), { skip: !chosen });
-  const system = chosenSystem.data?.paymentSystems?.find((s) => String(s.id) === chosen);
+  const system = chosenSystem.currentData?.paymentSystems?.find((s) => String(s.id) === chosen);
 
   return (
     <section className="screen">
@@ -44,6 +46,7 @@ export function DepositScreen() {
         ))}
       </div>
       {chosen === "328" && <PayMethods value={payMethod} onChange={setPayMethod} />}
+      {chosen && chosenSystem.isFetching && !system && <PageLoader />}
       {chosen && system && (
         <DepositFlow key={`${chosen}-${payMethod}`} method={chosen} payMethod={payMethod} currency={system.currency} limits={system} />
       )}

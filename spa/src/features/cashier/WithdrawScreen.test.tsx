@@ -145,3 +145,36 @@ describe("WithdrawScreen, form A", () => {
     expect(within(form).queryByText("Ingresa un ID UPI válido")).toBeNull();
   });
 });
+
+describe("WithdrawScreen, another method", () => {
+  it("clears the last method's cash and limits while the chosen one's are on their way", async () => {
+    const fetchMock = render({
+      "/api/cashier/getPaymentSystems": {
+        success: true,
+        paymentSystems: [
+          { id: 5, name: "mercado", type: "withdraw", minAmount: 3000, maxAmount: 200000, currency: "ARS" },
+          { id: 1, name: "paykassma", type: "withdraw", minAmount: 1000, maxAmount: 30000, currency: "ARS" },
+        ],
+      },
+    });
+    // getCashOutInfo answers per pgid; paykassma's (pgid 1) waits until released.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
+      const url = new URL((input as Request).url);
+      if (url.pathname !== "/api/cashier/getCashOutInfo" || url.searchParams.get("pgid") !== "1") return answer(input);
+      await held;
+      return Response.json({ success: true, pgid: 1, form: "withdrawFormA", minAmount: 1000, maxAmount: 30000, cashBalance: 1200 });
+    });
+    expect(await screen.findByTestId("withdraw-cash")).toHaveTextContent("80.000,00");
+    fireEvent.click(screen.getByTestId("withdraw-method-paykassma"));
+    expect(await screen.findByRole("status")).toHaveTextContent("Cargando…");
+    expect(screen.queryByTestId("withdraw-cash")).toBeNull();
+    expect(screen.queryByText(/80\.000,00/)).toBeNull();
+    act(() => release());
+    expect(await screen.findByTestId("withdraw-form-formA")).toBeInTheDocument();
+    expect(screen.getByTestId("withdraw-cash")).toHaveTextContent("1.200,00");
+    expect(screen.queryByRole("status")).toBeNull();
+  });
+});
