@@ -54,4 +54,28 @@ describe("ContactScreen", () => {
     fireEvent.click(screen.getByTestId("contact-send"));
     expect(await screen.findByTestId("contact-outcome")).toHaveTextContent("Mailbox full");
   });
+
+  it("shows a small loader on Send while the message is on its way", async () => {
+    const fetchMock = stubBff({ "/bff/config": skinConfig, "/bff/session": loggedOut, "/api/player/contactUs": { success: true } });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
+      if (new URL((input as Request).url).pathname === "/api/player/contactUs") await held;
+      return answer(input);
+    });
+    renderWithProviders(<ContactScreen />);
+    const send = await screen.findByTestId("contact-send");
+    fill("firstName", "player1");
+    fill("email", "player1@example.com");
+    fill("subject", "Deposit");
+    fill("userQuestion", "Where is my deposit?");
+    fireEvent.click(send);
+    await waitFor(() => expect(send.querySelector(".spinner")).not.toBeNull());
+    expect(send).toHaveTextContent(i18n.t("pages:contact.sending"));
+    expect(send).toBeDisabled();
+    release();
+    expect(await screen.findByTestId("contact-outcome")).toHaveTextContent(i18n.t("pages:contact.sent"));
+    expect(send.querySelector(".spinner")).toBeNull();
+  });
 });
