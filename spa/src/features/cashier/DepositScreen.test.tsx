@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { skinConfig, stubBff } from "../../test/bff";
+import { holdAnswers, skinConfig, stubBff } from "../../test/bff";
 import { renderWithProviders } from "../../test/render";
 import { DepositScreen } from "./DepositScreen";
 
@@ -128,15 +128,11 @@ describe("DepositScreen", () => {
   it("clears the last method's limits while the chosen method's own are on their way", async () => {
     const fetchMock = stubBff(platform);
     // depositSystems answers every system; Perfect Money's own answer (pgid 300, in another currency) waits until released.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const answer = fetchMock.getMockImplementation()!;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
-      const url = new URL((input as Request).url);
-      if (url.pathname !== "/api/cashier/depositSystems" || url.searchParams.get("pgid") !== "300") return answer(input);
-      await held;
-      return Response.json({ success: true, paymentSystems: [{ ...system(300, "Perfect Money", null, 100, 100000), currency: "VES" }] });
-    });
+    const release = holdAnswers(
+      fetchMock,
+      (url) => url.pathname === "/api/cashier/depositSystems" && url.searchParams.get("pgid") === "300",
+      () => Response.json({ success: true, paymentSystems: [{ ...system(300, "Perfect Money", null, 100, 100000), currency: "VES" }] }),
+    );
     renderWithProviders(<DepositScreen />);
     await screen.findByTestId("deposit-form-328");
     fireEvent.click(await screen.findByRole("tab", { name: "Perfect Money" }));

@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
-import { PageLoader } from "../../components/PageLoader";
 import { PayChoice } from "./PayChoice";
 import { useGetDepositSystemQuery, useGetPaymentSystemsQuery } from "./cashierApi";
 import { DepositFlow } from "./components/DepositFlow";
+import { MethodLoader } from "./components/MethodLoader";
 import { PayMethods } from "./components/PayMethods";
 import { type DepositFormId, type PayMethod } from "./depositForms";
 import "../../styles/cashier.css";
@@ -25,6 +25,8 @@ export function DepositScreen() {
   // `currentData`: the chosen method's own answer; choosing another clears the last one's limits (a loader until it answers).
   const chosenSystem = useGetDepositSystemQuery(Number(chosen), { skip: !chosen });
   const system = chosenSystem.currentData?.paymentSystems?.find((s) => String(s.id) === chosen);
+  // The loader only after another method was shown: a first visit paints as before.
+  const switching = chosenSystem.isFetching && chosenSystem.data !== undefined && chosenSystem.currentData === undefined;
 
   return (
     <section className="screen">
@@ -46,7 +48,7 @@ export function DepositScreen() {
         ))}
       </div>
       {chosen === "328" && <PayMethods value={payMethod} onChange={setPayMethod} />}
-      {chosen && chosenSystem.isFetching && !system && <PageLoader />}
+      {switching && <MethodLoader />}
       {chosen && system && (
         <DepositFlow key={`${chosen}-${payMethod}`} method={chosen} payMethod={payMethod} currency={system.currency} limits={system} />
       )}

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { api } from "../../api/baseApi";
 import { NoticeHost } from "../../components/NoticeHost";
-import { skinConfig, stubBff } from "../../test/bff";
+import { holdAnswers, skinConfig, stubBff } from "../../test/bff";
 import { renderWithProviders } from "../../test/render";
 import { FORM_B_ERROR_MS, FORM_B_SUCCESS_MS } from "./components/WithdrawPanel";
 import { WithdrawScreen } from "./WithdrawScreen";
@@ -158,15 +158,11 @@ describe("WithdrawScreen, another method", () => {
       },
     });
     // getCashOutInfo answers per pgid; paykassma's (pgid 1) waits until released.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const answer = fetchMock.getMockImplementation()!;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
-      const url = new URL((input as Request).url);
-      if (url.pathname !== "/api/cashier/getCashOutInfo" || url.searchParams.get("pgid") !== "1") return answer(input);
-      await held;
-      return Response.json({ success: true, pgid: 1, form: "withdrawFormA", minAmount: 1000, maxAmount: 30000, cashBalance: 1200 });
-    });
+    const release = holdAnswers(
+      fetchMock,
+      (url) => url.pathname === "/api/cashier/getCashOutInfo" && url.searchParams.get("pgid") === "1",
+      () => Response.json({ success: true, pgid: 1, form: "withdrawFormA", minAmount: 1000, maxAmount: 30000, cashBalance: 1200 }),
+    );
     expect(await screen.findByTestId("withdraw-cash")).toHaveTextContent("80.000,00");
     fireEvent.click(screen.getByTestId("withdraw-method-paykassma"));
     expect(await screen.findByRole("status")).toHaveTextContent("Cargando…");

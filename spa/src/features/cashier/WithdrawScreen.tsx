@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
-import { PageLoader } from "../../components/PageLoader";
 import { useGetCashOutInfoQuery, useGetPaymentSystemsQuery } from "./cashierApi";
+import { MethodLoader } from "./components/MethodLoader";
 import { OpenWithdrawals } from "./components/OpenWithdrawals";
 import { WageringInfo } from "./components/WageringInfo";
 import { WithdrawPanel } from "./components/WithdrawPanel";
@@ -20,6 +20,8 @@ export function WithdrawScreen() {
   // Another method's request clears the last one's cash and limits (`currentData`): a loader until its own answer.
   const cashOut = useGetCashOutInfoQuery(method?.id ?? 0, { skip: !method });
   const settled = !systems.isLoading && (!method || cashOut.currentData !== undefined || cashOut.isError);
+  // The loader only after another method was shown: a first visit paints as before.
+  const switching = cashOut.isFetching && cashOut.data !== undefined && cashOut.currentData === undefined;
 
   return (
     <section className="screen">
@@ -35,7 +37,7 @@ export function WithdrawScreen() {
       )}
       {/* Once the method and its limits are known: the form arriving or growing above the
           wagering and the open requests would push them down. */}
-      {!settled && <PageLoader />}
+      {switching && <MethodLoader />}
       {settled && (
         <>
           <div className="cashier-layout">

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 
 import i18n from "../../i18n";
-import { loggedOut, skinConfig, stubBff } from "../../test/bff";
+import { holdAnswers, loggedOut, skinConfig, stubBff } from "../../test/bff";
 import { renderWithProviders } from "../../test/render";
 import { ContactScreen } from "./ContactScreen";
 
@@ -57,13 +57,7 @@ describe("ContactScreen", () => {
 
   it("shows a small loader on Send while the message is on its way", async () => {
     const fetchMock = stubBff({ "/bff/config": skinConfig, "/bff/session": loggedOut, "/api/player/contactUs": { success: true } });
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const answer = fetchMock.getMockImplementation()!;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
-      if (new URL((input as Request).url).pathname === "/api/player/contactUs") await held;
-      return answer(input);
-    });
+    const release = holdAnswers(fetchMock, (url) => url.pathname === "/api/player/contactUs");
     renderWithProviders(<ContactScreen />);
     const send = await screen.findByTestId("contact-send");
     fill("firstName", "player1");
