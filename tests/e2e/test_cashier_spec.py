@@ -24,8 +24,9 @@ def test_another_withdraw_method_shows_a_loader_not_the_last_methods_cash_and_li
     expect(page.get_by_test_id("withdraw-cash")).to_contain_text("1.000,00")
     control.put("/_sandbox/faults/getCashOutInfo", json=SLOW).raise_for_status()
     page.get_by_test_id("withdraw-method-mercado").click()
-    expect(page.get_by_test_id("cashier-method-loading")).to_have_text("Cargando…")
+    # Before: form B at once, its cash line without the player's cash until the answer came.
     expect(page.get_by_test_id("withdraw-cash")).to_have_count(0)
+    expect(page.get_by_test_id("cashier-method-loading")).to_have_text("Cargando…")
     page.screenshot(path=str(site_artifact("withdraw_method_loading.png")))
     expect(page.get_by_test_id("withdraw-form-formB")).to_be_visible(timeout=10_000)
     expect(page.get_by_test_id("withdraw-cash")).to_contain_text("3.000,00")
