@@ -43,6 +43,23 @@ export function stubBff(responses: Record<string, unknown>) {
   return fetchMock;
 }
 
+/**
+ * Holds the stub's answers to the requests `held` picks until the returned release is called,
+ * then answers them with `answer` (the stub's own answer when none is given); others answer at once.
+ */
+export function holdAnswers(fetchMock: ReturnType<typeof stubBff>, held: (url: URL) => boolean, answer?: () => Response): () => void {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const stubbed = fetchMock.getMockImplementation()!;
+  fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
+    const request = input instanceof Request ? input : new Request(input);
+    if (!held(new URL(request.url))) return stubbed(input);
+    await gate;
+    return answer ? answer() : stubbed(input);
+  });
+  return release;
+}
+
 /** One soccer match with a 1X2 market (Tie, Home, Away: selections `s-Tie`, `s-Home`, `s-Away` at 2, 2.25, 2.5). */
 export const soccerEvent: SportEvent = {
   _id: "e1",

@@ -1,7 +1,7 @@
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { skinConfig, stubBff } from "../../test/bff";
+import { holdAnswers, skinConfig, stubBff } from "../../test/bff";
 import { renderWithProviders } from "../../test/render";
 import { DepositScreen } from "./DepositScreen";
 
@@ -123,5 +123,25 @@ describe("DepositScreen", () => {
     fireEvent.click(within(popup).getByRole("button", { name: "Aceptar" }));
     expect(screen.queryByRole("dialog")).toBeNull();
     expect(screen.getByTestId("deposit-following")).toHaveTextContent("Estado del depósito: Pendiente");
+  });
+
+  it("clears the last method's limits while the chosen method's own are on their way", async () => {
+    const fetchMock = stubBff(platform);
+    // depositSystems answers every system; Perfect Money's own answer (pgid 300, in another currency) waits until released.
+    const release = holdAnswers(
+      fetchMock,
+      (url) => url.pathname === "/api/cashier/depositSystems" && url.searchParams.get("pgid") === "300",
+      () => Response.json({ success: true, paymentSystems: [{ ...system(300, "Perfect Money", null, 100, 100000), currency: "VES" }] }),
+    );
+    renderWithProviders(<DepositScreen />);
+    await screen.findByTestId("deposit-form-328");
+    fireEvent.click(await screen.findByRole("tab", { name: "Perfect Money" }));
+    expect(await screen.findByRole("status")).toHaveTextContent("Cargando…");
+    expect(screen.queryByTestId("deposit-form-300")).toBeNull();
+    expect(screen.queryByTestId("deposit-form-328")).toBeNull();
+    act(() => release());
+    const form = await screen.findByTestId("deposit-form-300");
+    expect(form).toHaveTextContent("Mínimo VES 100,00, máximo VES 100.000,00");
+    expect(screen.queryByRole("status")).toBeNull();
   });
 });

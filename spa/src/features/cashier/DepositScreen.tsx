@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { PayChoice } from "./PayChoice";
 import { useGetDepositSystemQuery, useGetPaymentSystemsQuery } from "./cashierApi";
 import { DepositFlow } from "./components/DepositFlow";
+import { MethodLoader } from "./components/MethodLoader";
 import { PayMethods } from "./components/PayMethods";
 import { type DepositFormId, type PayMethod } from "./depositForms";
 import "../../styles/cashier.css";
@@ -21,8 +22,11 @@ export function DepositScreen() {
   const [method, setMethod] = useState<DepositFormId>("328");
   const [payMethod, setPayMethod] = useState<PayMethod>("phone_pe");
   const chosen = methods.includes(method) ? method : methods[0];
+  // `currentData`: the chosen method's own answer; choosing another clears the last one's limits (a loader until it answers).
   const chosenSystem = useGetDepositSystemQuery(Number(chosen), { skip: !chosen });
-  const system = chosenSystem.data?.paymentSystems?.find((s) => String(s.id) === chosen);
+  const system = chosenSystem.currentData?.paymentSystems?.find((s) => String(s.id) === chosen);
+  // The loader only after another method was shown: a first visit paints as before.
+  const switching = chosenSystem.isFetching && chosenSystem.data !== undefined && chosenSystem.currentData === undefined;
 
   return (
     <section className="screen">
@@ -44,6 +48,7 @@ export function DepositScreen() {
         ))}
       </div>
       {chosen === "328" && <PayMethods value={payMethod} onChange={setPayMethod} />}
+      {switching && <MethodLoader />}
       {chosen && system && (
         <DepositFlow key={`${chosen}-${payMethod}`} method={chosen} payMethod={payMethod} currency={system.currency} limits={system} />
       )}

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { api } from "../../api/baseApi";
 import { NoticeHost } from "../../components/NoticeHost";
-import { skinConfig, stubBff } from "../../test/bff";
+import { holdAnswers, skinConfig, stubBff } from "../../test/bff";
 import { renderWithProviders } from "../../test/render";
 import { FORM_B_ERROR_MS, FORM_B_SUCCESS_MS } from "./components/WithdrawPanel";
 import { WithdrawScreen } from "./WithdrawScreen";
@@ -143,5 +143,34 @@ describe("WithdrawScreen, form A", () => {
     expect(await within(form).findByText("Ingresa un ID UPI válido")).toBeInTheDocument();
     fill(form, "personalNumber", "demo.player@okaxis");
     expect(within(form).queryByText("Ingresa un ID UPI válido")).toBeNull();
+  });
+});
+
+describe("WithdrawScreen, another method", () => {
+  it("clears the last method's cash and limits while the chosen one's are on their way", async () => {
+    const fetchMock = render({
+      "/api/cashier/getPaymentSystems": {
+        success: true,
+        paymentSystems: [
+          { id: 5, name: "mercado", type: "withdraw", minAmount: 3000, maxAmount: 200000, currency: "ARS" },
+          { id: 1, name: "paykassma", type: "withdraw", minAmount: 1000, maxAmount: 30000, currency: "ARS" },
+        ],
+      },
+    });
+    // getCashOutInfo answers per pgid; paykassma's (pgid 1) waits until released.
+    const release = holdAnswers(
+      fetchMock,
+      (url) => url.pathname === "/api/cashier/getCashOutInfo" && url.searchParams.get("pgid") === "1",
+      () => Response.json({ success: true, pgid: 1, form: "withdrawFormA", minAmount: 1000, maxAmount: 30000, cashBalance: 1200 }),
+    );
+    expect(await screen.findByTestId("withdraw-cash")).toHaveTextContent("80.000,00");
+    fireEvent.click(screen.getByTestId("withdraw-method-paykassma"));
+    expect(await screen.findByRole("status")).toHaveTextContent("Cargando…");
+    expect(screen.queryByTestId("withdraw-cash")).toBeNull();
+    expect(screen.queryByText(/80\.000,00/)).toBeNull();
+    act(() => release());
+    expect(await screen.findByTestId("withdraw-form-formA")).toBeInTheDocument();
+    expect(screen.getByTestId("withdraw-cash")).toHaveTextContent("1.200,00");
+    expect(screen.queryByRole("status")).toBeNull();
   });
 });

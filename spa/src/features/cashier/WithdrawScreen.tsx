@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { useGetCashOutInfoQuery, useGetPaymentSystemsQuery } from "./cashierApi";
+import { MethodLoader } from "./components/MethodLoader";
 import { OpenWithdrawals } from "./components/OpenWithdrawals";
 import { WageringInfo } from "./components/WageringInfo";
 import { WithdrawPanel } from "./components/WithdrawPanel";
@@ -16,8 +17,11 @@ export function WithdrawScreen() {
   const [chosen, setChosen] = useState<number | null>(null);
   const method = methods.find((m) => m.id === chosen) ?? methods[0];
   // The panel's first line (cash and limits) wraps once the limits arrive: the screen waits for them.
+  // Another method's request clears the last one's cash and limits (`currentData`): a loader until its own answer.
   const cashOut = useGetCashOutInfoQuery(method?.id ?? 0, { skip: !method });
-  const settled = !systems.isLoading && !cashOut.isLoading;
+  const settled = !systems.isLoading && (!method || cashOut.currentData !== undefined || cashOut.isError);
+  // The loader only after another method was shown: a first visit paints as before.
+  const switching = cashOut.isFetching && cashOut.data !== undefined && cashOut.currentData === undefined;
 
   return (
     <section className="screen">
@@ -33,6 +37,7 @@ export function WithdrawScreen() {
       )}
       {/* Once the method and its limits are known: the form arriving or growing above the
           wagering and the open requests would push them down. */}
+      {switching && <MethodLoader />}
       {settled && (
         <>
           <div className="cashier-layout">

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import i18n from "../../i18n";
 import { skinConfig, stubBff } from "../../test/bff";
 import { renderWithProviders } from "../../test/render";
+import { isoDay } from "./dates";
 import { GameHistoryScreen, TransactionHistoryScreen } from "./HistoryScreens";
 
 const player = { loggedIn: true, login: "demo1" };
@@ -78,6 +79,44 @@ describe("TransactionHistoryScreen", () => {
     const body = await bodyOf(fetchMock, "/api/history/transactionCheck");
     expect(body).toMatchObject({ type: "Deposits,Cashout", limit: 100, index: 0, currency: "ARS" });
     expect(String(body.startDate)).toMatch(/^\d{2}-\d{2}-\d{4}$/);
+  });
+});
+
+describe("a new period", () => {
+  /** The first answer for the history's path, then a refusal of the gateway (HTTP 502) for any other period. */
+  function firstThenFailing(path: string, first: unknown) {
+    const fetchMock = stubBff({ "/bff/config": skinConfig, "/bff/session": player, [path]: first });
+    const answer = fetchMock.getMockImplementation()!;
+    let asked = 0;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
+      if (new URL((input as Request).url).pathname !== path || asked++ === 0) return answer(input);
+      return Response.json({ message: "Upstream unavailable" }, { status: 502 });
+    });
+  }
+
+  function askAnotherPeriod() {
+    fireEvent.change(screen.getByTestId("history-start"), { target: { value: isoDay(new Date(Date.now() - 3 * 86_400_000)) } });
+    fireEvent.click(screen.getByTestId("history-show"));
+  }
+
+  it("clears the last period's deposits: a failed request shows its error, not the old rows", async () => {
+    firstThenFailing("/api/history/transactionCheck", { success: true, deposits, cashouts: [] });
+    renderWithProviders(<TransactionHistoryScreen />);
+    await screen.findByTestId("history-deposits-table");
+    askAnotherPeriod();
+    expect(await screen.findByRole("alert")).toBeInTheDocument();
+    expect(screen.queryByTestId("history-deposits-table")).toBeNull();
+  });
+
+  it("clears the last period's game rounds: a failed request shows its error, not the old rows", async () => {
+    const round = { from: "2026-11-22T10:00:00Z", to: "2026-11-22T10:00:00Z", name: "Old round", initialBalance: "Bs. 1.00", bet: "Bs. 1.00", buyIn: "Bs. 0.00", payouts: "Bs. 0.00", win: "Bs. 0.00", closingBalance: "Bs. 0.00" };
+    firstThenFailing("/api/history/game", { success: true, total: 1, values: [round] });
+    renderWithProviders(<GameHistoryScreen />);
+    await screen.findByTestId("history-games-table");
+    askAnotherPeriod();
+    expect(await screen.findByRole("alert")).toBeInTheDocument();
+    expect(screen.queryByTestId("history-games-table")).toBeNull();
+    expect(screen.queryByText("Old round")).toBeNull();
   });
 });
 

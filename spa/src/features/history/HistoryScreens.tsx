@@ -69,7 +69,9 @@ export function TransactionHistoryScreen() {
 
   useShowOnArrival(currency, show);
 
-  const data: TransactionHistoryResponse | undefined = result.isFetching ? undefined : result.data;
+  // A request clears the last result: `currentData` is this request's answer only (none while it
+  // is on its way or when it failed), never the last period's rows.
+  const data: TransactionHistoryResponse | undefined = result.isFetching ? undefined : result.currentData;
   const deposits = useMemo(() => (asked.deposits && data?.deposits) || [], [asked, data]);
   const cashouts = useMemo(() => (asked.cashout && data?.cashouts) || [], [asked, data]);
   const failed = result.isError && !result.isFetching ? toAppError(result.error).message : null;
@@ -184,12 +186,13 @@ export function GameHistoryScreen() {
     if (which !== tab && !problem) show(which);
   }
 
-  const data: GameHistoryResponse | RemoteGamesResponse | undefined = result.isFetching ? undefined : result.data;
-  const casinoRows = useMemo(() => [...(casino.data?.values ?? [])].reverse(), [casino.data]);
-  const remoteRows = useMemo(() => [...(remote.data?.values ?? [])].reverse(), [remote.data]);
+  // `currentData`, as in the transaction history: a failed or pending request shows no old rounds.
+  const data: GameHistoryResponse | RemoteGamesResponse | undefined = result.isFetching ? undefined : result.currentData;
+  const casinoRows = useMemo(() => [...(casino.currentData?.values ?? [])].reverse(), [casino.currentData]);
+  const remoteRows = useMemo(() => [...(remote.currentData?.values ?? [])].reverse(), [remote.currentData]);
   const rows = tab === "casino" ? casinoRows : remoteRows;
   const failed = result.isError && !result.isFetching ? toAppError(result.error).message : data?.success === false ? data.description : null;
-  const counted = tab === "casino" ? !!casino.data?.total : true;
+  const counted = tab === "casino" ? !!casino.currentData?.total : true;
   const empty = !!data && !failed && (!counted || rows.length === 0);
 
   return (

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 
 import i18n from "../../i18n";
-import { loggedOut, skinConfig, stubBff } from "../../test/bff";
+import { holdAnswers, loggedOut, skinConfig, stubBff } from "../../test/bff";
 import { renderWithProviders } from "../../test/render";
 import { ContactScreen } from "./ContactScreen";
 
@@ -53,5 +53,23 @@ describe("ContactScreen", () => {
     fill("userQuestion", "Hello");
     fireEvent.click(screen.getByTestId("contact-send"));
     expect(await screen.findByTestId("contact-outcome")).toHaveTextContent("Mailbox full");
+  });
+
+  it("shows a small loader on Send while the message is on its way", async () => {
+    const fetchMock = stubBff({ "/bff/config": skinConfig, "/bff/session": loggedOut, "/api/player/contactUs": { success: true } });
+    const release = holdAnswers(fetchMock, (url) => url.pathname === "/api/player/contactUs");
+    renderWithProviders(<ContactScreen />);
+    const send = await screen.findByTestId("contact-send");
+    fill("firstName", "player1");
+    fill("email", "player1@example.com");
+    fill("subject", "Deposit");
+    fill("userQuestion", "Where is my deposit?");
+    fireEvent.click(send);
+    await waitFor(() => expect(send.querySelector(".spinner")).not.toBeNull());
+    expect(send).toHaveTextContent(i18n.t("pages:contact.sending"));
+    expect(send).toBeDisabled();
+    release();
+    expect(await screen.findByTestId("contact-outcome")).toHaveTextContent(i18n.t("pages:contact.sent"));
+    expect(send.querySelector(".spinner")).toBeNull();
   });
 });

@@ -98,7 +98,9 @@ export function ContactScreen() {
             {outcome.text}
           </p>
         )}
-        <button type="submit" className="button button--primary" disabled={!form.valid || isLoading} data-testid="contact-send">
+        {/* A small loader while sending. */}
+        <button type="submit" className="button button--primary" disabled={!form.valid || isLoading} aria-busy={isLoading} data-testid="contact-send">
+          {isLoading && <span className="spinner" aria-hidden="true" />}
           {isLoading ? t("contact.sending") : t("contact.send")}
         </button>
       </form>

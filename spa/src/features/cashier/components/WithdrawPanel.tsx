@@ -21,9 +21,10 @@ export const FORM_B_ERROR_MS = 6000;
 
 /** The player's withdraw method: its form (A or B) with the cash and limits the platform gives. */
 export function WithdrawPanel({ methodId, methodName }: { methodId: number; methodName: string }) {
-  const info = useGetCashOutInfoQuery(methodId);
+  // `currentData`: the cash and limits of this method only, never the last method's.
+  const info = useGetCashOutInfoQuery(methodId).currentData;
   const form = formFor(methodName);
-  return <WithdrawFormView form={form} methodName={methodName} cash={info.data?.cashBalance} limits={info.data} />;
+  return <WithdrawFormView form={form} methodName={methodName} cash={info?.cashBalance} limits={info} />;
 }
 
 function WithdrawFormView({ form: spec, methodName, cash, limits }: { form: WithdrawForm; methodName: string; cash: number | null | undefined; limits?: { minAmount?: number | null; maxAmount?: number | null } }) {
