@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { selectAuth, selectNotice } from "../../lib/store/uiSlice";
 import { field, openPopup, stubPlatform } from "./popupTesting";
 import { FORGOT_ERROR_MS } from "./ForgotPasswordForm";
+import { UNEXPECTED_LOGIN_ANSWER } from "./LoginForm";
 
 describe("sign-in", () => {
   it("does not submit on Enter while a field is invalid, and says why", async () => {
@@ -47,6 +48,22 @@ describe("sign-in", () => {
     await userEvent.type(field("password"), "wrong123{Enter}");
     expect(await screen.findByTestId("auth-error")).toHaveTextContent(shown);
   });
+
+  it.each([[[]], ["ok"], [{ loginResponse: { login: "demo1" } }], [{ success: "yes" }]])(
+    "logs an answer of another shape (%j), without it, and tells the player it failed",
+    async (answer) => {
+      const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+      stubPlatform({ "/api/player/login": answer });
+      const store = openPopup();
+      await userEvent.type(field("login"), "demo1");
+      await userEvent.type(field("password"), "demo123{Enter}");
+      expect(await screen.findByTestId("auth-error")).toHaveTextContent("Algo salió mal, por favor contacta al administrador");
+      expect(logged).toHaveBeenCalledWith(UNEXPECTED_LOGIN_ANSWER);
+      expect(JSON.stringify(logged.mock.calls)).not.toContain("demo123");
+      expect(selectAuth(store.getState()).open).toBe(true);
+      logged.mockRestore();
+    },
+  );
 
   it("says a sign-in refused after an operator ended the account's sessions, in the player's language", async () => {
     const blocked = { message: "An operator ended this account's sessions: sign in again later", code: "SIGN_IN_BLOCKED", requestId: "r9" };
