@@ -23,6 +23,8 @@ def test_a_new_player_registers_and_is_logged_in_with_name_and_balance(site: Sit
     popup.locator("input[name=login]").fill(login)
     popup.locator("input[name=password]").fill("secret123")
     popup.locator("input[name=email]").fill(f"{login.upper()}@Example.com")
+    popup.locator("input[name=address]").fill("Calle Falsa 123")
+    popup.locator("input[name=phone]").fill("3804123456")
     submit = popup.get_by_test_id("register-submit")
     expect(submit).to_be_disabled()  # terms not accepted yet
     popup.locator("input[name=acceptTerms]").check()

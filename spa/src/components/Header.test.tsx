@@ -69,6 +69,17 @@ describe("header", () => {
   });
 });
 
+it("shows the player's type from the profile under My Account", async () => {
+  renderApp("/home", {
+    "/bff/session": { loggedIn: true, login: "demo1" },
+    "/api/cashier/balance": balance,
+    "/api/player/getProfile": { success: true, login: "demo1", playertype: "REAL", deposits: 1, withdrawal: 1 },
+    "/api/player/getPlayerProviderList": [],
+  });
+  await userEvent.click(await screen.findByTestId("account-menu"));
+  expect(await screen.findByTestId("player-type")).toHaveTextContent("Jugador con dinero real");
+});
+
 describe("routes", () => {
   it("sends a logged-out visitor from a guarded route to /home", async () => {
     const { router } = renderApp("/mybalance", { "/bff/session": loggedOut });

@@ -4,7 +4,7 @@ import { useNavigate } from "react-router";
 
 import { useAppDispatch } from "../lib/store/hooks";
 import { openAuth, toggleSideMenu } from "../lib/store/uiSlice";
-import { useHeaderBalance, usePlayerName } from "../lib/player/hooks";
+import { useHeaderBalance, usePlayerName, usePlayerType } from "../lib/player/hooks";
 import { useLinkAllowed } from "../lib/access/useScreenAccess";
 import { useGetConfigQuery } from "../lib/config/configApi";
 import type { ProviderFlags } from "../lib/providers/flags";
@@ -94,6 +94,7 @@ function PlayerArea() {
   const { t } = useTranslation("shell");
   const balance = useHeaderBalance();
   const name = usePlayerName();
+  const playerType = usePlayerType();
   const allowed = useLinkAllowed();
   const logout = useLogout();
   const navigate = useNavigate();
@@ -118,6 +119,11 @@ function PlayerArea() {
         {(close) => (
           <>
             <span className="dropdown__heading">{t("menu.myAccount")}</span>
+            {playerType && (
+              <span className="dropdown__note" data-testid="player-type">
+                {playerType === "REAL" ? t("menu.realPlayer") : playerType}
+              </span>
+            )}
             {accountEntries.map((entry) => (
               <MenuLink key={entry.path} to={entry.path} className="dropdown__item" testId={entry.testId} onNavigate={close}>
                 {t(entry.label)}

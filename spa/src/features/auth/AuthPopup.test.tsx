@@ -2,36 +2,10 @@ import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 
-import { openAuth, selectAuth, selectNotice } from "../../lib/store/uiSlice";
-import { makeTestStore } from "../../test/render";
-import { renderWithProviders } from "../../test/render";
-import AuthPopup from "./AuthPopup";
+import { selectAuth, selectNotice } from "../../lib/store/uiSlice";
+import { field, openPopup, stubPlatform } from "./popupTesting";
 import { FORGOT_ERROR_MS } from "./ForgotPasswordForm";
-import { registerPayload } from "./RegisterForm";
-
-/** The BFF answering POST <path> with the JSON given for it; records the bodies sent. */
-function stubPlatform(answers: Record<string, unknown>) {
-  const sent: { path: string; body: unknown }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: Request) => {
-      const path = new URL(input.url).pathname;
-      const text = input.method === "POST" ? await input.text() : "";
-      sent.push({ path, body: text ? JSON.parse(text) : null });
-      return Response.json(answers[path] ?? { message: "not found" }, { status: path in answers ? 200 : 404 });
-    }),
-  );
-  return sent;
-}
-
-function openPopup(tab: "login" | "forgot" | "register" = "login") {
-  const store = makeTestStore();
-  store.dispatch(openAuth(tab));
-  renderWithProviders(<AuthPopup />, { store });
-  return store;
-}
-
-const field = (name: string) => document.querySelector<HTMLInputElement>(`[data-testid=auth-popup] input[name=${name}]`)!;
+import { UNEXPECTED_LOGIN_ANSWER } from "./LoginForm";
 
 describe("sign-in", () => {
   it("does not submit on Enter while a field is invalid, and says why", async () => {
@@ -74,6 +48,22 @@ describe("sign-in", () => {
     await userEvent.type(field("password"), "wrong123{Enter}");
     expect(await screen.findByTestId("auth-error")).toHaveTextContent(shown);
   });
+
+  it.each([[[]], ["ok"], [{ loginResponse: { login: "demo1" } }], [{ success: "yes" }]])(
+    "logs an answer of another shape (%j), without it, and tells the player it failed",
+    async (answer) => {
+      const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+      stubPlatform({ "/api/player/login": answer });
+      const store = openPopup();
+      await userEvent.type(field("login"), "demo1");
+      await userEvent.type(field("password"), "demo123{Enter}");
+      expect(await screen.findByTestId("auth-error")).toHaveTextContent("Algo salió mal, por favor contacta al administrador");
+      expect(logged).toHaveBeenCalledWith(UNEXPECTED_LOGIN_ANSWER);
+      expect(JSON.stringify(logged.mock.calls)).not.toContain("demo123");
+      expect(selectAuth(store.getState()).open).toBe(true);
+      logged.mockRestore();
+    },
+  );
 
   it("says a sign-in refused after an operator ended the account's sessions, in the player's language", async () => {
     const blocked = { message: "An operator ended this account's sessions: sign in again later", code: "SIGN_IN_BLOCKED", requestId: "r9" };
@@ -120,84 +110,5 @@ describe("forgot password", () => {
     await waitFor(() => expect(selectNotice(store.getState())).not.toBeNull());
     expect(sent.find((call) => call.path === "/api/player/forgotPassword")?.body).toEqual({ email: "demo1@example.com", login: "demo1" });
     expect(selectNotice(store.getState())).toMatchObject({ text: "Contraseña enviada correctamente al correo registrado" });
-  });
-});
-
-describe("registration", () => {
-  it("builds the registration payload", () => {
-    expect(registerPayload({ login: "Neo2024", password: "secret123", email: "Neo@Matrix.IO", acceptTerms: true }, localStorage)).toEqual({
-      login: "Neo2024",
-      nickname: "Neo2024",
-      firstName: "Neo2024",
-      lastName: "",
-      email: "neo@matrix.io",
-      password: "secret123",
-      ssn: "",
-      campaignCode: "DIRECT01",
-      wmReferenceId: "",
-      referralType: "",
-      address: { address: "", city: "", phone: "", state: "LA RIOJA" },
-    });
-  });
-
-  it("keeps Sign Up disabled until the terms are accepted", async () => {
-    const sent = stubPlatform({ "/api/player/register": { success: true, loginResponse: { login: "neo2024" } } });
-    const store = openPopup("register");
-    await userEvent.type(field("login"), "neo2024");
-    await userEvent.type(field("password"), "secret123");
-    await userEvent.type(field("email"), "neo@matrix.io");
-    expect(screen.getByTestId("register-submit")).toBeDisabled();
-    await userEvent.click(field("acceptTerms"));
-    await userEvent.click(screen.getByTestId("register-submit"));
-    await waitFor(() => expect(selectNotice(store.getState())).toMatchObject({ text: "Tu cuenta ha sido creada con éxito" }));
-    const body = sent.find((call) => call.path === "/api/player/register")?.body as Record<string, unknown>;
-    expect(body).not.toHaveProperty("acceptTerms");
-    expect(body.address).toMatchObject({ state: "LA RIOJA" });
-  });
-
-  async function signUp(answers: Record<string, unknown>, promocode = "") {
-    const sent = stubPlatform(answers);
-    const store = openPopup("register");
-    await userEvent.type(field("login"), "neo2024");
-    await userEvent.type(field("password"), "secret123");
-    await userEvent.type(field("email"), "neo@matrix.io");
-    if (promocode) await userEvent.type(field("promocode"), promocode);
-    await userEvent.click(field("acceptTerms"));
-    await userEvent.click(screen.getByTestId("register-submit"));
-    await waitFor(() => expect(selectNotice(store.getState())).toMatchObject({ title: "¡Felicitaciones!" }));
-    return { sent, store };
-  }
-
-  it("sends the promo code the player typed", { timeout: 20_000 }, async () => {
-    const { sent } = await signUp({ "/api/player/register": { success: true, loginResponse: { login: "neo2024" } } }, "WELCOME50");
-    const body = sent.find((call) => call.path === "/api/player/register")?.body as Record<string, unknown>;
-    expect(body.promocode).toBe("WELCOME50");
-  });
-
-  it("keeps the affiliate post-back address and the just-registered flag", { timeout: 20_000 }, async () => {
-    sessionStorage.clear();
-    const postBack = "https://affiliates.example/postback?campaignCode=AFF1&login=neo2024";
-    await signUp({
-      "/api/player/register": { success: true, loginResponse: { login: "neo2024", affiliatePostBackURL: postBack } },
-      "/bff/session": { loggedIn: true, login: "neo2024" },
-    });
-    expect(sessionStorage.getItem("affiliatePostBackURL")).toBe(postBack);
-    expect(sessionStorage.getItem("justRegistered")).toBe("true");
-  });
-
-  it("asks the player to log in when the sign-up left no session (the root view's variant)", { timeout: 20_000 }, async () => {
-    const { store } = await signUp({
-      "/api/player/register": { success: true, loginResponse: { login: "neo2024" } },
-      "/bff/session": { loggedIn: false, login: null },
-    });
-    expect(selectNotice(store.getState())).toMatchObject({ text: "Tu cuenta ha sido creada con éxito Inicia sesión en tu cuenta." });
-  });
-
-  it("does not when the player is logged in", { timeout: 20_000 }, async () => {
-    const { store } = await signUp({
-      "/api/player/register": { success: true, loginResponse: { login: "neo2024" } },
-      "/bff/session": { loggedIn: true, login: "neo2024" },
-    });
-    expect(selectNotice(store.getState())).toMatchObject({ text: "Tu cuenta ha sido creada con éxito" });
   });
 });

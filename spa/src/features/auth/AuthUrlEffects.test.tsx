@@ -1,6 +1,8 @@
 import { waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { selectNotice } from "../../lib/store/uiSlice";
+import { skinConfig } from "../../test/bff";
 import { renderWithProviders } from "../../test/render";
 import { AuthUrlEffects } from "./AuthUrlEffects";
 
@@ -40,5 +42,27 @@ describe("a referral link", () => {
     renderWithProviders(<AuthUrlEffects />, { route: "/home?ID=AG1&type=agent" });
     await waitFor(() => expect(localStorage.getItem("agentCid")).toBe("AG1"));
     expect(hits).toEqual([]);
+  });
+});
+
+describe("an e-mail verification link", () => {
+  it("shows the verification's code in the player's words, not the reply's description", async () => {
+    const verified = { success: true, code: "ACCOUNT_VERIFIED", description: "Account verified successfully" };
+    const asked: unknown[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: Request) => {
+        const path = new URL(input.url).pathname;
+        if (path === "/bff/config") return Response.json(skinConfig);
+        if (path === "/bff/session") return Response.json({ loggedIn: false, login: null });
+        if (path !== "/api/player/verifyAccount") return Response.json({ message: "not found" }, { status: 404 });
+        asked.push(await input.json());
+        return Response.json(verified);
+      }),
+    );
+    const { store } = renderWithProviders(<AuthUrlEffects />, { route: "/home?token=tok1" });
+    await waitFor(() => expect(selectNotice(store.getState())).not.toBeNull());
+    expect(asked).toEqual([{ token: "tok1", face: "sandbox" }]);
+    expect(selectNotice(store.getState())).toMatchObject({ variant: "success", text: "Tu correo electrónico ha sido verificado" });
   });
 });

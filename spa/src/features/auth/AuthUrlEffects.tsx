@@ -9,6 +9,7 @@ import { useSession } from "../../lib/session/useSession";
 import { useAdoptSessionMutation, useAffiliateHitMutation, useVerifyAccountMutation } from "./authApi";
 import { referralFromUrl, rememberReferral } from "./referral";
 import { URL_KEYS } from "./urlAsks";
+import { verificationNotice } from "./verification";
 
 /** Timings: the registration popup and the e-mail verification wait 1 s after load. */
 export const REGISTER_POPUP_DELAY_MS = 1000;
@@ -71,18 +72,11 @@ export function AuthUrlEffects() {
       void verify({ token, face: config.skin.id })
         .unwrap()
         .then(async (reply) => {
-          if (reply.code === "INVALID_TOKEN") return;
           // The login popup's texts load with the popup, which may not have opened yet.
           await i18n.loadNamespaces("auth");
           const t = i18n.getFixedT(null, "auth");
-          dispatch(
-            showNotice({
-              kind: "message",
-              variant: reply.success === false ? "error" : "success",
-              title: t("verify.title"),
-              text: reply.description ?? reply.message ?? reply.code ?? t("verify.done"),
-            }),
-          );
+          const notice = verificationNotice(reply, t);
+          if (notice) dispatch(showNotice({ kind: "message", title: t("verify.title"), ...notice }));
         })
         .catch(() => undefined);
     }, VERIFY_DELAY_MS);

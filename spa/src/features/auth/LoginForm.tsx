@@ -2,6 +2,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 
+import type { LoginResponse } from "../../api/contracts.gen";
+import { DEFAULT_FAILURE } from "../../api/errors";
 import { contractRules } from "../../api/rules.gen";
 import { TextField } from "../../forms/Field";
 import { lettersAndDigitsOnly } from "../../forms/keys";
@@ -18,6 +20,15 @@ export const REMEMBERED_LOGIN_KEY = "rrrUserName";
 
 const rules = contractRules.forms.login;
 
+/** Logged when a login answer is not the platform's envelope (the answer itself is not: it may
+ * carry what the player typed). */
+export const UNEXPECTED_LOGIN_ANSWER = "login: the answer is not a platform reply ({ success, ... })";
+
+/** Whether a login answer has the platform's shape: an object whose `success` is a boolean. */
+function isPlatformReply(reply: unknown): reply is LoginResponse {
+  return typeof reply === "object" && reply !== null && typeof (reply as { success?: unknown }).success === "boolean";
+}
+
 export function LoginForm() {
   const { t } = useTranslation("auth");
   const tf = useTranslation("forms").t;
@@ -31,7 +42,11 @@ export function LoginForm() {
 
   async function signIn(): Promise<AuthOutcome> {
     const name = String(form.values.login);
-    const reply = await login({ login: name, password: String(form.values.password), rememberMe }).unwrap();
+    const reply: unknown = await login({ login: name, password: String(form.values.password), rememberMe }).unwrap();
+    if (!isPlatformReply(reply)) {
+      console.error(UNEXPECTED_LOGIN_ANSWER);
+      return { ok: false, message: formMessage(DEFAULT_FAILURE) };
+    }
     if (!reply.success) {
       const description = reply.description ?? reply.message ?? "";
       const key = loginErrorKey(description);

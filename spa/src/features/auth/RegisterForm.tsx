@@ -1,11 +1,10 @@
 import { Trans, useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 
-import type { RegisterRequest } from "../../api/contracts.gen";
 import { contractRules } from "../../api/rules.gen";
 import { DEFAULT_FAILURE } from "../../api/errors";
 import { TextField } from "../../forms/Field";
-import { lettersAndDigitsOnly } from "../../forms/keys";
+import { digitsOnly, lettersAndDigitsOnly } from "../../forms/keys";
 import { useForm } from "../../forms/useForm";
 import { sessionApi } from "../../lib/session/sessionApi";
 import { useAppDispatch } from "../../lib/store/hooks";
@@ -13,32 +12,24 @@ import { closeAuth, showNotice } from "../../lib/store/uiSlice";
 import { AuthFailure } from "./AuthFailure";
 import { useRegisterMutation } from "./authApi";
 import { loginErrorKey } from "./loginErrors";
-import { referralFields, rememberRegistration } from "./referral";
+import { rememberRegistration } from "./referral";
+import { registerPayload, type RegisterFields } from "./registration";
 import { useAuthForm, type AuthOutcome } from "./useAuthForm";
-
-/** The province is always LA RIOJA. */
-export const PROVINCE = "LA RIOJA";
 
 const rules = contractRules.forms.register;
 
-type RegisterFields = { login: string; password: string; email: string; promocode?: string; acceptTerms: boolean };
-
-/** The registration payload: nickname and firstName from the login, the e-mail lower-cased,
- * state LA RIOJA; acceptTerms stays in the form. */
-export function registerPayload(fields: RegisterFields, storage: Storage = localStorage): RegisterRequest {
-  return {
-    login: fields.login,
-    nickname: fields.login,
-    firstName: fields.login,
-    lastName: "",
-    email: fields.email.trim().toLowerCase(),
-    password: fields.password,
-    ssn: "",
-    ...referralFields(storage),
-    address: { address: "", city: "", phone: "", state: PROVINCE },
-    ...(fields.promocode?.trim() ? { promocode: fields.promocode.trim() } : {}),
-  };
-}
+const BLANK: Record<keyof RegisterFields, string> & { acceptTerms: boolean } = {
+  login: "",
+  password: "",
+  email: "",
+  firstName: "",
+  lastName: "",
+  ssn: "",
+  address: "",
+  phone: "",
+  promocode: "",
+  acceptTerms: false,
+};
 
 export function RegisterForm() {
   const { t } = useTranslation("auth");
@@ -46,21 +37,12 @@ export function RegisterForm() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [register, { isLoading }] = useRegisterMutation();
-  const form = useForm(
-    { login: rules.login, password: rules.password, email: rules.email, acceptTerms: rules.acceptTerms },
-    { login: "", password: "", email: "", promocode: "", acceptTerms: false },
-  );
+  const form = useForm(rules, BLANK);
   const { failure, submit, field, formMessage } = useAuthForm(form, isLoading);
 
   async function signUp(): Promise<AuthOutcome> {
-    const fields = {
-      login: String(form.values.login),
-      password: String(form.values.password),
-      email: String(form.values.email),
-      promocode: String(form.values.promocode),
-      acceptTerms: form.values.acceptTerms === true,
-    };
-    const reply = await register(registerPayload(fields)).unwrap();
+    // acceptTerms stays in the form: registerPayload reads only the typed fields.
+    const reply = await register(registerPayload(form.values as unknown as RegisterFields)).unwrap();
     if (!reply.success) {
       const description = reply.description ?? reply.message ?? "";
       const key = loginErrorKey(description);
@@ -102,6 +84,11 @@ export function RegisterForm() {
         maxLength={15}
       />
       <TextField {...field("email")} type="email" label={tf("labels.email")} autoComplete="email" />
+      <TextField {...field("firstName")} label={tf("labels.firstName")} autoComplete="given-name" maxLength={16} />
+      <TextField {...field("lastName")} label={tf("labels.lastName")} autoComplete="family-name" maxLength={16} />
+      <TextField {...field("ssn")} label={tf("labels.ssn")} autoComplete="off" maxLength={10} />
+      <TextField {...field("address")} label={tf("labels.address")} autoComplete="street-address" maxLength={25} />
+      <TextField {...field("phone")} type="tel" inputMode="numeric" label={tf("labels.phone")} autoComplete="tel" onKeyDown={digitsOnly} maxLength={12} />
       <TextField {...field("promocode")} label={tf("labels.promocode")} autoComplete="off" />
       <div className={form.errors.acceptTerms ? "field field--invalid" : "field"}>
         <label className="checkbox">

@@ -39,3 +39,10 @@ export function usePlayerName(): string | null {
   const { data } = useGetProfileQuery(undefined, { skip: !loggedIn });
   return data?.nickname || data?.login || login;
 }
+
+/** The profile's playertype, shown with the player's name (the spec's player display). */
+export function usePlayerType(): string | null {
+  const { loggedIn } = useSession();
+  const { data } = useGetProfileQuery(undefined, { skip: !loggedIn });
+  return data?.playertype?.trim() || null;
+}

@@ -8,7 +8,7 @@ export const LOGOUT_RELOAD_MS = 1000;
 
 /** The session flags that belong to the player, cleared at logout (`locale`, `localS`
  * and the remembered login name stay: they belong to the browser). */
-const PLAYER_STORAGE_KEYS = ["Events", "poker", "BlackjackLeague", "Dp", "widl", "profile", "gameurl", "lottery", "event"];
+const PLAYER_STORAGE_KEYS = ["Events", "poker", "BlackjackLeague", "Dp", "widl", "gameurl", "lottery", "event"];
 
 export function clearPlayerStorage(): void {
   for (const key of PLAYER_STORAGE_KEYS) {
