@@ -2,7 +2,7 @@
 // language, so a count of points never looks different from the money beside it. Written out
 // here rather than by an Intl.NumberFormat: the page's first Intl formatter loads the locale's
 // data, and on a logged-in page that was the header's balance, a long task of its own on every
-// page (about 90-150 ms in Lighthouse's 4x-slower CPU; docs/player-site.md, Lighthouse).
+// page (60-150 ms in Lighthouse's 4x-slower CPU; docs/player-site.md, Lighthouse).
 
 /** `value` rounded to `decimals` places as Intl rounds it (half away from zero, on the number's
  * shortest decimal form: 1.005 -> 1,01), the thousands grouped by dots. */
