@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { formatCount, formatMoney, moneyInText } from "./money";
 
@@ -33,5 +33,25 @@ describe("moneyInText", () => {
   it("joins the symbol to the digits so a sentence never breaks between them", () => {
     expect(moneyInText(50000, "Bs.")).toBe("Bs.\u00a050.000,00");
     expect(moneyInText(5, "")).toBe("5,00");
+  });
+});
+
+describe("the digits", () => {
+  const samples = [0, 1e-7, 0.004, 0.005, 1.005, 2.675, 7, 999.995, 1000, 12345.678, 1e6, 987654321.125, -0.5, -1234.565, -1e9];
+
+  it.each(samples)("%s reads as Intl's Argentine digits would write it", (value) => {
+    const money = new Intl.NumberFormat("es-AR", { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: "always" });
+    const count = new Intl.NumberFormat("es-AR", { maximumFractionDigits: 0, useGrouping: "always" });
+    expect(formatMoney(value, "")).toBe(money.format(value));
+    expect(formatCount(value)).toBe(count.format(value));
+  });
+
+  it("are written without building an Intl formatter (its locale data is a long task on a phone)", async () => {
+    vi.resetModules();
+    const numberFormat = vi.spyOn(Intl, "NumberFormat");
+    const fresh = await import("./money");
+    expect(fresh.formatMoney(5000, "Bs.")).toBe("Bs. 5.000,00");
+    expect(fresh.formatCount(20000)).toBe("20.000");
+    expect(numberFormat).not.toHaveBeenCalled();
   });
 });

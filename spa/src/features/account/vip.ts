@@ -38,12 +38,21 @@ export function nextTargets(progress: readonly LevelProgress[]): LevelProgress[]
   return progress.filter((p) => !p.reached);
 }
 
+// toLocaleString with options builds a formatter on every call (each VIP target's date, on every
+// render of /mybalance); one per language is enough.
+const istFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** A target's end date as the platform's time zone shows it: "by {date} (IST)". */
 export function istDate(iso: string | null | undefined, locale: string): string {
   if (!iso) return "";
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleString(locale, { timeZone: "Asia/Kolkata", dateStyle: "medium", timeStyle: "short" });
+  let format = istFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { timeZone: "Asia/Kolkata", dateStyle: "medium", timeStyle: "short" });
+    istFormats.set(locale, format);
+  }
+  return format.format(date);
 }
 
 /** Cash for `points` at a rate of `rate` currency per `perPoints` points, to the cent. */
