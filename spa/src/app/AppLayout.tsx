@@ -86,7 +86,7 @@ export function AppLayout() {
       <NoticeHost />
       {realityChecks && (
         <Suspense fallback={null}>
-          <RealityCheck />
+          <RealityCheck gameOpen={gameOpen} />
         </Suspense>
       )}
       {urlEffects && (

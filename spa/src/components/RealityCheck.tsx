@@ -19,7 +19,7 @@ const PAUSED_CLASS = "reality-check-open";
 
 /** The session's reality check: the gateway decides when one is due; every tab asks it again at
  * that moment by the gateway's clock, so all open it at once, and one answer closes it in all. */
-export default function RealityCheck() {
+export default function RealityCheck({ gameOpen }: { gameOpen: boolean }) {
   const answeredElsewhere = useAppSelector(selectRealityAnswered);
   const { data, fulfilledTimeStamp, refetch } = useGetRealityQuery();
   const [answer, answering] = useAnswerRealityMutation();
@@ -50,10 +50,16 @@ export default function RealityCheck() {
   }, [open]);
 
   if (!open) return null;
-  return <RealityDialog check={open} answer={() => answer()} />;
+  return <RealityDialog check={open} answer={() => answer()} gameOpen={gameOpen} />;
 }
 
-function RealityDialog({ check, answer }: { check: RealityFigures; answer: () => Promise<unknown> }) {
+interface RealityDialogProps {
+  check: RealityFigures;
+  answer: () => Promise<unknown>;
+  gameOpen: boolean;
+}
+
+function RealityDialog({ check, answer, gameOpen }: RealityDialogProps) {
   const { t } = useTranslation("account");
   const { data: config } = useGetConfigQuery();
   const navigate = useNavigate();
@@ -81,7 +87,7 @@ function RealityDialog({ check, answer }: { check: RealityFigures; answer: () =>
           </div>
         ))}
       </dl>
-      <p className="reality-check__paused">{t("reality.paused")}</p>
+      {gameOpen && <p className="reality-check__paused">{t("reality.paused")}</p>}
       <div className="reality-check__actions">
         <button type="button" className="button button--primary" data-autofocus data-testid="reality-continue" onClick={carryOn}>
           {t("reality.continue")}
