@@ -133,11 +133,12 @@ def test_the_check_and_the_clock_fit_a_phone(
     expect(page.get_by_test_id("session-clock")).to_be_visible()
     page.wait_for_load_state("networkidle")
     header = [describe(p) for p in run_checks(page, checks=(*SWEEP_CHECKS, "hidden"))]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"reality-clock-390-{locale}.png"))
     dialog = page.get_by_test_id("reality-check")
     expect(dialog).to_be_visible(timeout=(PERIOD_S + 10) * 1000)
     expect(dialog).to_contain_text(TITLES[locale])
     page.wait_for_timeout(300)
-    ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"reality-390-{locale}.png"))
     problems = header + [describe(p) for p in run_checks(page, checks=(*SWEEP_CHECKS, "hidden"))]
     context.close()
