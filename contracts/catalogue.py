@@ -542,6 +542,7 @@ ROUTES: tuple[Route, ...] = (
         True,
         history.TransactionHistoryRequest,
         history.TransactionHistoryResponse,
+        gateway_reads=True,  # the reality check's deposits and withdrawals (gateway.edge.reality)
     ),
     _post(
         "gameHistory",
@@ -675,6 +676,8 @@ PAYMENT_REDIRECT = ROUTES_BY_NAME["paymentRedirect"]
 """What the gateway asks for a deposit's payment page (`/bff/pay/{seque_no}`)."""
 BALANCE = ROUTES_BY_NAME["balance"]
 """The player's balance: what the balance stream polls, and a proxied read of it tells the stream."""
+TRANSACTION_HISTORY = ROUTES_BY_NAME["transactionHistory"]
+"""The player's deposits and cashouts: what a reality check's figures are read from."""
 CHECKS: Mapping[Upstream, tuple[Route, ...]] = {
     upstream: tuple(route for route in ROUTES if route.upstream == upstream and route.check is not None)
     for upstream in UPSTREAMS

@@ -37,7 +37,7 @@ from gateway.config.trust import upstream_trust
 from gateway.console.admin import Workers, create_admin_app
 from gateway.console.canaries.effects import start_canaries
 from gateway.console.plans import runner
-from gateway.edge import bff, events
+from gateway.edge import bff, events, reality
 from gateway.edge.entry import FrontDoor
 from gateway.edge.spa import spa_handlers
 from gateway.http.asgi import Incoming
@@ -260,6 +260,7 @@ def site_app(
         route_handlers=[
             *bff.route_handlers,
             *events.route_handlers,
+            *reality.route_handlers,
             *spa_handlers(settings.spa_dist, settings.production),
         ],
         dependencies={**dependencies, "skin": Provide(skin, sync_to_thread=False)},

@@ -161,6 +161,11 @@ class BalanceFeed:
                 tab.offer(StreamEvent("balance", event_id, value))
         elif kind == "p":
             player.poll_soon(FOLLOW_UPS_S)
+        elif kind == "r":
+            tag, _, number = rest.partition("\n")
+            for tab in list(player.tabs):
+                if tag == tab.tag:
+                    tab.offer(StreamEvent("reality", "", f'{{"answered":{int(number)}}}'))
         elif kind == "e":
             tag, _, reason = rest.partition("\n")
             for tab in list(player.tabs):
@@ -200,6 +205,10 @@ class BalanceFeed:
 
     async def announce_session_end(self, skin_id: str, login: str, session_id: str, reason: SessionEnd) -> None:
         await self._publish(skin_id, login, f"e\n{tag_of(session_id)}\n{reason}")
+
+    async def announce_answer(self, skin_id: str, login: str, session_id: str, number: int) -> None:
+        """The session answered its reality check `number`: it closes in every tab of the session."""
+        await self._publish(skin_id, login, f"r\n{tag_of(session_id)}\n{number}")
 
     async def announce_revocation(self, skin_id: str, login: str) -> None:
         """An operator ended every session of the player: every stream of theirs ends."""

@@ -23,9 +23,9 @@ does not read, the client left."""
 
 
 class StreamEvent(NamedTuple):
-    """One server-sent event: a balance (with its id) or the session's end."""
+    """One server-sent event: a balance (with its id), a reality check answered, or the session's end."""
 
-    kind: Literal["balance", "end"]
+    kind: Literal["balance", "reality", "end"]
     id: str
     data: str
 

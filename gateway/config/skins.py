@@ -67,6 +67,11 @@ class Branding(msgspec.Struct, forbid_unknown_fields=True, frozen=True, rename="
         return public
 
 
+RealityMinutes = Annotated[float, msgspec.Meta(ge=0.25, le=1440)]
+"""A reality check's period: from 15 s (a test skin's, a few seconds over the clock's precision)
+to a day (a longer period is a session no one runs)."""
+
+
 class Features(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """The operator's switches for a skin's screens; an unset switch is on. Off hides every link
     to the flow's screens and sends a visit to any of them home."""
@@ -75,6 +80,10 @@ class Features(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """/deposit and its result screens (deposit-success, -failed, -pending, depositresponse)."""
     withdrawals: bool = True
     """/withdraw."""
+    reality_check_minutes: RealityMinutes | None = None
+    """Every this many minutes of a session the player is shown a reality check (time in the
+    session, its deposits and withdrawals, the balance's change since sign-in); None: never.
+    Fractions are allowed down to a quarter of a minute (`gateway.state.reality`)."""
 
 
 class Skin(msgspec.Struct, forbid_unknown_fields=True, frozen=True):

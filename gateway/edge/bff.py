@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import html
 import re
+import time
 from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
@@ -106,14 +107,17 @@ async def session_state(
     sessions: NamedDependency[Sessions],
     browser_cookies: NamedDependency[BrowserCookies],
 ) -> Outgoing:
-    """Whether the browser's session is logged in; also hands out the session and XSRF cookies."""
+    """Whether the browser's session is logged in, since when (`signedInAt`, epoch ms; with the
+    gateway's `now`, so every tab's session clock reads the same whatever its own clock says); also
+    hands out the session and XSRF cookies."""
     ctx, incoming = RequestContext.of(request.scope), Incoming.of(request.scope)
     if skin is None:
         return unknown_site(ctx)
     session = await sessions.load(skin.id, incoming.cookie(browser_cookies.session))
-    response = Outgoing.json(
-        200, {"loggedIn": session.data.logged_in, "login": session.data.login}, ctx, (b"cache-control", b"no-store")
-    )
+    data = session.data
+    signed_in = int((data.signed_in or data.created) * 1000) if data.logged_in else None
+    state = {"loggedIn": data.logged_in, "login": data.login, "signedInAt": signed_in, "now": int(time.time() * 1000)}
+    response = Outgoing.json(200, state, ctx, (b"cache-control", b"no-store"))
     browser_cookies.add(response, session, incoming)
     return response
 

@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from contracts.base import PLATFORM_CODES, SESSION_EXPIRED
+from contracts.catalogue import BALANCE
 from gateway.balance.sink import BalanceSink
 from gateway.http.asgi import Outgoing
 from gateway.http.cookies import BrowserCookies
@@ -27,6 +28,7 @@ from gateway.pipeline.exchange import Exchange
 from gateway.runtime.tracing import Tracing
 from gateway.state.outcome import Outcome
 from gateway.state.ratelimit import RateLimiter
+from gateway.state.reality import wallet_cash
 from gateway.state.session import Session, Sessions
 from gateway.upstream.caller import RETURNED_RESPONSE_HEADERS
 from gateway.upstream.transport import Answer
@@ -69,6 +71,8 @@ class Observe:
             outcome.body = _capture(outcome.body, session, x.login, x.remember)
         elif _EXPIRED_CODE in outcome.body and _code(outcome.body) == SESSION_EXPIRED:
             session.log_out()
+        elif route is BALANCE and session.data.opening is None and session.data.logged_in and outcome.status == 200:
+            session.data.opening = wallet_cash(outcome.body, skin.currency)  # the first balance since sign-in
         await self.sessions.save(skin.id, session, x.address)
         if self.feed is not None:
             self.feed.on_outcome(skin.id, route, login, before, session, outcome)

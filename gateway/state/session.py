@@ -50,6 +50,12 @@ class SessionData(msgspec.Struct, kw_only=True):
     are pinned: `gateway.canary.routing`); empty outside canaries."""
     canary: str | None = None
     """The canary the pins were given by."""
+    signed_in: float = 0.0
+    """When the player signed in (epoch seconds; `created` is when the cookie was made): the
+    header's clock and the reality checks count from it."""
+    opening: float | None = None
+    """The real-money wallet's cash at sign-in: the first balance the platform gave the session
+    (`gateway.pipeline.observe`); the reality check shows the change since."""
 
     @property
     def logged_in(self) -> bool:
@@ -80,6 +86,7 @@ class Session(msgspec.Struct, array_like=True):
         self.data.wsession = wsession
         self.data.login = login
         self.data.remember = remember
+        self.data.signed_in, self.data.opening = time.time(), None
         self.logged_in_now = True
         if with_password and login:
             self.trusted_login = login.lower()

@@ -15,10 +15,12 @@ import { selectGameOpen } from "../features/games/gameOpen";
 import { SideMenu } from "../components/SideMenu";
 import { useScreenAccess } from "../lib/access/useScreenAccess";
 import { useBalanceStream } from "../lib/player/useBalanceStream";
+import { useGetConfigQuery } from "../lib/config/configApi";
 import { useMaintenance } from "../lib/config/useMaintenance";
 import { useSkinBranding } from "../lib/config/useSkinBranding";
 import type { ProviderFlags } from "../lib/providers/flags";
 import { useProviderFlags } from "../lib/providers/useProviderFlags";
+import { useSession } from "../lib/session/useSession";
 import { useAppSelector } from "../lib/store/hooks";
 import { selectAuth } from "../lib/store/uiSlice";
 
@@ -39,6 +41,8 @@ const AuthPopup = lazy(async () => {
 const GameFrame = lazy(async () => ({
   default: (await import("../features/games/GameFrame")).GameFrame,
 }));
+// The reality check loads only for a player of a skin that has them.
+const RealityCheck = lazy(() => import("../components/RealityCheck"));
 const AuthUrlEffects = lazy(async () => ({
   default: (await import("../features/auth/AuthUrlEffects")).AuthUrlEffects,
 }));
@@ -54,6 +58,7 @@ export function AppLayout() {
   const urlEffects = useUrlEffectsNeeded();
   const maintenance = useMaintenance();
   const { pathname } = useLocation();
+  const realityChecks = useRealityChecks();
 
   if (maintenance && !LEGAL_PATHS.includes(pathname)) return <MaintenancePage maintenance={maintenance} />;
   return (
@@ -79,6 +84,11 @@ export function AppLayout() {
         <Footer />
       </AfterFirstPaint>
       <NoticeHost />
+      {realityChecks && (
+        <Suspense fallback={null}>
+          <RealityCheck gameOpen={gameOpen} />
+        </Suspense>
+      )}
       {urlEffects && (
         <Suspense fallback={null}>
           <AuthUrlEffects />
@@ -101,6 +111,13 @@ function useUrlEffectsNeeded(): boolean {
   const [needed, setNeeded] = useState(() => urlAsks(pathname, search));
   if (!needed && urlAsks(pathname, search)) setNeeded(true);
   return needed;
+}
+
+/** Whether this player's skin shows reality checks (`features.reality_check_minutes`). */
+function useRealityChecks(): boolean {
+  const { loggedIn } = useSession();
+  const { data: config } = useGetConfigQuery();
+  return loggedIn && Boolean(config?.skin.features.reality_check_minutes);
 }
 
 function SkipLabel() {

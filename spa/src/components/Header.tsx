@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { lazy, memo, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 
@@ -18,6 +18,9 @@ import { ACCOUNT_MENU, EVENTS_MENU, POKER_ENTRY, TOP_BAR, VISITOR_TOP_BAR, VISIT
 import { MenuLink } from "./MenuLink";
 import { SiteLink } from "./SiteLink";
 import { useMenuEntries, type ShownEntry } from "./useMenuEntries";
+
+// The session's clock: a player's only, so a visitor's first page does not carry it.
+const SessionClock = lazy(() => import("./SessionClock"));
 
 export const Header = memo(function Header({ flags }: { flags: ProviderFlags }) {
   const { t } = useTranslation("shell");
@@ -109,6 +112,9 @@ function PlayerArea() {
         </MenuLink>
       )}
       <div className="profile-block" data-testid="profile-block">
+        <Suspense fallback={null}>
+          <SessionClock />
+        </Suspense>
         <button type="button" className="profile-block__name" data-testid="profile-name" onClick={() => void navigate("/mybalance")}>
           {name ?? ""}
         </button>

@@ -22,7 +22,7 @@ export interface Skin {
   defaultLocale: Locale;
   locales: Locale[];
   branding: Branding;
-  features: SkinFeatures;
+  features: SkinFeatures & SessionFeatures;
   /** The sportsbook page the sports screen frames with a launch token; null when the skin has none. */
   sportsbookUrl: string | null;
   /** The operator's poker client installers (logged-in players only). */
@@ -44,6 +44,12 @@ export interface Maintenance {
 export interface SkinFeatures {
   deposits: boolean;
   withdrawals: boolean;
+}
+
+/** The skin's settings for a player's session (the gateway's `Features` too). */
+export interface SessionFeatures {
+  /** Every this many minutes of a session a reality check opens in every tab (null or absent: never). */
+  reality_check_minutes?: number | null;
 }
 
 export type PokerSystem = "android" | "windows" | "mac";

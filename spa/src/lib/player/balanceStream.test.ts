@@ -128,8 +128,12 @@ class RecordingSink implements StreamSink {
   balances: unknown[] = [];
   streaming = false;
   ends: string[] = [];
+  answered: number[] = [];
   balance(data: unknown): void {
     this.balances.push(data);
+  }
+  realityAnswered(check: number): void {
+    this.answered.push(check);
   }
   healthy(streaming: boolean): void {
     this.streaming = streaming;
@@ -156,6 +160,19 @@ describe("the browser's one balance stream", () => {
       expect(tab.sink.balances).toEqual([BALANCE]);
       expect(tab.sink.streaming).toBe(true);
     }
+  });
+
+  it("tells every tab that the session's reality check was answered", async () => {
+    const browser = new Browser();
+    const leader = browser.tab();
+    const follower = browser.tab();
+    await settle();
+    browser.source.open();
+
+    browser.source.send("reality", { answered: 2 });
+
+    expect(leader.sink.answered).toEqual([2]);
+    expect(follower.sink.answered).toEqual([2]);
   });
 
   it("gives a tab opened later the newest balance at once", async () => {

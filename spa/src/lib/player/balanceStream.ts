@@ -31,9 +31,11 @@ export interface StreamChannel {
   close(): void;
 }
 
-/** What the stream tells the page: the balance entry, whether polling may stop, a session's end. */
+/** What the stream tells the page: the balance entry, whether polling may stop, the session's
+ * reality check answered (in any tab, on any instance), a session's end. */
 export interface StreamSink {
   balance(data: unknown): void;
+  realityAnswered(check: number): void;
   healthy(streaming: boolean): void;
   ended(reason: string): void;
 }
@@ -42,6 +44,7 @@ export type Note =
   | { type: "balance"; data: unknown }
   | { type: "health"; streaming: boolean }
   | { type: "end"; reason: string }
+  | { type: "reality"; answered: number }
   | { type: "hello" };
 
 export interface StreamDeps {
@@ -112,6 +115,11 @@ export class BalanceStream {
       this.sink.balance(data);
       this.post({ type: "balance", data });
     });
+    source.addEventListener("reality", (event) => {
+      const { answered } = JSON.parse(event.data) as { answered: number };
+      this.sink.realityAnswered(answered);
+      this.post({ type: "reality", answered });
+    });
     source.addEventListener("end", (event) => {
       const { reason } = JSON.parse(event.data) as { reason: string };
       this.closeSource();
@@ -148,6 +156,8 @@ export class BalanceStream {
       this.sink.balance(note.data);
     } else if (note.type === "health") {
       this.sink.healthy(note.streaming);
+    } else if (note.type === "reality") {
+      this.sink.realityAnswered(note.answered);
     } else {
       this.sink.healthy(false);
       this.sink.ended(note.reason);

@@ -5,14 +5,19 @@ import { rootReducer } from "../store/rootReducer";
 /** Whether the balance arrives by the BFF's stream (the header's 10 s polling then stops). */
 export const streamSlice = createSlice({
   name: "balanceStream",
-  initialState: { streaming: false },
+  initialState: { streaming: false, realityAnswered: 0 },
   reducers: {
     streamHealth(state, action: PayloadAction<boolean>) {
       state.streaming = action.payload;
     },
+    /** The session's reality check of this number (and every one before) was answered somewhere. */
+    realityAnswered(state, action: PayloadAction<number>) {
+      state.realityAnswered = Math.max(state.realityAnswered, action.payload);
+    },
   },
   selectors: {
     selectStreaming: (state) => state.streaming,
+    selectRealityAnswered: (state) => state.realityAnswered,
   },
 });
 
@@ -26,5 +31,5 @@ declare module "../store/rootReducer" {
 
 const injectedStreamSlice = streamSlice.injectInto(rootReducer);
 
-export const { streamHealth } = streamSlice.actions;
-export const { selectStreaming } = injectedStreamSlice.selectors;
+export const { streamHealth, realityAnswered } = streamSlice.actions;
+export const { selectStreaming, selectRealityAnswered } = injectedStreamSlice.selectors;

@@ -7,7 +7,7 @@ import { useAppDispatch } from "../store/hooks";
 import type { RootState } from "../store/rootReducer";
 import { accountApi } from "./accountApi";
 import type { StreamSink } from "./balanceStream";
-import { sessionEndedByServer, streamHealth } from "./streamSlice";
+import { realityAnswered, sessionEndedByServer, streamHealth } from "./streamSlice";
 
 /** While logged in, this tab takes part in the browser's one balance stream: what it hears
  * fills the same RTK Query entry the header reads (`getBalance`). Mounted once, in the layout;
@@ -21,6 +21,7 @@ export function useBalanceStream(): void {
     const sink: StreamSink = {
       balance: (data) => void dispatch(accountApi.util.upsertQueryData("getBalance", undefined, data as BalanceResponse)),
       healthy: (streaming) => dispatch(streamHealth(streaming)),
+      realityAnswered: (check) => dispatch(realityAnswered(check)),
       ended: (reason) => {
         if (!loggingOut(store.getState())) dispatch(sessionEndedByServer(reason)); // not this tab's own logout
       },
