@@ -5,9 +5,8 @@ import { Outlet, useLocation } from "react-router";
 import i18n from "../i18n";
 
 import { AfterFirstPaint } from "../components/AfterFirstPaint";
-import { Footer } from "../components/Footer";
 import { Header } from "../components/Header";
-import { LEGAL_PATHS, MaintenancePage } from "../components/MaintenancePage";
+import { LEGAL_PATHS } from "../components/legalPaths";
 import { NoticeHost } from "../components/NoticeHost";
 import { PageLoader } from "../components/PageLoader";
 import { urlAsks } from "../features/auth/urlAsks";
@@ -23,6 +22,12 @@ import { useProviderFlags } from "../lib/providers/useProviderFlags";
 import { useSession } from "../lib/session/useSession";
 import { useAppSelector } from "../lib/store/hooks";
 import { selectAuth } from "../lib/store/uiSlice";
+
+// The footer mounts after the first paint (below the fold): its code comes then, not in the first chunk.
+const Footer = lazy(async () => ({ default: (await import("../components/Footer")).Footer }));
+
+// A maintenance is rare and its page is whole in itself: its code and style load only when one is on.
+const MaintenancePage = lazy(async () => ({ default: (await import("../components/MaintenancePage")).MaintenancePage }));
 
 // The login popup is code a visitor may never need: it loads when first opened, with its texts
 // and the forms' (so it does not suspend once more for them).
@@ -60,7 +65,13 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const realityChecks = useRealityChecks();
 
-  if (maintenance && !LEGAL_PATHS.includes(pathname)) return <MaintenancePage maintenance={maintenance} />;
+  if (maintenance && !LEGAL_PATHS.includes(pathname)) {
+    return (
+      <Suspense fallback={<PageLoader />}>
+        <MaintenancePage maintenance={maintenance} />
+      </Suspense>
+    );
+  }
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -81,7 +92,9 @@ export function AppLayout() {
         </Suspense>
       </main>
       <AfterFirstPaint>
-        <Footer />
+        <Suspense fallback={null}>
+          <Footer />
+        </Suspense>
       </AfterFirstPaint>
       <NoticeHost />
       {realityChecks && (

@@ -6,9 +6,6 @@ import type { Maintenance } from "../lib/config/types";
 
 import "../styles/maintenance.css";
 
-/** The legal pages stay readable during a maintenance (they need no platform call). */
-export const LEGAL_PATHS = ["/termsandconditions", "/privacypolicy", "/resposiblegaming", "/taxation"];
-
 /**
  * What every screen of the site shows while the skin is in maintenance: the operators' message in
  * the player's language (else the default words), and the expected end in the player's own time.
