@@ -101,11 +101,13 @@ deploy-check:
 
 # pytest runs last: CI reads its closing line.
 # Exit 5 ("no tests collected") is reported, never mistaken for a failure of the code.
-# PYTEST_WORKERS pytest-xdist workers, each given whole files (a module's cluster starts once);
-# PYTEST_WORKERS=0 runs in this process. docs/development.md says why this many.
+# PYTEST_WORKERS pytest-xdist workers, each given whole files (a module's cluster starts once), in
+# the order collected (xdist would put the largest files first: the browser tests, after which no
+# async test can run in that worker); PYTEST_WORKERS=0 runs in this process. docs/development.md
+# says why this many.
 PYTEST_WORKERS ?= 3
 pytest: $(VENV)/.dev-deps
-	@$(PYTHON) -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS); rc=$$?; \
+	@$(PYTHON) -m pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$rc
 
 # The checks before pytest are independent: two at a time (one per core), each one's output

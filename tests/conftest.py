@@ -52,6 +52,14 @@ def _no_sign_in_block_outlives_its_test(request: pytest.FixtureRequest) -> Itera
             lift_sign_in_blocks(server)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Files handed to xdist workers by size (its default under `--dist loadfile`) would put the
+    browser tests before async ones in a worker, and every async test after them would fail."""
+    option = config.option
+    if getattr(option, "dist", "no") in ("loadfile", "loadscope") and getattr(option, "loadscopereorder", False):
+        raise pytest.UsageError("with --dist loadfile, add --no-loadscope-reorder (as `make pytest` does)")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests run last: Playwright's sync API keeps an event loop running in this
     thread until the session ends, and no async test can start its own loop after it."""
