@@ -107,10 +107,13 @@ async def test_a_line_torn_by_a_crash_is_no_tampering(tmp_path: Path) -> None:
 
 
 async def test_three_instances_write_one_chain_to_the_stream(clients: list[redis.asyncio.Redis]) -> None:
-    trails = [stream(client) for client in clients]
+    chores = Lifecycle()
+    trails = [StreamTrail(client, chores.spawn) for client in clients]
     started = time.perf_counter()
     await asyncio.gather(*(trail.record(entry(f"i{n}-{k}")) for k in range(100) for n, trail in enumerate(trails)))
     per_entry_us = (time.perf_counter() - started) / 300 * 1e6
+    # On a loaded machine an append can lose the head 20 times in a row: a chore appends it soon after.
+    await chores.settle(within_s=30)
     verdict = await trails[0].verify()
     assert verdict.intact and verdict.checked == 300, verdict
     print(f"chained XADD, 3 instances racing: {per_entry_us:.0f} us per entry")
