@@ -11,6 +11,7 @@ import httpx
 
 from tests.support.browser import Browser
 from tests.support.fixtures import upstream_calls
+from tests.support.gateway import signed_in_as
 from tests.support.stack import Stack
 
 
@@ -21,7 +22,7 @@ def test_a_curl_session_logs_in_and_reads_a_balance(player: Browser) -> None:
     assert balance["success"] is True
     main = next(v for v in balance["values"] if v["wallet"]["name"] == "INR")
     assert main["cash"]["value"] == 5000.0
-    assert player.http.get("/bff/session").json() == {"loggedIn": True, "login": "demo1"}
+    assert signed_in_as(player.http.get("/bff/session").json()) == (True, "demo1")
 
 
 def test_the_browser_never_sees_platform_cookies_or_session_ids(player: Browser, stack: Stack) -> None:

@@ -116,3 +116,13 @@ async def admin_on(
 
 
 Handler = Callable[[httpx.Request], httpx.Response]
+
+
+def signed_in_as(session: dict[str, Any]) -> tuple[bool, str | None]:
+    """`/bff/session`'s answer as (logged in, login), after checking its clock: the gateway's `now`
+    always, and `signedInAt` (epoch ms, not after `now`) exactly when logged in."""
+    assert isinstance(session["now"], int), session
+    signed_in = session["signedInAt"]
+    assert (signed_in is not None) == session["loggedIn"], session
+    assert signed_in is None or signed_in <= session["now"], session
+    return session["loggedIn"], session["login"]

@@ -132,8 +132,9 @@ def test_the_operator_switches_reach_the_spa_whole_and_typed() -> None:
     data["skins"][0]["features"] = {"withdrawals": False}
     aurora, pampa = skins.parse(data).all
     # An unset switch is on, and the SPA always gets both.
-    assert aurora.public()["features"] == {"deposits": True, "withdrawals": False}
-    assert pampa.public()["features"] == {"deposits": True, "withdrawals": True}
+    off = {"reality_check_minutes": None}  # no reality check unless the skin sets one
+    assert aurora.public()["features"] == {"deposits": True, "withdrawals": False, **off}
+    assert pampa.public()["features"] == {"deposits": True, "withdrawals": True, **off}
     data["skins"][0]["features"] = {"withdrawal": False}  # a misspelt switch stops the start
     with pytest.raises(skins.SkinsFileError, match="withdrawal"):
         skins.parse(data)

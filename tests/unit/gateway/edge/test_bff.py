@@ -11,7 +11,7 @@ import respx
 
 from gateway.store.address import SharedRedis
 from tests.support.browser import AsyncBrowser
-from tests.support.gateway import browser_on, gateway_app
+from tests.support.gateway import browser_on, gateway_app, signed_in_as
 from tests.support.stack import free_port
 
 pytestmark = pytest.mark.anyio
@@ -37,7 +37,7 @@ async def test_the_openapi_document_covers_the_bff_and_the_catalogue(visitor: As
 async def test_session_hands_out_cookies(upstream: respx.Router) -> None:
     async with browser_on(gateway_app(upstream)) as visitor:
         first = await visitor.get("/bff/session")
-        assert first.json() == {"loggedIn": False, "login": None}
+        assert signed_in_as(first.json()) == (False, None)
         cookies = first.headers.get_list("set-cookie")
         session_cookie = next(c for c in cookies if c.startswith("bff="))
         assert "HttpOnly" in session_cookie and "SameSite=lax" in session_cookie.replace("Lax", "lax")

@@ -13,7 +13,7 @@ import respx
 from gateway.config.timings import parse_timings
 from gateway.pipeline.guard import refused_path
 from tests.support.browser import AsyncBrowser
-from tests.support.gateway import browser_on, gateway_app
+from tests.support.gateway import browser_on, gateway_app, signed_in_as
 
 pytestmark = pytest.mark.anyio
 
@@ -51,7 +51,7 @@ async def test_login_captures_strips_and_rotates(visitor: AsyncBrowser, upstream
     assert after and after != before, "a new session id at login (no fixation)"
     assert "set-cookie" not in {k.lower() for k in response.headers if "up-token" in response.headers[k]}
     assert "up-token" not in str(response.headers.get_list("set-cookie"))
-    assert (await visitor.get("/bff/session")).json() == {"loggedIn": True, "login": "demo1"}
+    assert signed_in_as((await visitor.get("/bff/session")).json()) == (True, "demo1")
 
 
 async def test_remember_me_makes_the_cookie_persistent_and_never_reaches_the_platform(
