@@ -123,8 +123,9 @@ def session_moves(body: bytes, signed_in: float) -> tuple[float, float] | None:
         return None
     if history.success is False:
         return None
-    deposits = sum(d.cashAmount for d in history.deposits if d.status == APPROVED and _at(d.startDate) >= signed_in)
-    asked = [c for c in history.cashouts if c.status != CANCELLED and _at(c.createdOn) >= signed_in]
+    since = math.floor(signed_in)  # the history's times are to the second: a move in the sign-in's own second counts
+    deposits = sum(d.cashAmount for d in history.deposits if d.status == APPROVED and _at(d.startDate) >= since)
+    asked = [c for c in history.cashouts if c.status != CANCELLED and _at(c.createdOn) >= since]
     withdrawals = sum(c.amount - c.cancelledAmount for c in asked)
     return round(deposits, 2), round(withdrawals, 2)
 

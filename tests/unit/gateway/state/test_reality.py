@@ -46,6 +46,19 @@ def test_the_sessions_deposits_count_once_the_platform_approved_them_and_nothing
     assert session_moves(b'{"success": false, "description": "no"}', SIGNED_IN) is None
 
 
+def test_a_deposit_in_the_sign_ins_own_second_counts() -> None:
+    """The platform stamps its history to the second: a deposit made 0.3 s after a sign-in at
+    x.6 s carries the second x, before the sign-in's instant, and is still the session's."""
+    signed_in = SIGNED_IN + 0.6  # 2023-11-14T22:13:20.6Z
+    body = msgspec.json.encode(
+        {
+            "deposits": [{"startDate": "2023-11-14T22:13:20Z", "cashAmount": 1000, "bonus": 0, "status": "Approved"}],
+            "cashouts": [],
+        }
+    )
+    assert session_moves(body, signed_in) == (1000, 0)
+
+
 def test_the_balance_is_the_skins_currency_wallets_cash() -> None:
     wallets = [
         {"wallet": {"id": 1, "name": "PLAYMONEY"}, "preferred": True, "cash": {"value": 9}},
