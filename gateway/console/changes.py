@@ -30,7 +30,7 @@ from gateway.accounts.audit import AuditResult
 from gateway.accounts.caller import Actor
 from gateway.config.allowed_hosts import HostPattern, allows
 from gateway.config.base_urls import BaseUrlError, base_url
-from gateway.config.history import Change, Overrides
+from gateway.config.history import Change, Overrides, is_setting
 from gateway.config.live import Commit
 from gateway.config.probe import probe
 from gateway.console import conflicts
@@ -190,7 +190,8 @@ def canary_busy(gateway: Gateway, skins: list[str], ctx: RequestContext) -> Outg
 async def preview(gateway: Gateway, base: str, changes: list[Change], ctx: RequestContext, **more: Any) -> Outgoing:
     """The preview's answer; `more`: a rollback's `to` and `file_differs`."""
     trust = gateway.clients.ssl_context  # the calls' own CAs: a probe refuses what they would refuse
-    probing = asyncio.gather(*(probe(url, context=trust) for url in sorted({c.after for c in changes if c.after})))
+    urls = sorted({c.after for c in changes if c.after and not is_setting(c.upstream)})  # a setting is no URL
+    probing = asyncio.gather(*(probe(url, context=trust) for url in urls))
     probes, checks = await asyncio.gather(probing, conformities(gateway, changes))
     moved = await gateway.config.moved_skins(base, sorted({c.skin for c in changes}))
     answer = (RollbackPreview if more else Preview)(

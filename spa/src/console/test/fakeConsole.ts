@@ -104,6 +104,8 @@ export class FakeConsole {
   breaches: { route: string; count: number }[] = [];
   /** The platform's refusals (HTTP 200 `success: false`) by route class and code (the overview's). */
   platformErrors: { routeClass: string; code: string; count: number }[] = [];
+  /** aurora's reality check (`features.reality_check_minutes`; null: off). */
+  realityMinutes: number | null = null;
 
   skins(): Skin[] {
     const url = (name: string) => this.overrides[`aurora/${name}`] ?? FILE_URL;
@@ -111,7 +113,7 @@ export class FakeConsole {
       { id: "aurora", name: "Aurora Casino", siteId: "aurora", hosts: ["127.0.0.1", "localhost"],
         upstreams: ["api", "capi", "sbapi", "rest"].map((n) => upstream(n, url(n), `aurora/${n}` in this.overrides)),
         allowedHosts: ["127.0.0.1:8001", "*.example"], contractBreaches: this.breaches, platformErrors: this.platformErrors,
-        approval: false },
+        approval: false, realityCheckMinutes: this.realityMinutes },
     ];
   }
 
