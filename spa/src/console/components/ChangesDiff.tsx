@@ -22,6 +22,7 @@ export function ChangesDiff({ changes, caption, testId = "changes-diff" }: Chang
     );
   }
   const setting = (change: Change) => change.upstream.startsWith("features.");  // a skin's setting, beside its upstreams
+  const words = (change: Change) => (setting(change) ? "diff__words" : undefined);  // broken at spaces, unlike a URL
   const value = (change: Change, said: string | null) =>
     said === null ? t("diff.fileValue") : setting(change) ? (said === "off" ? t("diff.off") : t("diff.minutes", { count: Number(said) })) : said;
   const blamed = changes.filter((change): change is ConflictChange => "who" in change);
@@ -45,10 +46,10 @@ export function ChangesDiff({ changes, caption, testId = "changes-diff" }: Chang
               <td>{change.skin}</td>
               <td>{setting(change) ? t("diff.realityCheck") : change.upstream}</td>
               <td className="diff__before">
-                <del>{value(change, change.before)}</del>
+                <del className={words(change)}>{value(change, change.before)}</del>
               </td>
               <td className="diff__after">
-                <ins>{value(change, change.after)}</ins>
+                <ins className={words(change)}>{value(change, change.after)}</ins>
               </td>
             </tr>
           ))}
