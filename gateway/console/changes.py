@@ -159,18 +159,19 @@ def overridden(gateway: Gateway, asked: Asked) -> Callable[[Overrides], Override
     """The change to the overrides that points the asked upstream at its new base URL."""
     assert asked.skin and asked.upstream
     skin, name, (_, after) = asked.skin, asked.upstream, _before_after(gateway, asked)
-    from_file = gateway.config.current.file_bases[skin][name]
+    from_file = gateway.config.current.file_bases[skin][name]  # the file's own value: no override left behind
+    return lambda overrides: with_override(overrides, skin, name, None if after == from_file else after)
 
-    def change(overrides: Overrides) -> Overrides:
-        if after == from_file:  # the file's own value: no override left behind
-            overrides.get(skin, {}).pop(name, None)
-            if not overrides.get(skin):
-                overrides.pop(skin, None)
-        else:
-            overrides.setdefault(skin, {})[name] = after
-        return overrides
 
-    return change
+def with_override(overrides: Overrides, skin: str, name: str, value: str | None) -> Overrides:
+    """`overrides` with `skin`'s `name` (an upstream or a setting) at `value`; None: none left (nor a bare skin)."""
+    if value is None:
+        overrides.get(skin, {}).pop(name, None)
+        if not overrides.get(skin):
+            overrides.pop(skin, None)
+    else:
+        overrides.setdefault(skin, {})[name] = value
+    return overrides
 
 
 def canary_busy(gateway: Gateway, skins: list[str], ctx: RequestContext) -> Outgoing | None:

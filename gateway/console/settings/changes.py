@@ -24,7 +24,7 @@ from gateway.accounts import scopes
 from gateway.accounts.caller import Actor
 from gateway.config.history import SETTING, SETTINGS, Change, Overrides
 from gateway.config.skins import Features, compose, setting_text
-from gateway.console.changes import preview, reason_errors, respond_to_commit
+from gateway.console.changes import preview, reason_errors, respond_to_commit, with_override
 from gateway.http.asgi import Outgoing, RequestContext
 from gateway.http.errors import FieldError, decoded_as, error, invalid
 from gateway.parts import Gateway
@@ -75,17 +75,8 @@ def setting_change(gateway: Gateway, asked: SettingAsked) -> Change:
 def overridden(gateway: Gateway, change: Change) -> Callable[[Overrides], Overrides]:
     """The change to the overrides that sets the skin's setting (none left when it is the file's value)."""
     from_file = compose(gateway.config.current.data, {}, "file").state()[change.skin][change.upstream]
-
-    def made(overrides: Overrides) -> Overrides:
-        if change.after == from_file:
-            overrides.get(change.skin, {}).pop(change.upstream, None)
-            if not overrides.get(change.skin):
-                overrides.pop(change.skin, None)
-        else:
-            overrides.setdefault(change.skin, {})[change.upstream] = change.after or ""
-        return overrides
-
-    return made
+    after = None if change.after == from_file else change.after
+    return lambda overrides: with_override(overrides, change.skin, change.upstream, after)
 
 
 async def asked_setting(request: Request[Any, Any, Any], ctx: RequestContext) -> SettingAsked | Outgoing:
