@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from gateway.config.base_urls import DEFAULT_PORTS, BaseUrlError, base_url, canonical_host
+from gateway.config.history import is_setting
 
 EVERY = "*"
 """The environment's name for every skin: `*=*.shared.example`."""
@@ -146,7 +147,7 @@ class AllowedHosts:
                 continue
             patterns = self.of(skin_id, file_bases[skin_id].values())
             for name, url in upstreams.items():
-                if allows(patterns, url):
+                if is_setting(name) or allows(patterns, url):  # a setting is no URL
                     kept.setdefault(skin_id, {})[name] = url
                 else:
                     dropped.append(f"{skin_id}.{name}={url} is not applied: its host is not allowed for {skin_id}")

@@ -16,10 +16,12 @@ fsynced per entry.
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import itertools
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -31,9 +33,11 @@ from redis.asyncio import Redis
 from gateway.store import keys, or_unavailable
 
 Overrides = dict[str, dict[str, str]]
-"""skin id -> upstream name -> base URL."""
+"""skin id -> upstream name -> base URL, and setting (`SETTING` + its name) -> its value."""
 Snapshot = dict[str, dict[str, str]]
-"""skin id -> upstream name -> the base URL in use."""
+"""skin id -> upstream name -> the base URL in use, and setting -> its value in use."""
+SETTING, SETTINGS, OFF = "features.", ("reality_check_minutes",), "off"
+"""A skin's settings sit in its overrides beside its upstreams, as `features.<name>` (no upstream's name) -> text."""
 Action = Literal["start", "file", "change", "rollback"]
 HISTORY_BOUND = 10_000
 """Entries kept in Redis (years of changes made by hand); the file keeps every one."""
@@ -139,6 +143,27 @@ def diff(before: Snapshot, after: Snapshot) -> list[Change]:
             if old.get(name) != new.get(name):
                 changes.append(Change(skin, name, old.get(name), new.get(name)))
     return changes
+
+
+def is_setting(name: str) -> bool:
+    """Whether an override (or a change) names a skin's setting, not one of its upstreams."""
+    return name.startswith(SETTING)
+
+
+def merged(data: Mapping[str, Any], overrides: Mapping[str, Mapping[str, str]]) -> dict[str, Any]:
+    """The skins file's `data` with `overrides` written into each skin's `upstreams` and `features`."""
+    merged = copy.deepcopy(dict(data))
+    known = {skin.get("id"): skin for skin in merged.get("skins", []) if isinstance(skin, dict)}
+    for skin_id, named in overrides.items():
+        skin = known.get(skin_id, {})  # a skin that left the file: its overrides no longer apply
+        for name, value in named.items():  # a setting's text: its number (else as it is, for the validation)
+            number = None if value == OFF else float(value) if value.replace(".", "", 1).isdigit() else value
+            part, key, put = (
+                ("features", name[len(SETTING) :], number) if is_setting(name) else ("upstreams", name, value)
+            )
+            if isinstance(target := skin.setdefault(part, {}), dict):
+                target[key] = put
+    return merged
 
 
 def iso(t: float) -> str:

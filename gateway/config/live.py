@@ -68,12 +68,12 @@ class Config:
     @property
     def point(self) -> tuple[str, Snapshot]:
         """Its version and upstreams: what a history entry follows."""
-        return self.version, self.skins.bases()
+        return self.version, self.skins.state()
 
     def entry(self, action: Action, author: Author, before: tuple[str, Snapshot] | None) -> HistoryEntry:
         skins_now = history.skin_versions(self.data, self.overrides)
         return history.entry(
-            action, author, self.version, before, self.skins.bases(), self.overrides, self.file, skins_now
+            action, author, self.version, before, self.skins.state(), self.overrides, self.file, skins_now
         )
 
 

@@ -8,7 +8,6 @@ are two built-in skins (`aurora` and `pampa`) on the local sandbox.
 from __future__ import annotations
 
 import contextlib
-import copy
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,6 +20,7 @@ from contracts.catalogue import UPSTREAMS, Upstream
 from contracts.locales import DEFAULT_LOCALE, LOCALES, Locale
 from gateway.config.allowed_hosts import AllowedHosts, host_patterns
 from gateway.config.health_checks import HealthChecks, health_errors
+from gateway.config.history import OFF, SETTING, SETTINGS, merged
 
 PokerSystem = Literal["android", "windows", "mac"]
 POKER_SYSTEMS: tuple[PokerSystem, ...] = ("android", "windows", "mac")
@@ -202,6 +202,16 @@ class Skins:
         """Every skin's upstream base URLs: skin id -> upstream name -> URL."""
         return {skin.id: {name: skin.upstreams.base(name) for name in UPSTREAMS} for skin in self.all}
 
+    def state(self) -> dict[str, dict[str, str]]:
+        """`bases` with every skin's settings (`history.SETTING`): what a version's entry keeps and diffs."""
+        settings = {s.id: {SETTING + n: setting_text(getattr(s.features, n)) for n in SETTINGS} for s in self.all}
+        return {skin: {**named, **settings[skin]} for skin, named in self.bases().items()}
+
+
+def setting_text(value: float | None) -> str:
+    """A setting's value as overrides and snapshots keep it: `off`, or the number (`60`, `0.5`)."""
+    return OFF if not value else f"{value:g}"
+
 
 def changed_upstreams(old: Skins, new: Skins) -> list[tuple[str, str, str]]:
     """(skin id, upstream name, new base URL) for every base URL that is new or different."""
@@ -263,22 +273,13 @@ def stamp(path: Path) -> tuple[int, int, int] | None:
 def compose(
     data: Mapping[str, Any], overrides: Mapping[str, Mapping[str, str]], source: str, env: AllowedHosts | None = None
 ) -> Skins:
-    """The skins of `data` with the operators' upstream overrides (skin id -> name -> base URL)
+    """The skins of `data` with the operators' overrides (`gateway.config.history.Overrides`)
     applied, validated as a whole; with `env`, those to a host not allowed left out (`unapplied`)."""
     unapplied: list[str] = []
     if env is not None:
         file = parse(data, source)
         overrides, unapplied = file.allowed(env).kept(file.bases(), overrides)
-    merged = copy.deepcopy(dict(data))
-    known = {skin.get("id"): skin for skin in merged.get("skins", []) if isinstance(skin, dict)}
-    for skin_id, upstreams in overrides.items():
-        skin = known.get(skin_id)
-        if skin is None:
-            continue  # the skin left the file: its override no longer applies
-        target = skin.setdefault("upstreams", {})
-        if isinstance(target, dict):
-            target.update(upstreams)
-    composed = parse(merged, source)
+    composed = parse(merged(data, overrides), source)
     composed.unapplied = tuple(unapplied)
     return composed
 

@@ -32,6 +32,7 @@ from gateway.console import canaries, changes, contract, history, operators, ove
 from gateway.console import status as status_line
 from gateway.console.pages import console_pages
 from gateway.console.plans import routes as plans
+from gateway.console.settings import changes as skin_settings
 from gateway.http.asgi import Incoming, Outgoing, RequestContext
 from gateway.http.errors import EXCEPTION_HANDLERS
 from gateway.parts import Gateway
@@ -162,6 +163,7 @@ def create_admin_app(gateway: NamedDependency[Gateway], workers: Workers | None 
             *signin.HANDLERS,
             *trail.HANDLERS,
             *changes.route_handlers,
+            *skin_settings.route_handlers,
             *canaries.route_handlers,
             *history.route_handlers,
             *overview.route_handlers,

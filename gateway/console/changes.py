@@ -30,7 +30,7 @@ from gateway.accounts.audit import AuditResult
 from gateway.accounts.caller import Actor
 from gateway.config.allowed_hosts import HostPattern, allows
 from gateway.config.base_urls import BaseUrlError, base_url
-from gateway.config.history import Change, Overrides
+from gateway.config.history import Change, Overrides, is_setting
 from gateway.config.live import Commit
 from gateway.config.probe import probe
 from gateway.console import conflicts
@@ -159,18 +159,19 @@ def overridden(gateway: Gateway, asked: Asked) -> Callable[[Overrides], Override
     """The change to the overrides that points the asked upstream at its new base URL."""
     assert asked.skin and asked.upstream
     skin, name, (_, after) = asked.skin, asked.upstream, _before_after(gateway, asked)
-    from_file = gateway.config.current.file_bases[skin][name]
+    from_file = gateway.config.current.file_bases[skin][name]  # the file's own value: no override left behind
+    return lambda overrides: with_override(overrides, skin, name, None if after == from_file else after)
 
-    def change(overrides: Overrides) -> Overrides:
-        if after == from_file:  # the file's own value: no override left behind
-            overrides.get(skin, {}).pop(name, None)
-            if not overrides.get(skin):
-                overrides.pop(skin, None)
-        else:
-            overrides.setdefault(skin, {})[name] = after
-        return overrides
 
-    return change
+def with_override(overrides: Overrides, skin: str, name: str, value: str | None) -> Overrides:
+    """`overrides` with `skin`'s `name` (an upstream or a setting) at `value`; None: none left (nor a bare skin)."""
+    if value is None:
+        overrides.get(skin, {}).pop(name, None)
+        if not overrides.get(skin):
+            overrides.pop(skin, None)
+    else:
+        overrides.setdefault(skin, {})[name] = value
+    return overrides
 
 
 def canary_busy(gateway: Gateway, skins: list[str], ctx: RequestContext) -> Outgoing | None:
@@ -190,7 +191,8 @@ def canary_busy(gateway: Gateway, skins: list[str], ctx: RequestContext) -> Outg
 async def preview(gateway: Gateway, base: str, changes: list[Change], ctx: RequestContext, **more: Any) -> Outgoing:
     """The preview's answer; `more`: a rollback's `to` and `file_differs`."""
     trust = gateway.clients.ssl_context  # the calls' own CAs: a probe refuses what they would refuse
-    probing = asyncio.gather(*(probe(url, context=trust) for url in sorted({c.after for c in changes if c.after})))
+    urls = sorted({c.after for c in changes if c.after and not is_setting(c.upstream)})  # a setting is no URL
+    probing = asyncio.gather(*(probe(url, context=trust) for url in urls))
     probes, checks = await asyncio.gather(probing, conformities(gateway, changes))
     moved = await gateway.config.moved_skins(base, sorted({c.skin for c in changes}))
     answer = (RollbackPreview if more else Preview)(

@@ -39,7 +39,7 @@ async def since(config: LiveConfig, base: str, commit: Commit) -> list[Changed] 
     if entry is None:
         return None
     skins = set(commit.moved)
-    changes = [c for c in diff(entry.upstreams, config.skins.bases()) if not skins or c.skin in skins]
+    changes = [c for c in diff(entry.upstreams, config.skins.state()) if not skins or c.skin in skins]
     newer = await _newer(config, entry)
     return [_blamed(change, newer) for change in changes]
 

@@ -21,7 +21,7 @@ from litestar.params import FromPath
 
 from gateway.accounts import scopes
 from gateway.accounts.caller import Actor
-from gateway.config.history import Change, HistoryEntry, diff
+from gateway.config.history import Change, HistoryEntry, diff, is_setting
 from gateway.config.skins import compose
 from gateway.console.answers.versions import HistoryPage, shown
 from gateway.console.changes import (
@@ -85,10 +85,10 @@ async def rollback_target(gateway: Gateway, asked: Asked) -> tuple[HistoryEntry,
     if entry is None:
         return [*errors, FieldError("to", "UNKNOWN_VERSION", f"No version {asked.to} in the history")]
     current = gateway.config.current
-    changes = diff(current.skins.bases(), compose(current.data, entry.overrides, "rollback").bases())
+    changes = diff(current.skins.state(), compose(current.data, entry.overrides, "rollback").state())
     if not changes:
         errors.append(FieldError("to", "UNCHANGED", f"Going back to {asked.to} changes no upstream"))
-    for change in changes:  # a version whose URL is no longer allowed (the allowed hosts narrowed since)
+    for change in (c for c in changes if not is_setting(c.upstream)):  # a URL no longer allowed (hosts narrowed)
         errors += host_errors(gateway, change.skin, change.after, "to") if change.after else []
     return errors or (entry, changes)
 

@@ -157,6 +157,7 @@ def _skin(
         contract_breaches=broken.get(skin.id, []),
         platform_errors=refused.get(skin.id, []),
         approval=skin.approval,
+        reality_check_minutes=skin.features.reality_check_minutes,
     )
 
 

@@ -66,6 +66,8 @@ class SkinView(msgspec.Struct, rename="camel"):
     """By route class and code, most first (this listener's counts)."""
     approval: bool
     """Its changes wait for a second operator's approval (the skins file's `approval = true`)."""
+    reality_check_minutes: float | None
+    """Every how many minutes of a session its players see a reality check; None: never."""
 
 
 class ConfigState(msgspec.Struct, rename="camel"):

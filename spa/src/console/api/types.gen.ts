@@ -461,6 +461,7 @@ export interface SkinView {
   contractBreaches: ContractBreach[];
   platformErrors: PlatformError[];
   approval: boolean;
+  realityCheckMinutes: number | null;
 }
 /**
  * This interface was referenced by `ConsoleApi`'s JSON-Schema

@@ -104,6 +104,14 @@ export interface UpstreamEdit {
   baseVersion: string;
 }
 
+/** A skin's setting as the console sends it (`POST /admin/api/settings`); `value`: the minutes, null for off. */
+export interface SettingEdit {
+  skin: string;
+  setting: "reality_check_minutes";
+  value: number | null;
+  baseVersion: string;
+}
+
 export interface RollbackEdit {
   to: string;
   baseVersion: string;

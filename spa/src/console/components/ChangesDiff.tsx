@@ -11,7 +11,7 @@ interface ChangesDiffProps {
   testId?: string;
 }
 
-/** What a configuration version changes: each skin's upstream, before and after. */
+/** What a configuration version changes: each skin's upstream (or setting), before and after. */
 export function ChangesDiff({ changes, caption, testId = "changes-diff" }: ChangesDiffProps) {
   const { t } = useTranslation();
   if (changes.length === 0) {
@@ -21,7 +21,10 @@ export function ChangesDiff({ changes, caption, testId = "changes-diff" }: Chang
       </p>
     );
   }
-  const value = (url: string | null) => url ?? t("diff.fileValue");
+  const setting = (change: Change) => change.upstream.startsWith("features.");  // a skin's setting, beside its upstreams
+  const words = (change: Change) => (setting(change) ? "diff__words" : undefined);  // broken at spaces, unlike a URL
+  const value = (change: Change, said: string | null) =>
+    said === null ? t("diff.fileValue") : setting(change) ? (said === "off" ? t("diff.off") : t("diff.minutes", { count: Number(said) })) : said;
   const blamed = changes.filter((change): change is ConflictChange => "who" in change);
   return (
     <>
@@ -41,12 +44,12 @@ export function ChangesDiff({ changes, caption, testId = "changes-diff" }: Chang
           {changes.map((change) => (
             <tr key={`${change.skin}/${change.upstream}`}>
               <td>{change.skin}</td>
-              <td>{change.upstream}</td>
+              <td>{setting(change) ? t("diff.realityCheck") : change.upstream}</td>
               <td className="diff__before">
-                <del>{value(change.before)}</del>
+                <del className={words(change)}>{value(change, change.before)}</del>
               </td>
               <td className="diff__after">
-                <ins>{value(change.after)}</ins>
+                <ins className={words(change)}>{value(change, change.after)}</ins>
               </td>
             </tr>
           ))}

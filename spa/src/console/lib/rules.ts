@@ -23,3 +23,14 @@ export function baseUrlProblem(url: string): string | null {
   if (parsed.search || parsed.hash || text.includes("?") || text.includes("#")) return "URL_HAS_PATH_QUERY";
   return null;
 }
+
+/** A reality check's period in minutes (the skins file's `features.reality_check_minutes` bounds). */
+export const REALITY_MINUTES = { least: 0.25, most: 1440 } as const;
+
+/** Typed minutes as the gateway takes them: a number, null for off (empty or 0), or the field's code when out of bounds. */
+export function realityMinutes(typed: string): { value: number | null } | { problem: "OUT_OF_RANGE" } {
+  const text = typed.trim().replace(",", ".");
+  if (text === "" || Number(text) === 0) return { value: null };
+  const value = Number(text);
+  return Number.isFinite(value) && value >= REALITY_MINUTES.least && value <= REALITY_MINUTES.most ? { value } : { problem: "OUT_OF_RANGE" };
+}

@@ -104,6 +104,8 @@ export class FakeConsole {
   breaches: { route: string; count: number }[] = [];
   /** The platform's refusals (HTTP 200 `success: false`) by route class and code (the overview's). */
   platformErrors: { routeClass: string; code: string; count: number }[] = [];
+  /** aurora's reality check (`features.reality_check_minutes`; null: off). */
+  realityMinutes: number | null = null;
 
   skins(): Skin[] {
     const url = (name: string) => this.overrides[`aurora/${name}`] ?? FILE_URL;
@@ -111,7 +113,7 @@ export class FakeConsole {
       { id: "aurora", name: "Aurora Casino", siteId: "aurora", hosts: ["127.0.0.1", "localhost"],
         upstreams: ["api", "capi", "sbapi", "rest"].map((n) => upstream(n, url(n), `aurora/${n}` in this.overrides)),
         allowedHosts: ["127.0.0.1:8001", "*.example"], contractBreaches: this.breaches, platformErrors: this.platformErrors,
-        approval: false },
+        approval: false, realityCheckMinutes: this.realityMinutes },
     ];
   }
 
@@ -153,7 +155,7 @@ export class FakeConsole {
   }
 
   private write(changes: Change[], who: string, reason: string, action: "change" | "rollback") {
-    for (const { upstream, after } of changes) {
+    for (const { upstream, after } of changes.filter((change) => !change.upstream.startsWith("features."))) {
       if (after === null) delete this.overrides[`aurora/${upstream}`];
       else this.overrides[`aurora/${upstream}`] = after;
     }
@@ -214,6 +216,7 @@ export class FakeConsole {
     if (route === "GET audit/verify") return json(200, this.verdict);
     if (route === "GET audit") return json(200, { entries: this.auditFor(url.searchParams), next: null });
     if (route === "POST changes/preview" || route === "POST changes") return this.change(body, route === "POST changes");
+    if (route === "POST settings/preview" || route === "POST settings") return this.setting(body, route === "POST settings");
     if (route === "POST rollback/preview" || route === "POST rollback") return this.rollback(body, route === "POST rollback");
     const purge = /^skins\/([^/]+)\/cache\/purge$/.exec(path);
     if (method === "POST" && purge) return this.recorded("purge", body, { skin: purge[1], purged: { local: 3, shared: 7 } });
@@ -270,6 +273,19 @@ export class FakeConsole {
     return this.versioned(body, apply, changes, () => this.write(changes, this.session!.name, text(body.reason), "change"));
   }
 
+  /** aurora's reality check, as the gateway keeps it: `features.reality_check_minutes`, "off" or the minutes. */
+  private setting(body: Record<string, unknown>, apply: boolean): Response {
+    const value = body.value === null || body.value === 0 ? null : Number(body.value);
+    if (value !== null && !(value >= 0.25 && value <= 1440)) return this.invalid("value", "OUT_OF_RANGE");
+    if (value === this.realityMinutes) return this.invalid("value", "UNCHANGED");
+    const said = (minutes: number | null) => (minutes === null ? "off" : String(minutes));
+    const changes = [{ skin: "aurora", upstream: "features.reality_check_minutes", before: said(this.realityMinutes), after: said(value) }];
+    return this.versioned(body, apply, changes, () => {
+      this.realityMinutes = value;
+      return this.write(changes, this.session!.name, text(body.reason), "change");
+    });
+  }
+
   private rollback(body: Record<string, unknown>, apply: boolean): Response {
     const target = this.history.find((entry) => entry.version === body.to);
     if (!target) return this.invalid("to", "UNKNOWN_VERSION");
@@ -287,6 +303,9 @@ export class FakeConsole {
 
   private versioned(body: Record<string, unknown>, apply: boolean, changes: Change[], write: () => object): Response {
     const stale = body.baseVersion !== this.version;
+    if (!apply && changes.every((change) => change.upstream.startsWith("features."))) {  // a setting: nothing probed
+      return json(200, { baseVersion: body.baseVersion, current: this.version, stale, changes, probe: null, probes: [], check: null, checks: [] });
+    }
     if (!apply) {
       const probe = { url: changes[0]?.after ?? FILE_URL, ok: true, status: 200, latencyMs: 41.2, error: null,
                       tls: { subject: "CN=wallet-2.example", issuer: "CN=Test CA", notAfter: "2027-02-15T00:00:00Z", daysLeft: 81 } };

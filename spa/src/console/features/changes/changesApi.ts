@@ -1,5 +1,5 @@
 import { consoleApi } from "../../api/consoleApi";
-import type { Applied, Deferred, Override, Preview, UpstreamEdit } from "../../api/types";
+import type { Applied, Deferred, Override, Preview, SettingEdit, UpstreamEdit } from "../../api/types";
 
 export const changesApi = consoleApi.injectEndpoints({
   endpoints: (build) => ({
@@ -10,7 +10,14 @@ export const changesApi = consoleApi.injectEndpoints({
       query: (body) => ({ url: "api/changes", method: "POST", body }),
       invalidatesTags: ["Overview", "History", "Instances", "Audit", "Plans"],
     }),
+    previewSetting: build.mutation<Preview, SettingEdit>({
+      query: (body) => ({ url: "api/settings/preview", method: "POST", body }),
+    }),
+    applySetting: build.mutation<Applied, SettingEdit & { reason: string }>({
+      query: (body) => ({ url: "api/settings", method: "POST", body }),
+      invalidatesTags: ["Overview", "History", "Instances", "Audit"],
+    }),
   }),
 });
 
-export const { usePreviewChangeMutation, useApplyChangeMutation } = changesApi;
+export const { usePreviewChangeMutation, useApplyChangeMutation, usePreviewSettingMutation, useApplySettingMutation } = changesApi;

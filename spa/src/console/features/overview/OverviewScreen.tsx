@@ -20,6 +20,7 @@ export const REFRESH_MS = 5000;
 /** What operators may start from the overview; the app's route opens the dialogs. */
 export interface OverviewActions {
   changeUpstream: (skin: Skin, upstream: Upstream, baseVersion: string) => void;
+  changeReality: (skin: Skin, baseVersion: string) => void;
   purge: (skin: Skin) => void;
   revoke: (skin: Skin) => void;
 }
@@ -117,11 +118,32 @@ function SkinPanel({ skin, series, actions, baseVersion, breachScope, notes }: S
         {!actions && <SkinLimitNote skin={skin.id} />}
       </div>
       {notes}
+      <RealityCheck skin={skin} onChange={actions && (() => actions.changeReality(skin, baseVersion))} />
       <UpstreamTable skin={skin} onChange={actions && ((upstream) => actions.changeUpstream(skin, upstream, baseVersion))} />
       <ContractBreaches skin={skin.id} breaches={skin.contractBreaches ?? []} scope={breachScope} />
       <PlatformErrors skin={skin.id} errors={skin.platformErrors ?? []} scope={breachScope} />
       <SkinCharts skin={skin.id} series={series} />
     </section>
+  );
+}
+
+/** How often the skin's players see a reality check (`features.reality_check_minutes`), and Change for operators. */
+function RealityCheck({ skin, onChange }: { skin: Skin; onChange: (() => void) | undefined }) {
+  const { t } = useTranslation("overview");
+  const minutes = skin.realityCheckMinutes;
+  return (
+    <p className="skin__setting" data-testid={`reality-${skin.id}`}>
+      <span>
+        {t("reality.label")}{" "}
+        <strong data-testid="reality-value">{minutes === null ? t("reality.off") : t("reality.every", { count: minutes })}</strong>
+      </span>
+      {onChange && (
+        <button type="button" className="button" onClick={onChange} data-testid="reality-open"
+                aria-label={t("reality.changeLabel", { skin: skin.name })}>
+          {t("reality.change")}
+        </button>
+      )}
+    </p>
   );
 }
 
