@@ -26,23 +26,30 @@ SLOW_MS = 1600
 
 @pytest.fixture(scope="module")
 def slow_and_refusing(cluster: Cluster) -> Iterator[None]:
-    """Countries answered in 1.6 s and every balance call refused as SESSION_EXPIRED (HTTP 200), while
-    visitors and players call them: the charts' last steps have a p95 over a second and refusals."""
+    """Countries answered in 1.6 s and every balance call refused as SESSION_EXPIRED (HTTP 200) after
+    as long, while visitors and players call them: the charts' latest step has a p95 over a second
+    and refusals. The charts read their latest 10 s step, so the traffic ends with the players'
+    slow refusals, together (visitors first): a visitor's call ending after them, alone in the next
+    step, made the errors chart read 0 %."""
     control = httpx.Client(base_url=cluster.sandbox.url, timeout=30)
     control.put("/_sandbox/faults/getCountries", json={"latencyMs": SLOW_MS}).raise_for_status()
-    control.put("/_sandbox/faults/balance", json={"sessionExpired": True}).raise_for_status()
+    control.put("/_sandbox/faults/balance", json={"sessionExpired": True, "latencyMs": SLOW_MS}).raise_for_status()
     try:
 
         def visit(n: int) -> None:
-            player = Browser(cluster.gateways[n % 3].url, source=f"127.0.0.{10 + n}")
-            player.post("/api/player/getCountries")
-            if n < 3:
-                player.login()
-                player.post("/api/cashier/balance")
+            visitor = Browser(cluster.gateways[n % 3].url, source=f"127.0.0.{10 + n}")
+            visitor.post("/api/player/getCountries")
+            visitor.close()
+
+        def play(n: int) -> None:
+            player = Browser(cluster.gateways[n % 3].url, source=f"127.0.0.{40 + n}")
+            player.login()
+            player.post("/api/cashier/balance")
             player.close()
 
         with ThreadPoolExecutor(8) as pool:
             list(pool.map(visit, range(16)))
+            list(pool.map(play, range(3)))
         yield
     finally:
         control.delete("/_sandbox/faults/getCountries")
