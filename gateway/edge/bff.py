@@ -115,7 +115,7 @@ async def session_state(
         return unknown_site(ctx)
     session = await sessions.load(skin.id, incoming.cookie(browser_cookies.session))
     data = session.data
-    signed_in = int((data.signed_in or data.created) * 1000) if data.logged_in else None
+    signed_in = int(data.since * 1000) if data.logged_in else None
     state = {"loggedIn": data.logged_in, "login": data.login, "signedInAt": signed_in, "now": int(time.time() * 1000)}
     response = Outgoing.json(200, state, ctx, (b"cache-control", b"no-store"))
     browser_cookies.add(response, session, incoming)

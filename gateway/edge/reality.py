@@ -114,7 +114,7 @@ async def answer(
 async def _state(skin: Skin, sessions: Sessions, session: Session) -> RealityState:
     """The clock and the check due (without its money figures)."""
     now = time.time()
-    signed_in = session.data.signed_in or session.data.created  # a session signed in before the clock was kept
+    signed_in = session.data.since
     minutes = skin.features.reality_check_minutes
     every = minutes * 60 if minutes else None
     answered = await answered_check(sessions.shared, skin.id, session.id) if every else 0
@@ -130,7 +130,7 @@ async def _figures(
     incoming: Incoming, ctx: RequestContext, skin: Skin, platform: Platform, session: Session, check: CheckFigures
 ) -> CheckFigures:
     """The check's money figures, from the platform now (the balance and the history together)."""
-    signed_in = session.data.signed_in or session.data.created
+    signed_in = session.data.since
     body = history_request(signed_in, time.time(), skin.currency)
     balance, history = await asyncio.gather(
         platform.ask(incoming, ctx, skin, BALANCE, session, b"{}"),

@@ -58,6 +58,12 @@ class SessionData(msgspec.Struct, kw_only=True):
     (`gateway.pipeline.observe`); the reality check shows the change since."""
 
     @property
+    def since(self) -> float:
+        """When the session's clock starts: its sign-in, or for a session signed in before the
+        sign-in time was kept, when it was made."""
+        return self.signed_in or self.created
+
+    @property
     def logged_in(self) -> bool:
         return self.wsession is not None
 
