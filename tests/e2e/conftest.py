@@ -16,7 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page
 
-from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.chromium import CHROMIUM_ARGS, browser_binary
 from tests.support.fixtures import sandbox_url_fixture
 from tests.support.stack import ROOT, Stack, free_port, start_stack
 
@@ -26,7 +26,7 @@ AXE = ROOT / "spa" / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def _missing() -> str | None:
-    if not CHROMIUM.exists():
+    if not browser_binary().exists():
         return "Chromium is not installed (apt-get install -y chromium)"
     if not (SPA_DIST / "index.html").exists():
         return "the SPA is not built (make spa)"
@@ -49,7 +49,7 @@ def _require_browser() -> None:
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     return {
         **browser_type_launch_args,
-        "executable_path": str(CHROMIUM),
+        "executable_path": str(browser_binary()),
         "args": list(CHROMIUM_ARGS),
     }
 
