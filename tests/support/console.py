@@ -34,9 +34,17 @@ SECRETS = [ADMIN_TOKEN, *PASSWORDS.values(), *(token for _, token in TOKENS.valu
 """What must never appear in a log line, an answer or an audit entry (with the hashes and cookies)."""
 
 
+TEST_HASHER = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1)
+"""The test operators' passwords at a low argon2id cost (8 MiB, one pass): the gateway checks a
+hash at the parameters written in it, so each of the suite's sign-ins costs a few milliseconds
+of a core rather than 0.1-0.2 s at the CLI's defaults (tests/unit/gateway/accounts/
+test_console_accounts.py: 23 tests in 11-14 s against 19-21 s). What the defaults guard is still
+tested at their cost: the CLI's hashes, and an unknown name's check against the gateway's own."""
+
+
 @functools.cache
 def password_hash(password: str) -> str:
-    return PasswordHasher().hash(password)
+    return TEST_HASHER.hash(password)
 
 
 def roster(roles: dict[str, Role] | None = None, passwords: dict[str, str] | None = None) -> RosterFile:
