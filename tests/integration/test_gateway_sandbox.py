@@ -52,7 +52,9 @@ def test_forced_expiry_ends_the_gateway_session_too(player: Browser, control: ht
 
 def test_fifty_concurrent_identical_reads_reach_the_platform_once(player: Browser, control: httpx.Client) -> None:
     player.login()
-    control.put("/_sandbox/faults/balance", json={"latencyMs": 300})
+    # The platform's answer takes long enough for all fifty to be asked while it is on its way: with
+    # 300 ms, a loaded machine's fifty threads were still starting when the first answer came back.
+    control.put("/_sandbox/faults/balance", json={"latencyMs": 1500})
     control.delete("/_sandbox/calls")
     with concurrent.futures.ThreadPoolExecutor(50) as pool:
         answers = list(pool.map(lambda _: player.post("/api/cashier/balance"), range(50)))
