@@ -5,8 +5,8 @@ import { CARDS_BY_SCREEN } from "./carousel";
 // The breakpoints are asked as media queries, not through `window.innerWidth`: on a page with a
 // viewport tag (every phone, and Lighthouse's mobile profile) reading `innerWidth` makes the
 // browser lay the whole page out first, and React reads a store's snapshot on every render of
-// every carousel and again after each commit. On /home at 4x CPU that was 236 ms of forced
-// layouts inside the lobby's renders (issue 40: /home's blocking time 74 -> 295 ms). A media
+// every carousel and again after each commit. On /home at 4x CPU that was 190-310 ms of forced
+// layouts inside the lobby's renders (issue 40, from 6fd0b0b). A media
 // query's `matches` lays nothing out in a top-level document.
 let queries: (readonly [query: MediaQueryList, cards: number])[] | undefined;
 
