@@ -21,6 +21,27 @@ class DocumentRequest extends Request {
 }
 globalThis.Request = DocumentRequest;
 
+// jsdom has no matchMedia, which the carousels ask their breakpoints with (useCardsInView.ts):
+// this one answers `(max-width: Npx)` by jsdom's window width, as a browser would, and matches
+// nothing else (as jsdom's missing one left BannerCarousel's reduced-motion check false).
+if (typeof window.matchMedia !== "function") {
+  window.matchMedia = (media: string) => {
+    const maxWidth = /^\(max-width: (\d+)px\)$/.exec(media)?.[1];
+    return {
+      media,
+      get matches() {
+        return maxWidth !== undefined && window.innerWidth <= Number(maxWidth);
+      },
+      onchange: null,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      dispatchEvent: () => false,
+    } satisfies MediaQueryList;
+  };
+}
+
 // Lazy screens and their chunks take longer on a loaded CI machine than the default 1 s allows.
 configure({ asyncUtilTimeout: 5000 });
 
