@@ -71,6 +71,9 @@ export default defineConfig(({ command }) => ({
     exclude: [...configDefaults.exclude, "src/console/**"],
     restoreMocks: true,
     unstubGlobals: true,
+    // One jsdom and one module graph per worker, not per file: the same tests in about a third of
+    // the CPU (setup.ts puts back what the app keeps at module level after each test).
+    isolate: false,
     // A file's first whole-app render loads its lazy screens: over 5 s on a busy 2-core machine.
     testTimeout: 15_000,
   },

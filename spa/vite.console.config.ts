@@ -73,6 +73,9 @@ export default defineConfig(({ command }) => ({
     include: ["src/console/**/*.test.{ts,tsx}"],
     restoreMocks: true,
     unstubGlobals: true,
+    // One jsdom and one module graph per worker, not per file: the same tests in about a third of
+    // the CPU (setup.ts puts back what the app keeps at module level after each test).
+    isolate: false,
     // A flow test types a URL and a reason and walks several dialogs: over 5 s on a loaded machine.
     testTimeout: 20_000,
   },

@@ -5,6 +5,7 @@ import { afterEach } from "vitest";
 // Tests run with the app's own i18next instance and resources (Spanish unless a test changes it),
 // with every namespace the app loads on demand already in place.
 import i18n from "../i18n";
+import { forgetRefusals } from "../lib/links/links";
 
 const locales = import.meta.glob<{ default: Record<string, unknown> }>("../locales/*/*.json", { eager: true });
 for (const [path, module] of Object.entries(locales)) {
@@ -45,7 +46,12 @@ if (typeof window.matchMedia !== "function") {
 // Lazy screens and their chunks take longer on a loaded CI machine than the default 1 s allows.
 configure({ asyncUtilTimeout: 5000 });
 
-afterEach(() => {
+// Test files share one module graph (`isolate: false`, vite.config.ts): what the app keeps at
+// module level is put back as a fresh page has it after every test.
+afterEach(async () => {
   cleanup();
   localStorage.clear();
+  sessionStorage.clear();
+  forgetRefusals();
+  if (i18n.language !== "es") await i18n.changeLanguage("es");
 });

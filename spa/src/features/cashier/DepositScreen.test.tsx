@@ -46,7 +46,8 @@ describe("DepositScreen", () => {
     stubBff(platform);
     renderWithProviders(<DepositScreen />);
     const methods = await screen.findByRole("tablist", { name: "Métodos de depósito" });
-    const tabs = within(methods).getAllByRole("tab");
+    // The list is on screen (empty) before the payment systems answer: wait for its methods.
+    const tabs = await within(methods).findAllByRole("tab");
     expect(tabs.map((tab) => tab.querySelector(".pay-method__name")?.textContent)).toEqual(["UPI y billeteras", "Tarjeta o UPI", "Transact", "Perfect Money"]);
     expect(tabs[3]!.querySelector("img")).toHaveAttribute("src", logo("perfectmoney"));
     expect(tabs[2]!.querySelector("img")).toBeNull();
@@ -54,7 +55,7 @@ describe("DepositScreen", () => {
     expect(tabs[2]!.querySelector(".pay-logo--initials")).toHaveTextContent("TR");
     expect(methods).not.toHaveTextContent(/Pasarela|Gateway|300/);
     const ways = await screen.findByRole("radiogroup", { name: "Cómo pagar" });
-    const phonePe = within(ways).getByRole("radio", { name: "PhonePe" });
+    const phonePe = await within(ways).findByRole("radio", { name: "PhonePe" });
     expect(phonePe.querySelector("img")).toHaveAttribute("src", logo("phonepe"));
     expect(ways).not.toHaveTextContent("Pe▣");
   });
