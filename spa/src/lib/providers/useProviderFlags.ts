@@ -15,13 +15,23 @@ function refreshInterval(): number {
   return Number.isFinite(override) && override >= 1000 ? override : PROVIDER_REFRESH_MS;
 }
 
+/** Only the list and whether it failed re-render the layout that reads them (not each refresh's
+ * `isFetching`): the whole page renders again when they change. */
+function listOrError<T>({ data, isError }: { data?: T; isError: boolean }): { data?: T; isError: boolean } {
+  return { data, isError };
+}
+
 /** Which provider-gated areas to show: the visitor list before login, the player's after. */
 export function useProviderFlags(): ProviderFlags {
   const { known, loggedIn, login } = useSession();
   const ready = useElapsed(PROVIDER_LOAD_DELAY_MS) && known;
   const polling = { pollingInterval: refreshInterval(), skipPollingIfUnfocused: true };
-  const visitor = useGetProvidersQuery(undefined, { ...polling, skip: !ready || loggedIn });
-  const player = useGetPlayerProviderListQuery(login ?? "", { ...polling, skip: !ready || !loggedIn || !login });
+  const visitor = useGetProvidersQuery(undefined, { ...polling, skip: !ready || loggedIn, selectFromResult: listOrError });
+  const player = useGetPlayerProviderListQuery(login ?? "", {
+    ...polling,
+    skip: !ready || !loggedIn || !login,
+    selectFromResult: listOrError,
+  });
   const current = loggedIn ? player : visitor;
   const list = current.data;
   // A failed list is an answer too: the screens waiting on it decide with no provider named.
