@@ -31,7 +31,7 @@ from tests.support.cluster import (
     skins_toml,
     slow_call_in_flight,
 )
-from tests.support.stack import ROOT, TEST_ALLOWED_HOSTS, free_port
+from tests.support.stack import TEST_ALLOWED_HOSTS, free_port
 
 ADMIN = {"authorization": f"Bearer {ADMIN_TOKEN}", "x-admin-user": "workers-test"}
 
@@ -86,9 +86,7 @@ def _start(*processes: Process) -> None:
     """Started at once and given a minute and a half: each takes seconds to import, many on a
     loaded machine."""
     for process in processes:
-        process.process = subprocess.Popen(
-            process.argv, cwd=ROOT, env=process.env, stdout=process.log.open("ab"), stderr=subprocess.STDOUT
-        )
+        process.spawn()
     for process in processes:
         health = process.url + ("/_sandbox/health" if "sandbox" in process.name else "/bff/health")
         _until(functools.partial(_answers, health), 90, f"{process.name} serves ({process.log})")
