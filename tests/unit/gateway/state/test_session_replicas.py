@@ -59,6 +59,17 @@ def held_reads(copies: SessionReplicas) -> tuple[asyncio.Event, asyncio.Event]:
     return answered, release
 
 
+async def until_answered(answered: asyncio.Event, reading: asyncio.Future[bytes | None]) -> None:
+    """Waits for Redis to answer the held read; a read that failed instead (a socket timeout under
+    load) raises its error here rather than leaving the test waiting for an answer that never comes."""
+    waiting = asyncio.ensure_future(answered.wait())
+    await asyncio.wait({waiting, reading}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+    waiting.cancel()
+    if reading.done():
+        reading.result()
+    assert answered.is_set(), "Redis answered the read within 10 s"
+
+
 async def test_a_found_session_is_read_from_redis_once_then_from_the_copy(
     copies: SessionReplicas, redis_server: RedisServer
 ) -> None:
@@ -84,7 +95,7 @@ async def test_a_change_heard_while_a_read_was_in_flight_keeps_its_answer_out_of
     await copies.set("aurora:s1", b"before", expires_in=3600)
     answered, release = held_reads(copies)
     reading = asyncio.ensure_future(copies.get("aurora:s1"))
-    await answered.wait()
+    await until_answered(answered, reading)
     # Another instance changes the session after Redis answered, before the answer is used.
     await copies.redis.set("bff:sessions:aurora:s1", b"after", px=3_600_000)
     copies.heard("bff:sessions:aurora:s1")
@@ -97,7 +108,7 @@ async def test_going_deaf_while_a_read_was_in_flight_keeps_its_answer_out_too(co
     await copies.set("aurora:s1", b"before", expires_in=3600)
     answered, release = held_reads(copies)
     reading = asyncio.ensure_future(copies.get("aurora:s1"))
-    await answered.wait()
+    await until_answered(answered, reading)
     copies.deaf()  # Redis went away: a delete meanwhile would never be heard
     await copies.redis.delete("bff:sessions:aurora:s1")
     copies.hearing()
