@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 
 import type { Change, ConflictChange } from "../api/types";
 import { useFormats } from "../lib/format";
-import { useWords } from "../lib/words";
+import { isSetting, useWords } from "../lib/words";
 
 interface ChangesDiffProps {
   /** With who made each (a 409's changes): said in a sentence each above the table. */
@@ -14,6 +14,8 @@ interface ChangesDiffProps {
 /** What a configuration version changes: each skin's upstream (or setting), before and after. */
 export function ChangesDiff({ changes, caption, testId = "changes-diff" }: ChangesDiffProps) {
   const { t } = useTranslation();
+  const words = useWords();
+  const said = useChangeValue();
   if (changes.length === 0) {
     return (
       <p className="muted" data-testid={testId}>
@@ -21,10 +23,9 @@ export function ChangesDiff({ changes, caption, testId = "changes-diff" }: Chang
       </p>
     );
   }
-  const setting = (change: Change) => change.upstream.startsWith("features.");  // a skin's setting, beside its upstreams
-  const words = (change: Change) => (setting(change) ? "diff__words" : undefined);  // broken at spaces, unlike a URL
-  const value = (change: Change, said: string | null) =>
-    said === null ? t("diff.fileValue") : setting(change) ? (said === "off" ? t("diff.off") : t("diff.minutes", { count: Number(said) })) : said;
+  const wrapped = (change: Change) => (isSetting(change.upstream) ? "diff__words" : undefined);  // broken at spaces, unlike a URL
+  const settings = changes.filter((change) => isSetting(change.upstream)).length;
+  const whatHeader = settings === 0 ? "diff.upstream" : settings === changes.length ? "diff.setting" : "diff.upstreamOrSetting";
   const blamed = changes.filter((change): change is ConflictChange => "who" in change);
   return (
     <>
@@ -35,7 +36,7 @@ export function ChangesDiff({ changes, caption, testId = "changes-diff" }: Chang
         <thead>
           <tr>
             <th scope="col">{t("diff.skin")}</th>
-            <th scope="col">{t("diff.upstream")}</th>
+            <th scope="col">{t(whatHeader)}</th>
             <th scope="col">{t("diff.before")}</th>
             <th scope="col">{t("diff.after")}</th>
           </tr>
@@ -44,12 +45,12 @@ export function ChangesDiff({ changes, caption, testId = "changes-diff" }: Chang
           {changes.map((change) => (
             <tr key={`${change.skin}/${change.upstream}`}>
               <td>{change.skin}</td>
-              <td>{setting(change) ? t("diff.realityCheck") : change.upstream}</td>
+              <td>{words.target(change.upstream)}</td>
               <td className="diff__before">
-                <del className={words(change)}>{value(change, change.before)}</del>
+                <del className={wrapped(change)}>{said(change, change.before)}</del>
               </td>
               <td className="diff__after">
-                <ins className={words(change)}>{value(change, change.after)}</ins>
+                <ins className={wrapped(change)}>{said(change, change.after)}</ins>
               </td>
             </tr>
           ))}
@@ -65,10 +66,11 @@ function ChangedBy({ changes, testId }: { changes: ConflictChange[]; testId: str
   const { t } = useTranslation();
   const format = useFormats();
   const words = useWords();
+  const said = useChangeValue();
   return (
     <ul className="changed-by" data-testid={testId}>
       {changes.map((change) => {
-        const what = { skin: change.skin, upstream: change.upstream, after: change.after ?? t("diff.fileValue") };
+        const what = { skin: change.skin, upstream: words.target(change.upstream), after: said(change, change.after) };
         return (
           <li key={`${change.skin}/${change.upstream}`}>
             {change.who
@@ -79,4 +81,15 @@ function ChangedBy({ changes, testId }: { changes: ConflictChange[]; testId: str
       })}
     </ul>
   );
+}
+
+/** A change's before or after as the operator reads it: a URL as it is, a setting in words
+ * ("every 60 minutes", "off"), the skins file's value when the override is gone. */
+function useChangeValue() {
+  const { t } = useTranslation();
+  return (change: Change, value: string | null): string => {
+    if (value === null) return t("diff.fileValue");
+    if (!isSetting(change.upstream)) return value;
+    return value === "off" ? t("diff.off") : t("diff.minutes", { count: Number(value) });
+  };
 }

@@ -31,6 +31,15 @@ describe("the audit trail", () => {
     expect(within(actions).queryByText("inicio fallido")).not.toBeInTheDocument();
   });
 
+  it("names a setting it changed in words, not by the gateway's key", async () => {
+    const server = new FakeConsole();
+    server.changeBehindTheBack({ skin: "aurora", upstream: "features.reality_check_minutes", before: "off", after: "60" }, "bob");
+    renderConsole("/audit", "alice", server);
+    const [row] = await screen.findAllByTestId("audit-entry");
+    expect(row).toHaveTextContent("aurora / Control de realidad");
+    expect(row).not.toHaveTextContent("features.");
+  });
+
   it("shows an admin everything, with addresses, and downloads with the filters", async () => {
     const user = userEvent.setup();
     const { server } = renderConsole("/audit", "ada", withEntries());

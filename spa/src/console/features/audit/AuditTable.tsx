@@ -47,7 +47,7 @@ export function AuditTable({ entries, showAddress }: { entries: AuditEntry[]; sh
                   {t(`outcomes.${entry.outcome}`, { defaultValue: entry.outcome })}
                 </span>
               </td>
-              <td>{[entry.skin, entry.target].filter(Boolean).join(" / ") || "–"}</td>
+              <td>{[entry.skin, words.target(entry.target)].filter(Boolean).join(" / ") || "–"}</td>
               <td>{words.reason(entry.reason) ?? "–"}</td>
               <td className="audit__values">
                 {entry.before != null || entry.after != null ? (
