@@ -1,6 +1,7 @@
 """A skin's reality check changed from the console, in process: previewed, made a version naming
 the skin, audited with before and after, refused field by field when out of bounds, a conflict
-when the skin moved since, within the operator's skin limits, and undone by a rollback."""
+when the skin moved since, within the operator's skin limits, undone by a rollback, and refused
+on a skin whose changes wait for approval."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 from gateway.accounts import roster as edits
 from gateway.accounts.audit import Query
 from gateway.config.history import Change
+from tests.support.cluster import extra_skin, skins_toml
 from tests.support.console import Console, Listener, admin_listener
 
 pytestmark = pytest.mark.anyio
@@ -138,3 +140,22 @@ async def test_a_viewer_changes_no_setting(listener: Listener) -> None:
     vera = await listener.signed_in("vera")
     refused = await asked(vera, 60)
     assert refused.status_code == 403 and minutes(listener) is None
+
+
+async def test_a_skin_whose_changes_wait_for_approval_refuses_a_setting_change(tmp_path: Path) -> None:
+    skins_file = tmp_path / "skins.toml"
+    skins_file.write_text(skins_toml("http://platform.test") + extra_skin("vault", "Vault", "approval = true"))
+    async with admin_listener(tmp_path, skins_file=skins_file) as listener:
+        otto = await listener.signed_in("otto")
+        base = (await otto.call("GET", "/admin/api/overview")).json()["config"]["version"]
+        body = {"skin": "vault", "setting": "reality_check_minutes", "value": 60, "baseVersion": base}
+        refused = await otto.call("POST", "/admin/api/settings", json={"reason": "responsible gaming", **body})
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["code"] == "APPROVAL_REQUIRED"
+        assert minutes(listener, "vault") is None and listener.app.gateway.config.version == base, "nothing changed"
+        [entry] = await changes_audited(listener)
+        assert (entry["who"], entry["outcome"], entry["skin"], entry["target"]) == ("otto", "refused", "vault", KEY)
+        assert entry["detail"] == {"code": "APPROVAL_REQUIRED"} and entry["reason"] == "responsible gaming"
+
+        allowed = await otto.call("POST", "/admin/api/settings", json={**body, "skin": "aurora", "reason": "pilot"})
+        assert allowed.status_code == 200, "a skin without approval takes it at once"
