@@ -238,7 +238,9 @@ def test_a_hanging_platform_opens_the_breaker_and_content_is_served_stale(fragil
             timings.append((answer.status_code, time.monotonic() - started))
         slow, fast = timings[:3], timings[3:]
         assert all(status == 504 and seconds >= 0.39 for status, seconds in slow), timings  # the read timeout
-        assert all(status == 503 and seconds < 0.05 for status, seconds in fast), timings
+        # Refused without waiting on the platform: under the 0.3 s connect timeout, where a call that
+        # tried the platform takes its 0.4 s read timeout (a fixed 50 ms bound failed under CI's load).
+        assert all(status == 503 and seconds < 0.3 for status, seconds in fast), timings
         refused = http.post("/api/agentAccount/getProviders", json={}, headers=xsrf)
         assert refused.json()["code"] == "UPSTREAM_UNAVAILABLE" and refused.headers["retry-after"]
 
@@ -246,7 +248,7 @@ def test_a_hanging_platform_opens_the_breaker_and_content_is_served_stale(fragil
         started = time.monotonic()
         banners = http.get("/capi/home-banners")
         assert banners.status_code == 200 and banners.headers["x-cache"] == "STALE"
-        assert time.monotonic() - started < 0.05
+        assert time.monotonic() - started < 0.3, "served from the cache, not after the platform's timeout"
 
         httpx.delete(sandbox + "/_sandbox/faults")
         time.sleep(1.1)  # the breaker lets a probe through after open_s
